@@ -1,0 +1,35 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+let package = Package(
+    name: "progressd",
+    products: [
+        .executable(name: "progressd", targets: ["progressd"]),
+    ],
+    targets: [
+        // System libraries from Debian (installed by `make deps`).
+        .systemLibrary(
+            name: "CGLib", path: "Sources/CGLib", pkgConfig: "gio-unix-2.0",
+            providers: [.apt(["libglib2.0-dev"])]),
+
+        // Pure Swift: names, tasks, the state machine, the store and its policies.
+        .target(name: "ProgressCore"),
+        // Locale resolution and labels (Foundation's ICU).
+        .target(name: "ProgressText", dependencies: ["ProgressCore"]),
+        // The GDBus adapter: the only module that imports CGLib.
+        .target(
+            name: "ProgressBus", dependencies: ["ProgressCore", "CGLib"],
+            resources: [.embedInCode("org.progressd.Progress1.xml")]),
+
+        .executableTarget(name: "progressd", dependencies: ["ProgressBus", "ProgressText", "ProgressCore"]),
+
+        // Private dbus-daemon and daemon processes for the integration tests.
+        .target(name: "ProgressTestSupport", dependencies: ["ProgressBus"], path: "Tests/Support"),
+        .testTarget(name: "ProgressCoreTests", dependencies: ["ProgressCore"]),
+        .testTarget(name: "ProgressTextTests", dependencies: ["ProgressText", "ProgressCore"]),
+        .testTarget(
+            name: "ProgressBusTests",
+            dependencies: ["ProgressBus", "ProgressCore", "ProgressTestSupport", "progressd"]),
+    ],
+    swiftLanguageModes: [.v6]
+)

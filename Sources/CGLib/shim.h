@@ -1,0 +1,22 @@
+#ifndef PROGRESSD_CGLIB_SHIM_H
+#define PROGRESSD_CGLIB_SHIM_H
+
+#include <gio/gio.h>
+#include <glib-unix.h>
+
+/* G_VARIANT_TYPE is a cast macro, which Swift does not import. */
+static inline const GVariantType *shim_variant_type(const char *type_string) {
+    return (const GVariantType *) type_string;
+}
+
+/* g_signal_connect is a macro. */
+static inline gulong shim_signal_connect(gpointer instance, const char *signal, GCallback handler, gpointer data) {
+    return g_signal_connect_data(instance, signal, handler, data, NULL, (GConnectFlags) 0);
+}
+
+/* Sets a GError from a Swift string without the variadic g_set_error. */
+static inline void shim_set_dbus_error(GError **error, GDBusError code, const char *message) {
+    g_set_error_literal(error, G_DBUS_ERROR, code, message);
+}
+
+#endif

@@ -1,0 +1,82 @@
+import CGLib
+import ProgressCore
+
+/// Runs progressd on the session bus until SIGTERM/SIGINT (exit 0), or until the bus
+/// connection closes or the name cannot be owned (exit 1, so that systemd restarts it).
+public final class Daemon {
+    private let configuration: ServiceConfiguration
+    private var loop: OpaquePointer?
+    private var exitCode: Int32 = 0
+
+    public init(configuration: ServiceConfiguration) {
+        self.configuration = configuration
+    }
+
+    public func run() -> Int32 {
+        var error: UnsafeMutablePointer<GError>?
+        guard let connection = g_bus_get_sync(G_BUS_TYPE_SESSION, nil, &error) else {
+            Log.error("could not connect to the session bus: \(consumeMessage(error))")
+            return 1
+        }
+        defer { g_object_unref(UnsafeMutableRawPointer(connection)) }
+        // GDBus would raise SIGTERM on close, which reads as a clean stop; a lost bus is a failure.
+        g_dbus_connection_set_exit_on_close(connection, 0)
+
+        let service: ProgressService
+        do {
+            service = try ProgressService(connection: connection, configuration: configuration)
+            try service.register()
+        } catch {
+            Log.error(error.description)
+            return 1
+        }
+        defer { service.unregister() }
+
+        loop = g_main_loop_new(nil, 0)
+        defer { g_main_loop_unref(loop) }
+        let userData = Unmanaged.passUnretained(self).toOpaque()
+        let closed: @convention(c) (OpaquePointer?, gboolean, UnsafeMutablePointer<GError>?, gpointer?) -> Void = { _, _, _, userData in
+            Daemon.from(userData).stop(exitCode: 1, "the bus connection closed")
+        }
+        _ = shim_signal_connect(UnsafeMutableRawPointer(connection), "closed", unsafeBitCast(closed, to: GCallback.self), userData)
+        let stopOnSignal: GSourceFunc = { userData in
+            Daemon.from(userData).stop(exitCode: 0, "stopping on signal")
+            return 1 // G_SOURCE_CONTINUE: the loop is ending anyway.
+        }
+        let sigterm = g_unix_signal_add(SIGTERM, stopOnSignal, userData)
+        let sigint = g_unix_signal_add(SIGINT, stopOnSignal, userData)
+        defer {
+            g_source_remove(sigterm)
+            g_source_remove(sigint)
+        }
+
+        let owner = g_bus_own_name_on_connection(
+            connection, BusNames.busName, G_BUS_NAME_OWNER_FLAGS_DO_NOT_QUEUE,
+            { connection, name, userData in
+                let address = g_getenv("DBUS_SESSION_BUS_ADDRESS").map { String(cString: $0) } ?? ""
+                Log.notice("serving \(String(cString: name!)) on \(address.isEmpty ? "the session bus" : address)")
+            },
+            { connection, name, userData in
+                Daemon.from(userData).stop(
+                    exitCode: 1,
+                    "could not own \(String(cString: name!)): another progressd is running, or the bus refused the name")
+            },
+            userData, nil)
+        defer { g_bus_unown_name(owner) }
+
+        g_main_loop_run(loop)
+        // Whatever the daemon replied to has been queued; send it before the connection goes.
+        g_dbus_connection_flush_sync(connection, nil, nil)
+        return exitCode
+    }
+
+    private func stop(exitCode: Int32, _ reason: String) {
+        if exitCode != 0 { Log.error(reason) } else { Log.notice(reason) }
+        self.exitCode = max(self.exitCode, exitCode)
+        g_main_loop_quit(loop)
+    }
+
+    private static func from(_ userData: gpointer?) -> Daemon {
+        Unmanaged<Daemon>.fromOpaque(userData!).takeUnretainedValue()
+    }
+}

@@ -1,0 +1,44 @@
+import CGLib
+
+/// The parsed interface descriptions the daemon registers its objects with.
+/// GDBus checks every incoming call's signature against them before our code runs.
+final class InterfaceInfo {
+    let node: UnsafeMutablePointer<GDBusNodeInfo>
+    let manager: UnsafeMutablePointer<GDBusInterfaceInfo>
+    let task: UnsafeMutablePointer<GDBusInterfaceInfo>
+    let objectManager: UnsafeMutablePointer<GDBusInterfaceInfo>
+
+    init(xml: String = BusNames.introspectionXML) throws(DaemonError) {
+        var error: UnsafeMutablePointer<GError>?
+        guard let node = g_dbus_node_info_new_for_xml(xml, &error) else {
+            throw DaemonError("the embedded interface XML does not parse: \(consumeMessage(error))")
+        }
+        func lookup(_ name: String) throws(DaemonError) -> UnsafeMutablePointer<GDBusInterfaceInfo> {
+            guard let info = g_dbus_node_info_lookup_interface(node, name) else {
+                throw DaemonError("the embedded interface XML lacks \(name)")
+            }
+            return info
+        }
+        self.node = node
+        manager = try lookup(BusNames.managerInterface)
+        task = try lookup(BusNames.taskInterface)
+        objectManager = try lookup(BusNames.objectManagerInterface)
+        g_dbus_interface_info_cache_build(task)
+        g_dbus_interface_info_cache_build(manager)
+    }
+
+    deinit { g_dbus_node_info_unref(node) }
+}
+
+/// A failure of the daemon itself (not of a client's call), reported on stderr at exit.
+public struct DaemonError: Error, CustomStringConvertible {
+    public let description: String
+    init(_ description: String) { self.description = description }
+}
+
+/// The message of a GError, which it frees.
+func consumeMessage(_ error: UnsafeMutablePointer<GError>?) -> String {
+    guard let error else { return "unknown error" }
+    defer { g_error_free(error) }
+    return String(cString: error.pointee.message)
+}

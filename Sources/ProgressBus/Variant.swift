@@ -1,0 +1,94 @@
+import CGLib
+import ProgressCore
+
+/// Small, allocation-light helpers between GVariant and the Swift types the daemon uses.
+/// Every function returns a floating reference where GLib would, so results can be passed
+/// straight to a builder, a tuple or a reply.
+enum Variant {
+    static func string(_ text: String) -> OpaquePointer { g_variant_new_string(text) }
+
+    static func objectPath(_ path: String) -> OpaquePointer { g_variant_new_object_path(path) }
+
+    static func property(_ value: PropertyValue) -> OpaquePointer {
+        switch value {
+        case .string(let text): g_variant_new_string(text)
+        case .double(let number): g_variant_new_double(number)
+        case .bool(let flag): g_variant_new_boolean(flag ? 1 : 0)
+        case .uint64(let number): g_variant_new_uint64(guint64(number))
+        case .int64(let number): g_variant_new_int64(gint64(number))
+        }
+    }
+
+    static func tuple(_ items: [OpaquePointer]) -> OpaquePointer {
+        var items = items.map { Optional($0) }
+        return g_variant_new_tuple(&items, gsize(items.count))
+    }
+
+    /// Builds a container of `type`, such as "a{sv}" or "as".
+    static func container(_ type: String, _ fill: (UnsafeMutablePointer<GVariantBuilder>) -> Void) -> OpaquePointer {
+        let builder = g_variant_builder_new(shim_variant_type(type))!
+        fill(builder)
+        let result = g_variant_builder_end(builder)!
+        g_variant_builder_unref(builder)
+        return result
+    }
+
+    static func addEntry(_ builder: UnsafeMutablePointer<GVariantBuilder>, _ key: String, _ value: OpaquePointer) {
+        g_variant_builder_add_value(builder, g_variant_new_dict_entry(g_variant_new_string(key), g_variant_new_variant(value)))
+    }
+
+    // MARK: Reading
+
+    static func typeString(_ value: OpaquePointer) -> String { String(cString: g_variant_get_type_string(value)) }
+
+    /// The string child `index` of a tuple (s, o or g).
+    static func stringChild(_ tuple: OpaquePointer, _ index: Int) -> String {
+        let child = g_variant_get_child_value(tuple, gsize(index))!
+        defer { g_variant_unref(child) }
+        return String(cString: g_variant_get_string(child, nil))
+    }
+
+    static func doubleChild(_ tuple: OpaquePointer, _ index: Int) -> Double {
+        let child = g_variant_get_child_value(tuple, gsize(index))!
+        defer { g_variant_unref(child) }
+        return g_variant_get_double(child)
+    }
+
+    /// The entries of the a{sv} child `index`, in the order the client sent them.
+    static func optionsChild(_ tuple: OpaquePointer, _ index: Int) -> [(key: String, value: OptionValue)] {
+        let dictionary = g_variant_get_child_value(tuple, gsize(index))!
+        defer { g_variant_unref(dictionary) }
+        let count = Int(g_variant_n_children(dictionary))
+        var options: [(key: String, value: OptionValue)] = []
+        options.reserveCapacity(count)
+        for entryIndex in 0..<count {
+            let entry = g_variant_get_child_value(dictionary, gsize(entryIndex))!
+            let key = stringChild(entry, 0)
+            let boxed = g_variant_get_child_value(entry, 1)!
+            let value = g_variant_get_variant(boxed)!
+            options.append((key, option(value)))
+            g_variant_unref(value)
+            g_variant_unref(boxed)
+            g_variant_unref(entry)
+        }
+        return options
+    }
+
+    static func option(_ value: OpaquePointer) -> OptionValue {
+        let signature = typeString(value)
+        let kind: OptionValue.Kind = switch signature {
+        case "s", "o", "g": .string(String(cString: g_variant_get_string(value, nil)))
+        case "d": .double(g_variant_get_double(value))
+        case "b": .bool(g_variant_get_boolean(value) != 0)
+        case "y": .unsignedInteger(UInt64(g_variant_get_byte(value)))
+        case "q": .unsignedInteger(UInt64(g_variant_get_uint16(value)))
+        case "u": .unsignedInteger(UInt64(g_variant_get_uint32(value)))
+        case "t": .unsignedInteger(UInt64(g_variant_get_uint64(value)))
+        case "n": .signedInteger(Int64(g_variant_get_int16(value)))
+        case "i": .signedInteger(Int64(g_variant_get_int32(value)))
+        case "x": .signedInteger(Int64(g_variant_get_int64(value)))
+        default: .unsupported
+        }
+        return OptionValue(kind, signature: signature)
+    }
+}

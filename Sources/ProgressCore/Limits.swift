@@ -1,0 +1,27 @@
+/// Every limit the daemon enforces, in one place, each with the reason it exists.
+/// `dbus/org.progressd.Progress1.xml` documents the same numbers for clients; a test keeps them equal.
+public struct Limits: Sendable, Equatable {
+    /// Task names become object paths (escaped up to 3x) and appear in every signal;
+    /// 200 bytes is more than any job title needs as an identifier.
+    public var maxNameBytes = 200
+    /// A title is one line in a panel or a sentence for a screen reader.
+    public var maxTitleBytes = 1_024
+    /// A message (such as a failure reason) may quote a path or an error text.
+    public var maxMessageBytes = 4_096
+    /// A unit is one word (`bytes`, `files`, `frames`).
+    public var maxUnitBytes = 64
+    /// A desktop file id is at most 255 bytes (a file name).
+    public var maxAppIdBytes = 255
+    /// One runaway client must not exhaust the daemon for everyone else on the session.
+    public var maxTasksPerCaller = 1_000
+    /// An upper bound on the daemon's memory (an idle task costs about 1 KB).
+    public var maxTasks = 100_000
+    /// PropertiesChanged signals per second per task: 10 is smooth for a bar and
+    /// far below what would load the bus when a job updates on every block it copies.
+    public var maxSignalsPerSecond = 10
+    /// The range a daemon flag may set for `maxSignalsPerSecond`: at least one signal a second
+    /// keeps watchers live; more than 1000 would no longer be coalescing.
+    public static let signalRateRange = 1...1_000
+
+    public init() {}
+}

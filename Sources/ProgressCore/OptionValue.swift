@@ -1,0 +1,37 @@
+/// One value of an `a{sv}` from a client, reduced to what option parsing needs.
+/// The bus adapter builds these; Core never sees GLib types.
+public struct OptionValue: Sendable, Equatable {
+    public enum Kind: Sendable, Equatable {
+        case string(String)
+        case double(Double)
+        case bool(Bool)
+        case signedInteger(Int64)
+        case unsignedInteger(UInt64)
+        /// A type no option takes (arrays, structs, nested variants).
+        case unsupported
+    }
+
+    public let kind: Kind
+    /// The D-Bus type signature the client sent, for error messages.
+    public let signature: String
+
+    public init(_ kind: Kind, signature: String) {
+        self.kind = kind
+        self.signature = signature
+    }
+
+    public static func string(_ value: String) -> OptionValue { OptionValue(.string(value), signature: "s") }
+    public static func double(_ value: Double) -> OptionValue { OptionValue(.double(value), signature: "d") }
+    public static func bool(_ value: Bool) -> OptionValue { OptionValue(.bool(value), signature: "b") }
+    public static func uint64(_ value: UInt64) -> OptionValue { OptionValue(.unsignedInteger(value), signature: "t") }
+    public static func int32(_ value: Int32) -> OptionValue { OptionValue(.signedInteger(Int64(value)), signature: "i") }
+}
+
+/// A value a task property has, for the bus adapter to put into a GVariant.
+public enum PropertyValue: Sendable, Equatable {
+    case string(String)
+    case double(Double)
+    case bool(Bool)
+    case uint64(UInt64)
+    case int64(Int64)
+}

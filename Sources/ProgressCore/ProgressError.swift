@@ -1,0 +1,48 @@
+/// An error a client can cause. Each case maps to one D-Bus error name under
+/// `org.progressd.Progress1.Error.`; the message says what was wrong and with which value.
+public enum ProgressError: Error, Equatable, Sendable {
+    case invalidName(String)
+    case invalidValue(String)
+    case noSuchTask(String)
+    case unknownOption(String)
+    case limitExceeded(String)
+
+    /// The last component of the D-Bus error name.
+    public var name: String {
+        switch self {
+        case .invalidName: "InvalidName"
+        case .invalidValue: "InvalidValue"
+        case .noSuchTask: "NoSuchTask"
+        case .unknownOption: "UnknownOption"
+        case .limitExceeded: "LimitExceeded"
+        }
+    }
+
+    public var message: String {
+        switch self {
+        case .invalidName(let m), .invalidValue(let m), .noSuchTask(let m),
+             .unknownOption(let m), .limitExceeded(let m):
+            m
+        }
+    }
+
+    /// Every error name, for documentation and tests that keep the XML complete.
+    public static let allNames = ["InvalidName", "InvalidValue", "NoSuchTask", "UnknownOption", "LimitExceeded"]
+}
+
+/// Quotes a client's string for an error message, cut short so that a 1 MB value
+/// does not come back in full.
+func quoted(_ text: String, limit: Int = 64) -> String {
+    var shown = ""
+    var count = 0
+    for character in text.unicodeScalars {
+        if count == limit { return "'\(shown)…'" }
+        if character.properties.generalCategory == .control {
+            shown += "\\u{\(String(character.value, radix: 16))}"
+        } else {
+            shown.unicodeScalars.append(character)
+        }
+        count += 1
+    }
+    return "'\(shown)'"
+}

@@ -1,0 +1,47 @@
+/// The properties of `org.progressd.Progress1.Task`, in the order the XML declares them.
+public enum TaskProperty: Int, CaseIterable, Sendable {
+    case name, title, state, indeterminate, fraction, completed, total, unit, message, appId
+    case updatesFrequently, serial, created, updated, label
+
+    public var dbusName: String {
+        switch self {
+        case .name: "Name"
+        case .title: "Title"
+        case .state: "State"
+        case .indeterminate: "Indeterminate"
+        case .fraction: "Fraction"
+        case .completed: "Completed"
+        case .total: "Total"
+        case .unit: "Unit"
+        case .message: "Message"
+        case .appId: "AppId"
+        case .updatesFrequently: "UpdatesFrequently"
+        case .serial: "Serial"
+        case .created: "Created"
+        case .updated: "Updated"
+        case .label: "Label"
+        }
+    }
+
+    private static let byDBusName = Dictionary(uniqueKeysWithValues: allCases.map { ($0.dbusName, $0) })
+
+    public init?(dbusName: String) {
+        guard let property = Self.byDBusName[dbusName] else { return nil }
+        self = property
+    }
+}
+
+/// A set of task properties; cheap to union on the update hot path.
+public struct TaskProperties: OptionSet, Sendable, Hashable {
+    public let rawValue: UInt32
+    public init(rawValue: UInt32) { self.rawValue = rawValue }
+    public init(_ property: TaskProperty) { rawValue = 1 << UInt32(property.rawValue) }
+
+    public static let all = TaskProperties(TaskProperty.allCases.map(TaskProperties.init))
+
+    public func contains(_ property: TaskProperty) -> Bool { contains(TaskProperties(property)) }
+    public mutating func insert(_ property: TaskProperty) { insert(TaskProperties(property)) }
+
+    /// The members in declaration order, so signals list properties the same way every time.
+    public var members: [TaskProperty] { TaskProperty.allCases.filter { contains($0) } }
+}

@@ -1,0 +1,124 @@
+/// The keys of a Start or Update call, each parsed and checked on its own.
+/// Checks that need the task's current values (completed against total, allowed
+/// state changes) happen when the store applies the update.
+public struct TaskUpdate: Sendable, Equatable {
+    public var title: String?
+    public var fraction: Double?
+    public var completed: UInt64?
+    public var total: UInt64?
+    public var unit: String?
+    public var indeterminate: Bool?
+    public var message: String?
+    public var appId: String?
+    public var updatesFrequently: Bool?
+    /// Only through Update: `running`, `paused` or `cancelled`.
+    public var state: TaskState?
+
+    public init() {}
+
+    /// Keys that Start and Update both accept.
+    public static let startKeys = [
+        "title", "fraction", "completed", "total", "unit", "indeterminate", "message", "app-id",
+        "updates-frequently",
+    ]
+    /// Update also takes `state`: the job's answer to a pause or cancel request.
+    public static let updateKeys = startKeys + ["state"]
+
+    /// The states a client may request with the `state` key; the others have methods of their own.
+    public static let requestableStates: [TaskState] = [.running, .paused, .cancelled]
+
+    public enum Call: Sendable { case start, update }
+
+    public static func parse(
+        _ options: [(key: String, value: OptionValue)], for call: Call, limits: Limits = Limits()
+    ) throws(ProgressError) -> TaskUpdate {
+        var update = TaskUpdate()
+        var seen = Set<String>()
+        for (key, value) in options {
+            if !seen.insert(key).inserted {
+                throw .invalidValue("option \(quoted(key)) is given twice")
+            }
+            switch key {
+            case "title": update.title = try text(key, value, maxBytes: limits.maxTitleBytes)
+            case "unit": update.unit = try text(key, value, maxBytes: limits.maxUnitBytes)
+            case "message": update.message = try text(key, value, maxBytes: limits.maxMessageBytes)
+            case "app-id": update.appId = try text(key, value, maxBytes: limits.maxAppIdBytes)
+            case "fraction": update.fraction = try validFraction(number(key, value), key: key)
+            case "completed": update.completed = try count(key, value)
+            case "total": update.total = try count(key, value)
+            case "indeterminate": update.indeterminate = try flag(key, value)
+            case "updates-frequently": update.updatesFrequently = try flag(key, value)
+            case "state" where call == .update: update.state = try requestedState(value)
+            default:
+                let accepted = (call == .start ? startKeys : updateKeys).joined(separator: ", ")
+                throw .unknownOption("option \(quoted(key)) is not known to \(call == .start ? "Start" : "Update"); accepted: \(accepted)")
+            }
+        }
+        return update
+    }
+
+    /// Checks a fraction from any call (the `fraction` key or SetFraction).
+    public static func validFraction(_ value: Double, key: String = "fraction") throws(ProgressError) -> Double {
+        guard value.isFinite, value >= 0, value <= 1 else {
+            throw .invalidValue("\(key) \(value) is outside 0...1 (NaN and infinities are refused)")
+        }
+        return value
+    }
+
+    /// Checks free text from any call (option values and Fail's message).
+    public static func validText(_ text: String, key: String, maxBytes: Int) throws(ProgressError) -> String {
+        let bytes = text.utf8.count
+        if bytes > maxBytes {
+            throw .limitExceeded("\(key) is \(bytes) bytes; the limit is \(maxBytes): \(quoted(text))")
+        }
+        return text
+    }
+
+    private static func text(_ key: String, _ value: OptionValue, maxBytes: Int) throws(ProgressError) -> String {
+        guard case .string(let text) = value.kind else { throw wrongType(key, value, expected: "a string (s)") }
+        return try validText(text, key: key, maxBytes: maxBytes)
+    }
+
+    /// Doubles accept integers too: `gdbus call` writes `<1>` as an int32.
+    private static func number(_ key: String, _ value: OptionValue) throws(ProgressError) -> Double {
+        switch value.kind {
+        case .double(let number): return number
+        case .signedInteger(let number): return Double(number)
+        case .unsignedInteger(let number): return Double(number)
+        default: throw wrongType(key, value, expected: "a number (d)")
+        }
+    }
+
+    /// Counts accept every integer type, for the same reason, but never a negative one.
+    private static func count(_ key: String, _ value: OptionValue) throws(ProgressError) -> UInt64 {
+        switch value.kind {
+        case .unsignedInteger(let number): return number
+        case .signedInteger(let number) where number >= 0: return UInt64(number)
+        case .signedInteger(let number): throw .invalidValue("\(key) \(number) is negative")
+        default: throw wrongType(key, value, expected: "an unsigned integer (t)")
+        }
+    }
+
+    private static func flag(_ key: String, _ value: OptionValue) throws(ProgressError) -> Bool {
+        guard case .bool(let flag) = value.kind else { throw wrongType(key, value, expected: "a boolean (b)") }
+        return flag
+    }
+
+    private static func requestedState(_ value: OptionValue) throws(ProgressError) -> TaskState {
+        guard case .string(let text) = value.kind else { throw wrongType("state", value, expected: "a string (s)") }
+        guard let state = TaskState(rawValue: text), requestableStates.contains(state) else {
+            let hint = switch TaskState(rawValue: text) {
+            case .finished: " (call Finish)"
+            case .failed: " (call Fail)"
+            default: ""
+            }
+            throw .invalidValue(
+                "state \(quoted(text)) can not be set with Update\(hint); accepted: running, paused, cancelled")
+        }
+        return state
+    }
+
+    private static func wrongType(_ key: String, _ value: OptionValue, expected: String) -> ProgressError {
+        .invalidValue("option \(quoted(key)) expects \(expected), got type '\(value.signature)'")
+    }
+}
