@@ -39,9 +39,22 @@ public struct TaskProperties: OptionSet, Sendable, Hashable {
 
     public static let all = TaskProperties(TaskProperty.allCases.map(TaskProperties.init))
 
-    public func contains(_ property: TaskProperty) -> Bool { contains(TaskProperties(property)) }
-    public mutating func insert(_ property: TaskProperty) { insert(TaskProperties(property)) }
+    public static let name = TaskProperties(TaskProperty.name)
+    public static let title = TaskProperties(TaskProperty.title)
+    public static let state = TaskProperties(TaskProperty.state)
+    public static let indeterminate = TaskProperties(TaskProperty.indeterminate)
+    public static let fraction = TaskProperties(TaskProperty.fraction)
+    public static let completed = TaskProperties(TaskProperty.completed)
+    public static let total = TaskProperties(TaskProperty.total)
+    public static let unit = TaskProperties(TaskProperty.unit)
+    public static let message = TaskProperties(TaskProperty.message)
+    public static let appId = TaskProperties(TaskProperty.appId)
+    public static let updatesFrequently = TaskProperties(TaskProperty.updatesFrequently)
+    public static let serial = TaskProperties(TaskProperty.serial)
+    public static let created = TaskProperties(TaskProperty.created)
+    public static let updated = TaskProperties(TaskProperty.updated)
+    public static let label = TaskProperties(TaskProperty.label)
 
     /// The members in declaration order, so signals list properties the same way every time.
-    public var members: [TaskProperty] { TaskProperty.allCases.filter { contains($0) } }
+    public var members: [TaskProperty] { TaskProperty.allCases.filter { contains(TaskProperties($0)) } }
 }

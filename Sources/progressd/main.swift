@@ -5,19 +5,32 @@ import ProgressText
 
 /// progressd: parses its flags, resolves its locale from the environment, and runs.
 let usage = """
-    Usage: progressd [--max-signals-per-second N] [--version] [--help]
+    Usage: progressd [--max-signals-per-second N] [--max-tasks N] [--max-tasks-per-caller N]
+                     [--version] [--help]
 
     Serves org.progressd.Progress1 on the session bus (DBUS_SESSION_BUS_ADDRESS).
 
       --max-signals-per-second N   PropertiesChanged signals per task per second
                                    (default 10, from 1 to 1000); faster changes are coalesced
+      --max-tasks N                tasks the daemon holds at most (default 100000)
+      --max-tasks-per-caller N     tasks one connection may start (default 1000)
       --version                    print the version and exit
       --help                       print this help and exit
 
     """
 
-var limits = Limits()
 var arguments = CommandLine.arguments.dropFirst()
+
+@MainActor func wholeNumber(after flag: String, in range: ClosedRange<Int>) -> Int {
+    guard let value = arguments.popFirst(), let number = Int(value), range.contains(number) else {
+        FileHandle.standardError.write(Data(
+            "progressd: \(flag) needs a whole number from \(range.lowerBound) to \(range.upperBound)\n".utf8))
+        exit(64)
+    }
+    return number
+}
+
+var limits = Limits()
 while let argument = arguments.popFirst() {
     switch argument {
     case "--help", "-h":
@@ -27,12 +40,11 @@ while let argument = arguments.popFirst() {
         print("progressd \(ProgressVersion.current)")
         exit(0)
     case "--max-signals-per-second":
-        guard let value = arguments.popFirst(), let rate = Int(value), Limits.signalRateRange.contains(rate) else {
-            FileHandle.standardError.write(Data(
-                "progressd: --max-signals-per-second needs a whole number from \(Limits.signalRateRange.lowerBound) to \(Limits.signalRateRange.upperBound)\n".utf8))
-            exit(64)
-        }
-        limits.maxSignalsPerSecond = rate
+        limits.maxSignalsPerSecond = wholeNumber(after: argument, in: Limits.signalRateRange)
+    case "--max-tasks":
+        limits.maxTasks = wholeNumber(after: argument, in: 1...10_000_000)
+    case "--max-tasks-per-caller":
+        limits.maxTasksPerCaller = wholeNumber(after: argument, in: 1...10_000_000)
     default:
         FileHandle.standardError.write(Data("progressd: unknown argument '\(argument)'\n\(usage)".utf8))
         exit(64)

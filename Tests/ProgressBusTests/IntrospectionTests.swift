@@ -1,0 +1,104 @@
+import Foundation
+import ProgressBus
+import ProgressCore
+import XCTest
+
+/// dbus/org.progressd.Progress1.xml is the single source of truth: the running daemon
+/// must export exactly what it says, and it must document everything it declares.
+final class IntrospectionTests: DaemonTestCase {
+    static let standardInterfaces: Set<String> = [
+        "org.freedesktop.DBus.Properties", "org.freedesktop.DBus.Introspectable", "org.freedesktop.DBus.Peer",
+    ]
+
+    static var xmlFile: String {
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        return try! String(contentsOf: root.appendingPathComponent("dbus/org.progressd.Progress1.xml"), encoding: .utf8)
+    }
+
+    func introspect(_ path: String) throws -> IntrospectionXML.Node {
+        let xml = try client.call(BusNames.busName, path, "org.freedesktop.DBus.Introspectable", "Introspect").first!.string!
+        return try IntrospectionXML.parse(xml)
+    }
+
+    func testTheDaemonExportsExactlyWhatTheXMLDescribes() throws {
+        let file = try IntrospectionXML.parse(Self.xmlFile)
+        try start("my copy")
+
+        let manager = try introspect(BusNames.managerPath)
+        XCTAssertEqual(
+            manager.interfaces.filter { !Self.standardInterfaces.contains($0.key) },
+            file.interfaces.filter { $0.key != BusNames.taskInterface })
+        XCTAssertEqual(manager.children, ["tasks"])
+
+        let tasks = try introspect(BusNames.tasksPath)
+        XCTAssertEqual(tasks.children, ["my_20copy"])
+
+        let task = try introspect(BusNames.tasksPath + "/my_20copy")
+        XCTAssertEqual(
+            task.interfaces.filter { !Self.standardInterfaces.contains($0.key) },
+            file.interfaces.filter { $0.key == BusNames.taskInterface })
+        XCTAssertEqual(Set(task.interfaces.keys).intersection(Self.standardInterfaces), ["org.freedesktop.DBus.Properties", "org.freedesktop.DBus.Introspectable", "org.freedesktop.DBus.Peer"])
+    }
+
+    func testTheFileOnDiskIsTheOneEmbedded() {
+        XCTAssertEqual(Self.xmlFile, BusNames.introspectionXML)
+    }
+
+    func testTaskPropertiesMatchCore() throws {
+        let file = try IntrospectionXML.parse(Self.xmlFile)
+        let taskXML = try XCTUnwrap(file.interfaces[BusNames.taskInterface])
+        let declared = matches(of: #"<property type="[^"]+" name="([A-Za-z]+)""#, in: taskXML)
+        XCTAssertEqual(declared, TaskProperty.allCases.map(\.dbusName))
+    }
+
+    /// gdbus-codegen style: each method, signal and property has a comment opening with
+    /// its name, and each argument is documented as @name.
+    func testEveryMemberAndArgumentIsDocumented() throws {
+        let xml = Self.xmlFile
+        let members = matches(of: #"<(?:method|signal|property|interface) name="([^"]+)""#, in: xml)
+        XCTAssertGreaterThan(members.count, 25)
+        for member in members {
+            let shortName = member.split(separator: ".").count > 2 ? member : member
+            let documented = xml.range(of: "<!--\n\\s*\(NSRegularExpression.escapedPattern(for: shortName)):", options: .regularExpression)
+            XCTAssertNotNil(documented, "\(member) has no doc comment opening with its name")
+        }
+        for block in xml.components(separatedBy: "<method ").dropFirst() + xml.components(separatedBy: "<signal ").dropFirst() {
+            let name = matches(of: #"^name="([^"]+)""#, in: block).first ?? "?"
+            let body = String(block[..<(block.range(of: "</method>") ?? block.range(of: "</signal>"))!.lowerBound])
+            let comment = try XCTUnwrap(commentBefore(name, in: xml), name)
+            for argument in matches(of: #"<arg name="([^"]+)""#, in: body) {
+                XCTAssertTrue(comment.contains("@\(argument):"), "\(name) does not document @\(argument)")
+            }
+        }
+    }
+
+    func testTheXMLDocumentsEveryErrorAndLimit() {
+        let xml = Self.xmlFile
+        for name in ProgressError.allNames {
+            XCTAssertTrue(xml.contains("    \(name) "), "error \(name) is not documented")
+        }
+        let limits = Limits()
+        for fragment in [
+            "1 to \(limits.maxNameBytes) bytes", "\(limits.maxTasksPerCaller) tasks per connection",
+            "\(limits.maxTasks) tasks in all", "title \(limits.maxTitleBytes) bytes", "message \(limits.maxMessageBytes)",
+            "unit \(limits.maxUnitBytes)", "app-id \(limits.maxAppIdBytes)",
+            "at most \(limits.maxSignalsPerSecond) signals per second",
+        ] {
+            XCTAssertTrue(xml.contains(fragment), "the XML does not say '\(fragment)'")
+        }
+    }
+
+    private func commentBefore(_ name: String, in xml: String) -> String? {
+        guard let member = xml.range(of: "name=\"\(name)\"") else { return nil }
+        let before = xml[..<member.lowerBound]
+        guard let open = before.range(of: "<!--", options: .backwards) else { return nil }
+        return String(before[open.upperBound...])
+    }
+
+    private func matches(of pattern: String, in text: String) -> [String] {
+        let regex = try! NSRegularExpression(pattern: pattern, options: [.anchorsMatchLines])
+        return regex.matches(in: text, range: NSRange(text.startIndex..., in: text)).compactMap {
+            Range($0.range(at: 1), in: text).map { String(text[$0]) }
+        }
+    }
+}

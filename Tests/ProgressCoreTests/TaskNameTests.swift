@@ -1,0 +1,50 @@
+import ProgressCore
+import XCTest
+
+final class TaskNameTests: XCTestCase {
+    func testAcceptsUTF8NamesUpToTheLimit() throws {
+        XCTAssertEqual(try TaskName("backup").text, "backup")
+        XCTAssertEqual(try TaskName("Sauvegarde d’été ✓").text, "Sauvegarde d’été ✓")
+        XCTAssertNoThrow(try TaskName(String(repeating: "a", count: 200)))
+    }
+
+    func testRefusesEmptyLongAndControlNames() {
+        XCTAssertThrowsError(try TaskName("")) { error in
+            XCTAssertEqual((error as? ProgressError)?.name, "InvalidName")
+        }
+        XCTAssertThrowsError(try TaskName(String(repeating: "é", count: 101))) { error in
+            XCTAssertTrue((error as? ProgressError)?.message.contains("202 bytes") == true, "\(error)")
+        }
+        XCTAssertThrowsError(try TaskName("tab\there")) { error in
+            XCTAssertTrue((error as? ProgressError)?.message.contains("U+0009") == true, "\(error)")
+        }
+        XCTAssertThrowsError(try TaskName("nul\u{0}")) { error in
+            XCTAssertEqual((error as? ProgressError)?.name, "InvalidName")
+        }
+    }
+
+    func testPathElementsFollowTheDocumentedEscape() throws {
+        XCTAssertEqual(try TaskName("backup").pathElement, "backup")
+        XCTAssertEqual(try TaskName("my copy").pathElement, "my_20copy")
+        XCTAssertEqual(try TaskName("_").pathElement, "_5f")
+        XCTAssertEqual(try TaskName("é").pathElement, "_c3_a9")
+        XCTAssertEqual(try TaskName("a/b.c-d").pathElement, "a_2fb_2ec_2dd")
+    }
+
+    func testPathElementsRoundTrip() throws {
+        for text in ["backup", "my copy", "_", "__5f", "é✓", "x_41", "日本語のタスク", "a b/c"] {
+            let name = try TaskName(text)
+            XCTAssertEqual(TaskName(pathElement: name.pathElement), name, text)
+        }
+    }
+
+    func testElementsThatNoNameEscapesToAreRefused() {
+        XCTAssertNil(TaskName(pathElement: ""))  // the empty name
+        XCTAssertNil(TaskName(pathElement: "_41"))  // "A" is never escaped
+        XCTAssertNil(TaskName(pathElement: "_4"))  // truncated escape
+        XCTAssertNil(TaskName(pathElement: "_zz"))  // not hex
+        XCTAssertNil(TaskName(pathElement: "_C3_A9"))  // uppercase hex is not what the escape writes
+        XCTAssertNil(TaskName(pathElement: "_c3"))  // not UTF-8
+        XCTAssertNil(TaskName(pathElement: "_09"))  // a control character
+    }
+}

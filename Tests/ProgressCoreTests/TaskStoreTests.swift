@@ -1,0 +1,270 @@
+import ProgressCore
+import XCTest
+
+final class TaskStoreTests: XCTestCase {
+    let clock = ManualClock()
+    lazy var store = TaskStore(clock: clock)
+    let job = ":1.10"
+    let script = ":1.11"
+
+    func name(_ text: String = "backup") -> TaskName { try! TaskName(text) }
+
+    func options(_ pairs: [(String, OptionValue)], for call: TaskUpdate.Call = .start) throws -> TaskUpdate {
+        try TaskUpdate.parse(pairs.map { (key: $0.0, value: $0.1) }, for: call)
+    }
+
+    @discardableResult
+    func start(_ text: String = "backup", _ pairs: [(String, OptionValue)] = [], caller: String? = nil) throws -> TaskChange {
+        try store.start(name(text), with: options(pairs), caller: caller ?? job)
+    }
+
+    func task(_ text: String = "backup") -> ProgressTask { store.task(name(text))! }
+
+    func testStartCreatesARunningTask() throws {
+        let change = try start("backup", [("title", .string("Backup")), ("total", .uint64(10))])
+        XCTAssertEqual(change.kind, .created)
+        XCTAssertTrue(change.isImmediate)
+        XCTAssertEqual(task().state, .running)
+        XCTAssertEqual(task().title, "Backup")
+        XCTAssertEqual(task().created, clock.wallMicros)
+        XCTAssertEqual(store.count, 1)
+    }
+
+    func testStartAgainReattachesAndAppliesOptions() throws {
+        try start()
+        _ = try store.setFraction(name(), 0.4, caller: job)
+        clock.advance(seconds: 1)
+        let change = try start("backup", [("title", .string("Again"))], caller: ":1.99")
+        XCTAssertEqual(change.kind, .updated)
+        XCTAssertEqual(change.properties, [.title, .serial, .updated])
+        XCTAssertEqual(task().fraction, 0.4)
+        XCTAssertEqual(store.count, 1)
+    }
+
+    func testStartAfterAnOutcomeBeginsAfreshWithAGrowingSerial() throws {
+        try start("backup", [("total", .uint64(4))])
+        _ = try store.finish(name(), caller: job)
+        let finishedSerial = task().serial
+        clock.advance(seconds: 5)
+        let change = try start()
+        XCTAssertEqual(change.kind, .updated)
+        XCTAssertTrue(change.isImmediate)
+        XCTAssertEqual(task().state, .running)
+        XCTAssertEqual(task().fraction, 0)
+        XCTAssertEqual(task().total, 0)
+        XCTAssertGreaterThan(task().serial, finishedSerial)
+        XCTAssertEqual(task().created, clock.wallMicros)
+    }
+
+    func testUnitsDriveTheFraction() throws {
+        try start("copy", [("total", .uint64(8)), ("unit", .string("files"))])
+        _ = try store.update(name("copy"), with: options([("completed", .uint64(2))], for: .update), caller: job)
+        XCTAssertEqual(task("copy").fraction, 0.25)
+        _ = try store.setFraction(name("copy"), 0.8, caller: job)
+        XCTAssertEqual(task("copy").completed, 6)  // 6.4 rounded down
+        _ = try store.update(name("copy"), with: options([("total", .uint64(12))], for: .update), caller: job)
+        XCTAssertEqual(task("copy").fraction, 0.5)
+    }
+
+    func testCompletedBeyondTotalIsRefusedAndNothingChanges() throws {
+        try start("copy", [("total", .uint64(8)), ("completed", .uint64(3))])
+        let before = task("copy")
+        assertError(
+            try store.update(name("copy"), with: options([("completed", .uint64(9))], for: .update), caller: job),
+            "InvalidValue", "completed 9 is more than total 8")
+        assertError(
+            try store.update(name("copy"), with: options([("total", .uint64(2))], for: .update), caller: job),
+            "InvalidValue", "completed 3 is more than total 2")
+        assertError(
+            try store.update(
+                name("copy"), with: options([("fraction", .double(0.5)), ("completed", .uint64(4))], for: .update),
+                caller: job),
+            "InvalidValue", "not both")
+        XCTAssertEqual(task("copy").completed, before.completed)
+        XCTAssertEqual(task("copy").serial, before.serial)
+    }
+
+    func testCountsWithoutATotalLeaveTheFractionAlone() throws {
+        try start("scan", [("indeterminate", .bool(true))])
+        _ = try store.update(name("scan"), with: options([("completed", .uint64(40))], for: .update), caller: job)
+        XCTAssertTrue(task("scan").indeterminate)
+        XCTAssertEqual(task("scan").completed, 40)
+    }
+
+    func testIndeterminateTasksShowNoValue() throws {
+        try start("dl", [("fraction", .double(0.3))])
+        let change = try store.pulse(name("dl"), caller: job)
+        XCTAssertTrue(change.isImmediate)
+        XCTAssertTrue(task("dl").indeterminate)
+        XCTAssertEqual(task("dl").fraction, 0)
+        XCTAssertNil(task("dl").wholePercent)
+        // A value makes it determinate again.
+        let back = try store.setFraction(name("dl"), 0.6, caller: job)
+        XCTAssertTrue(back.isImmediate)
+        XCTAssertTrue(back.properties.contains(.indeterminate))
+        XCTAssertEqual(task("dl").fraction, 0.6)
+        // Unless the same call says otherwise.
+        _ = try store.update(
+            name("dl"), with: options([("fraction", .double(0.7)), ("indeterminate", .bool(true))], for: .update),
+            caller: job)
+        XCTAssertTrue(task("dl").indeterminate)
+    }
+
+    func testEveryPulseCounts() throws {
+        try start("dl", [("indeterminate", .bool(true))])
+        let serial = task("dl").serial
+        clock.advance(micros: 5)
+        let change = try store.pulse(name("dl"), caller: job)
+        XCTAssertEqual(change.properties, [.serial, .updated])
+        XCTAssertFalse(change.isImmediate)
+        XCTAssertEqual(task("dl").serial, serial + 1)
+    }
+
+    func testAChangeToTheSameValuesIsNoChange() throws {
+        try start()
+        _ = try store.setFraction(name(), 0.5, caller: job)
+        let serial = task().serial
+        let change = try store.setFraction(name(), 0.5, caller: job)
+        XCTAssertTrue(change.isEmpty)
+        XCTAssertEqual(task().serial, serial)
+    }
+
+    func testFinishCompletesADeterminateTask() throws {
+        try start("copy", [("total", .uint64(10)), ("completed", .uint64(4))])
+        let change = try store.finish(name("copy"), caller: job)
+        XCTAssertTrue(change.isImmediate)
+        XCTAssertEqual(task("copy").state, .finished)
+        XCTAssertEqual(task("copy").fraction, 1)
+        XCTAssertEqual(task("copy").completed, 10)
+        XCTAssertEqual(task("copy").wholePercent, 100)
+        XCTAssertTrue(try store.finish(name("copy"), caller: job).isEmpty, "finishing again is harmless")
+        assertError(try store.fail(name("copy"), message: "late", caller: job), "InvalidValue", "is finished")
+        assertError(try store.setFraction(name("copy"), 0.2, caller: job), "InvalidValue", "is finished")
+        assertError(try store.pulse(name("copy"), caller: job), "InvalidValue", "can not be pulsed")
+    }
+
+    func testFailKeepsTheMessage() throws {
+        try start()
+        _ = try store.fail(name(), message: "disk full", caller: job)
+        XCTAssertEqual(task().state, .failed)
+        XCTAssertEqual(task().message, "disk full")
+        XCTAssertTrue(try store.fail(name(), message: "disk full", caller: job).isEmpty)
+        assertError(try store.fail(name(), message: "other", caller: job), "InvalidValue", "is failed")
+        assertError(try store.finish(name(), caller: job), "InvalidValue", "is failed")
+        assertError(
+            try store.fail(name(), message: String(repeating: "m", count: 4097), caller: job), "LimitExceeded", "4097 bytes")
+    }
+
+    func testRequestedStateTransitions() throws {
+        try start()
+        func request(_ state: String) throws -> TaskChange {
+            try store.update(name(), with: options([("state", .string(state))], for: .update), caller: job)
+        }
+        XCTAssertTrue(try request("paused").isImmediate)
+        XCTAssertEqual(task().state, .paused)
+        XCTAssertNoThrow(try store.setFraction(name(), 0.1, caller: job), "a paused task still takes values")
+        XCTAssertEqual(try request("running").properties.contains(.state), true)
+        XCTAssertEqual(try request("cancelled").properties.contains(.state), true)
+        assertError(try request("running"), "InvalidValue", "is cancelled")
+    }
+
+    func testUnknownTasks() {
+        assertError(try store.setFraction(name("ghost"), 0.1, caller: job), "NoSuchTask", "'ghost'")
+        assertError(try store.remove(name("ghost")), "NoSuchTask", "'ghost'")
+        assertError(try store.finish(name("ghost"), caller: job), "NoSuchTask", "'ghost'")
+    }
+
+    func testRemoveDropsTheTaskInAnyState() throws {
+        try start()
+        _ = try store.finish(name(), caller: job)
+        let change = try store.remove(name())
+        XCTAssertEqual(change.kind, .removed)
+        XCTAssertNil(store.task(name()))
+        XCTAssertEqual(store.count, 0)
+    }
+
+    func testAnOwnerThatGoesAwayFailsItsLiveTasks() throws {
+        try start("copy", caller: job)
+        _ = try store.setFraction(name("copy"), 0.5, caller: job)  // the starter goes on: it owns the task
+        try start("done", caller: job)
+        _ = try store.finish(name("done"), caller: job)
+        let changes = store.connectionClosed(job)
+        XCTAssertEqual(changes.map(\.name), [name("copy")])
+        XCTAssertTrue(changes[0].isImmediate)
+        XCTAssertEqual(task("copy").state, .failed)
+        XCTAssertTrue(task("copy").message.contains("owner went away"), task("copy").message)
+        XCTAssertEqual(task("done").state, .finished, "an outcome is never rewritten")
+    }
+
+    func testAOneShotStarterNeverOwnsItsTask() throws {
+        try start("script", caller: script)
+        XCTAssertTrue(store.connectionClosed(script).isEmpty)
+        _ = try store.setFraction(name("script"), 0.5, caller: ":1.12")  // the next gdbus call
+        XCTAssertTrue(store.connectionClosed(":1.12").isEmpty)
+        XCTAssertEqual(task("script").state, .running)
+    }
+
+    func testReattachingMovesOwnership() throws {
+        try start("copy", caller: job)
+        _ = try store.setFraction(name("copy"), 0.5, caller: job)
+        try start("copy", caller: ":1.50")
+        _ = try store.setFraction(name("copy"), 0.6, caller: ":1.50")
+        XCTAssertTrue(store.connectionClosed(job).isEmpty, "the old connection no longer owns it")
+        XCTAssertEqual(store.connectionClosed(":1.50").count, 1)
+    }
+
+    func testCapsPerCallerAndInAll() throws {
+        var limits = Limits()
+        limits.maxTasksPerCaller = 2
+        limits.maxTasks = 3
+        let store = TaskStore(clock: clock, limits: limits)
+        _ = try store.start(name("a"), with: TaskUpdate(), caller: job)
+        _ = try store.start(name("b"), with: TaskUpdate(), caller: job)
+        assertError(try store.start(name("c"), with: TaskUpdate(), caller: job), "LimitExceeded", "limit per connection is 2")
+        _ = try store.start(name("c"), with: TaskUpdate(), caller: script)
+        assertError(try store.start(name("d"), with: TaskUpdate(), caller: ":1.77"), "LimitExceeded", "the limit is 3")
+        _ = try store.remove(name("a"))
+        XCTAssertNoThrow(try store.start(name("d"), with: TaskUpdate(), caller: job), "removal frees the caller's share")
+    }
+
+    func testLabelsRoundDownAndOnlyAFinishedTaskReadsAHundred() throws {
+        try start()
+        for (fraction, percent) in [(0.0, 0), (0.29, 29), (0.57, 57), (0.999, 99), (1.0, 99)] {
+            _ = try store.setFraction(name(), fraction, caller: job)
+            XCTAssertEqual(task().wholePercent, percent, "\(fraction)")
+        }
+        _ = try store.finish(name(), caller: job)
+        XCTAssertEqual(task().wholePercent, 100)
+    }
+
+    func testTheLabelChangesOnlyWithTheWholePercent() throws {
+        try start()
+        XCTAssertTrue(try store.setFraction(name(), 0.421, caller: job).properties.contains(.label))
+        XCTAssertFalse(try store.setFraction(name(), 0.425, caller: job).properties.contains(.label))
+    }
+
+    func testUpdatesFasterThanTheSignalRateAreDetected() throws {
+        try start()
+        let rate = store.limits.maxSignalsPerSecond
+        for step in 1...rate {
+            clock.advance(micros: 1_000)
+            _ = try store.setFraction(name(), Double(step) / 1000, caller: job)
+        }
+        XCTAssertFalse(task().updatesFrequently)
+        clock.advance(micros: 1_000)
+        let change = try store.setFraction(name(), 0.5, caller: job)
+        XCTAssertTrue(change.properties.contains(.updatesFrequently))
+        XCTAssertTrue(task().updatesFrequently)
+    }
+
+    func testSlowUpdatesAreNotFrequent() throws {
+        try start()
+        for step in 1...50 {
+            clock.advance(seconds: 0.2)
+            _ = try store.setFraction(name(), Double(step) / 100, caller: job)
+        }
+        XCTAssertFalse(task().updatesFrequently)
+        _ = try store.update(name(), with: options([("updates-frequently", .bool(true))], for: .update), caller: job)
+        XCTAssertTrue(task().updatesFrequently, "the job may say so itself")
+    }
+}

@@ -1,0 +1,84 @@
+import Foundation
+import ProgressBus
+
+/// The built progressd, running on a private bus.
+public final class DaemonProcess {
+    public let process: Process
+    private let errorOutput = Pipe()
+
+    /// Starts the daemon and waits until it owns its bus name.
+    public init(bus: PrivateBus, arguments: [String] = [], environment: [String: String] = [:]) throws {
+        process = Process()
+        process.executableURL = BuildProducts.url(of: "progressd")
+        process.arguments = arguments
+        process.environment = bus.environment.merging(environment) { $1 }
+        process.standardError = errorOutput
+        try process.run()
+        let connection = try bus.connect()
+        let owned = BusConnection.pump(seconds: 20) {
+            let reply = try? connection.call(
+                "org.freedesktop.DBus", "/org/freedesktop/DBus", "org.freedesktop.DBus", "NameHasOwner",
+                [.string(BusNames.busName)])
+            return reply?.first?.bool == true || !process.isRunning
+        }
+        guard owned, process.isRunning else {
+            process.terminate()
+            throw TestSupportError("progressd did not own \(BusNames.busName): \(stopAndReadErrors())")
+        }
+    }
+
+    /// Stops with SIGTERM; returns the exit status.
+    @discardableResult
+    public func stop() -> Int32 {
+        if process.isRunning { process.terminate() }
+        process.waitUntilExit()
+        return process.terminationStatus
+    }
+
+    /// What the daemon wrote to stderr, once it has exited.
+    public func stopAndReadErrors() -> String {
+        stop()
+        return String(decoding: errorOutput.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+    }
+
+    deinit { if process.isRunning { process.terminate(); process.waitUntilExit() } }
+}
+
+/// Where `swift build` put the executables: beside the test bundle.
+public enum BuildProducts {
+    public static func url(of executable: String) -> URL {
+        if let directory = ProcessInfo.processInfo.environment["PROGRESSD_BUILD_DIR"] {
+            return URL(fileURLWithPath: directory).appendingPathComponent(executable)
+        }
+        let testBinary = Bundle.main.executableURL ?? URL(fileURLWithPath: CommandLine.arguments[0])
+        return testBinary.deletingLastPathComponent().appendingPathComponent(executable)
+    }
+}
+
+/// Runs a command to completion and captures what it printed.
+public struct CommandResult {
+    public let status: Int32
+    public let output: String
+    public let errors: String
+
+    public static func run(_ executable: String, _ arguments: [String], environment: [String: String]) throws -> CommandResult {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: executable.hasPrefix("/") ? executable : "/usr/bin/env")
+        process.arguments = executable.hasPrefix("/") ? arguments : [executable] + arguments
+        process.environment = environment
+        // stderr goes to a file, so that neither pipe can fill and stall the child.
+        let errorFile = FileManager.default.temporaryDirectory.appendingPathComponent("progressd-stderr-\(UUID().uuidString)")
+        _ = FileManager.default.createFile(atPath: errorFile.path, contents: nil)
+        defer { try? FileManager.default.removeItem(at: errorFile) }
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardError = try FileHandle(forWritingTo: errorFile)
+        try process.run()
+        let outputData = output.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        let errorData = (try? Data(contentsOf: errorFile)) ?? Data()
+        return CommandResult(
+            status: process.terminationStatus, output: String(decoding: outputData, as: UTF8.self),
+            errors: String(decoding: errorData, as: UTF8.self))
+    }
+}

@@ -1,0 +1,78 @@
+import Foundation
+import ProgressBus
+
+/// A private dbus-daemon for one test class. It runs under a shell that waits on a pipe
+/// from this process: when the test process exits or crashes, the pipe closes and the
+/// shell kills the bus, so no bus is ever orphaned. The daemon under test then loses its
+/// connection and exits too.
+public final class PrivateBus {
+    public let address: String
+    private let shell: Process
+    private let lifeline: Pipe
+    private let directory: URL
+
+    public init() throws {
+        directory = FileManager.default.temporaryDirectory.appendingPathComponent("progressd-test-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        // Our own configuration: no service directories (nothing installed can be
+        // activated behind the tests' backs), and a policy that lets tests monitor.
+        let config = directory.appendingPathComponent("bus.conf")
+        try """
+            <!DOCTYPE busconfig PUBLIC "-//freedesktop//DTD D-Bus Bus Configuration 1.0//EN"
+             "http://www.freedesktop.org/standards/dbus/1.0/busconfig.dtd">
+            <busconfig>
+              <type>session</type>
+              <listen>unix:dir=\(directory.path)</listen>
+              <auth>EXTERNAL</auth>
+              <policy context="default">
+                <allow send_destination="*" eavesdrop="true"/>
+                <allow eavesdrop="true"/>
+                <allow own="*"/>
+              </policy>
+            </busconfig>
+            """.write(to: config, atomically: true, encoding: .utf8)
+        shell = Process()
+        shell.executableURL = URL(fileURLWithPath: "/bin/sh")
+        shell.arguments = [
+            "-c",
+            "dbus-daemon --config-file=\"$0\" --nofork --nopidfile --print-address=1 & bus=$!; read -r _; kill $bus; wait $bus",
+            config.path,
+        ]
+        lifeline = Pipe()
+        let output = Pipe()
+        shell.standardInput = lifeline
+        shell.standardOutput = output
+        try shell.run()
+        var line = Data()
+        while !line.contains(UInt8(ascii: "\n")) {
+            let chunk = output.fileHandleForReading.availableData
+            if chunk.isEmpty { throw TestSupportError("dbus-daemon exited before printing its address") }
+            line.append(chunk)
+        }
+        address = String(decoding: line, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+
+    /// A new client connection to this bus.
+    public func connect() throws -> BusConnection { try BusConnection(address: address) }
+
+    /// The environment for a child process that should use this bus as its session bus.
+    public var environment: [String: String] {
+        var environment = ProcessInfo.processInfo.environment
+        environment["DBUS_SESSION_BUS_ADDRESS"] = address
+        return environment
+    }
+
+    public func stop() {
+        guard shell.isRunning else { return }
+        try? lifeline.fileHandleForWriting.close()
+        shell.waitUntilExit()
+        try? FileManager.default.removeItem(at: directory)
+    }
+
+    deinit { stop() }
+}
+
+public struct TestSupportError: Error, CustomStringConvertible {
+    public let description: String
+    public init(_ description: String) { self.description = description }
+}
