@@ -7,6 +7,7 @@ public final class Daemon {
     private let configuration: ServiceConfiguration
     private var loop: OpaquePointer?
     private var exitCode: Int32 = 0
+    private var stopping = false
 
     public init(configuration: ServiceConfiguration) {
         self.configuration = configuration
@@ -70,9 +71,13 @@ public final class Daemon {
         return exitCode
     }
 
+    /// The first reason to stop is the one that counts: a closed bus also loses the name,
+    /// and that second report would only mislead.
     private func stop(exitCode: Int32, _ reason: String) {
+        guard !stopping else { return }
+        stopping = true
         if exitCode != 0 { Log.error(reason) } else { Log.notice(reason) }
-        self.exitCode = max(self.exitCode, exitCode)
+        self.exitCode = exitCode
         g_main_loop_quit(loop)
     }
 

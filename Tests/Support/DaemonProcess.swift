@@ -11,7 +11,8 @@ public final class DaemonProcess {
         process = Process()
         process.executableURL = BuildProducts.url(of: "progressd")
         process.arguments = arguments
-        process.environment = bus.environment.merging(environment) { $1 }
+        // English unless a test asks otherwise, so labels are predictable.
+        process.environment = bus.environment.merging(["LC_ALL": "C.UTF-8"].merging(environment) { $1 }) { $1 }
         process.standardError = errorOutput
         try process.run()
         let connection = try bus.connect()

@@ -11,7 +11,8 @@ public final class PrivateBus {
     private let lifeline: Pipe
     private let directory: URL
 
-    public init() throws {
+    /// `serviceDirectory` holds D-Bus activation files the bus may start services from.
+    public init(serviceDirectory: URL? = nil) throws {
         directory = FileManager.default.temporaryDirectory.appendingPathComponent("progressd-test-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         // Our own configuration: no service directories (nothing installed can be
@@ -24,6 +25,7 @@ public final class PrivateBus {
               <type>session</type>
               <listen>unix:dir=\(directory.path)</listen>
               <auth>EXTERNAL</auth>
+              \(serviceDirectory.map { "<servicedir>\($0.path)</servicedir>" } ?? "")
               <policy context="default">
                 <allow send_destination="*" eavesdrop="true"/>
                 <allow eavesdrop="true"/>

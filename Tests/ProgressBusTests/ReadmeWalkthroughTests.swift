@@ -1,0 +1,90 @@
+import Foundation
+import ProgressBus
+import ProgressTestSupport
+import XCTest
+
+/// Runs every command of the README's gdbus walk-through, as written, against a private
+/// bus, and checks each `# prints:` line. `gdbus monitor` runs in the background, as in
+/// the second terminal the README asks for, and must have seen the task finish.
+final class ReadmeWalkthroughTests: DaemonTestCase {
+    struct Step {
+        var command: String
+        var expected: String?
+    }
+
+    static var readme: String {
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        return try! String(contentsOf: root.appendingPathComponent("README.md"), encoding: .utf8)
+    }
+
+    static func walkthroughSteps() -> [Step] {
+        let readme = readme
+        guard let begin = readme.range(of: "<!-- walkthrough -->"), let end = readme.range(of: "<!-- /walkthrough -->") else {
+            return []
+        }
+        var steps: [Step] = []
+        var inBlock = false
+        var pending = ""
+        for line in readme[begin.upperBound..<end.lowerBound].split(separator: "\n", omittingEmptySubsequences: false) {
+            if line.hasPrefix("```") {
+                inBlock = line == "```sh"
+                continue
+            }
+            guard inBlock else { continue }
+            if line.hasPrefix("# prints: ") {
+                steps[steps.count - 1].expected = String(line.dropFirst("# prints: ".count))
+            } else if line.hasSuffix("\\") {
+                pending += line.dropLast() + " "
+            } else if !line.trimmingCharacters(in: .whitespaces).isEmpty {
+                steps.append(Step(command: pending + line))
+                pending = ""
+            }
+        }
+        return steps
+    }
+
+    func testTheWalkthroughRunsAsWritten() throws {
+        let steps = Self.walkthroughSteps()
+        XCTAssertGreaterThan(steps.count, 8)
+        XCTAssertGreaterThan(steps.filter { $0.expected != nil }.count, 8)
+
+        var monitors: [(Process, URL)] = []
+        defer { for (process, _) in monitors where process.isRunning { process.terminate() } }
+        for step in steps {
+            if step.command.hasPrefix("gdbus monitor") {
+                monitors.append(try startInBackground(step.command))
+                continue
+            }
+            let result = try CommandResult.run("/bin/bash", ["-o", "pipefail", "-c", step.command], environment: bus.environment)
+            XCTAssertEqual(result.status, 0, "\(step.command)\n\(result.errors)")
+            if let expected = step.expected {
+                XCTAssertEqual(result.output.trimmingCharacters(in: .newlines), expected, step.command)
+            }
+        }
+        XCTAssertEqual(monitors.count, 1)
+        for (process, output) in monitors {
+            let seen = BusConnection.pump(seconds: 10) {
+                ((try? String(contentsOf: output, encoding: .utf8)) ?? "").contains("'State': <'finished'>")
+            }
+            process.terminate()
+            XCTAssertTrue(seen, "gdbus monitor saw the task finish: \((try? String(contentsOf: output, encoding: .utf8)) ?? "")")
+        }
+    }
+
+    /// Starts a long-running command and waits until gdbus monitor says it is watching.
+    private func startInBackground(_ command: String) throws -> (Process, URL) {
+        let output = FileManager.default.temporaryDirectory.appendingPathComponent("monitor-\(UUID().uuidString)")
+        _ = FileManager.default.createFile(atPath: output.path, contents: nil)
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/bin/bash")
+        process.arguments = ["-c", "exec " + command]
+        process.environment = bus.environment
+        process.standardOutput = try FileHandle(forWritingTo: output)
+        try process.run()
+        let ready = BusConnection.pump(seconds: 10) {
+            ((try? String(contentsOf: output, encoding: .utf8)) ?? "").contains("is owned by")
+        }
+        XCTAssertTrue(ready, "gdbus monitor started")
+        return (process, output)
+    }
+}

@@ -1,0 +1,38 @@
+#!/bin/sh
+# Installs the Debian packages progressd builds, tests and runs with, when any is missing.
+# Called by `make deps` (and so by `make run` and `make test`); quiet when all is there.
+set -eu
+
+packages="libglib2.0-dev libglib2.0-bin libdbus-1-dev dbus-daemon dbus-bin libcairo2-dev libpango1.0-dev libpng-dev pkg-config gettext systemd"
+missing=""
+have_pc() { pkg-config --exists "$1" 2>/dev/null; }
+have_cmd() { command -v "$1" >/dev/null 2>&1; }
+have_cmd pkg-config || missing="$missing pkg-config"
+have_pc gio-unix-2.0 || missing="$missing libglib2.0-dev"
+have_pc dbus-1 || missing="$missing libdbus-1-dev"
+have_pc cairo || missing="$missing libcairo2-dev"
+have_pc pangocairo || missing="$missing libpango1.0-dev"
+have_pc libpng || missing="$missing libpng-dev"
+have_cmd gdbus || missing="$missing libglib2.0-bin"
+have_cmd dbus-daemon || missing="$missing dbus-daemon"
+have_cmd dbus-run-session || missing="$missing dbus-bin"
+have_cmd msgfmt || missing="$missing gettext"
+have_cmd systemd-analyze || missing="$missing systemd"
+
+if ! have_cmd swift; then
+    echo "install-deps: no 'swift' on PATH: install the Swift 6 toolchain (swift.org) first" >&2
+    exit 1
+fi
+[ -z "$missing" ] && exit 0
+
+echo "install-deps: installing:$missing"
+sudo=""
+if [ "$(id -u)" -ne 0 ]; then
+    have_cmd sudo || { echo "install-deps: not root and no sudo: install$missing yourself" >&2; exit 1; }
+    sudo="sudo"
+fi
+export DEBIAN_FRONTEND=noninteractive
+$sudo apt-get update -qq
+# shellcheck disable=SC2086 # one word per package
+$sudo apt-get install -y -qq --no-install-recommends $missing >/dev/null
+echo "install-deps: done"
