@@ -1,0 +1,40 @@
+import Foundation
+import ProgressBus
+import ProgressTestSupport
+import XCTest
+
+final class DaemonLifecycleTests: XCTestCase {
+    /// systemd's Restart=on-failure relies on this: a lost bus is an error exit.
+    func testTheDaemonExitsNonZeroWhenTheBusGoesAway() throws {
+        let bus = try PrivateBus()
+        let daemon = try DaemonProcess(bus: bus)
+        bus.stop()
+        let errors = daemon.stopAndReadErrors()
+        XCTAssertEqual(daemon.process.terminationStatus, 1)
+        XCTAssertTrue(errors.contains("the bus connection closed"), errors)
+        XCTAssertFalse(errors.contains("could not own"), "one reason, not two: \(errors)")
+    }
+
+    func testASecondDaemonDoesNotTakeTheName() throws {
+        let bus = try PrivateBus()
+        defer { bus.stop() }
+        let first = try DaemonProcess(bus: bus)
+        let second = try CommandResult.run(BuildProducts.url(of: "progressd").path, [], environment: bus.environment)
+        XCTAssertEqual(second.status, 1)
+        XCTAssertTrue(second.errors.contains("another progressd is running"), second.errors)
+        XCTAssertEqual(first.stop(), 0)
+    }
+
+    func testBadFlagsAreUsageErrors() throws {
+        let daemon = BuildProducts.url(of: "progressd").path
+        let environment = ProcessInfo.processInfo.environment
+        let rate = try CommandResult.run(daemon, ["--max-signals-per-second", "0"], environment: environment)
+        XCTAssertEqual(rate.status, 64)
+        XCTAssertTrue(rate.errors.contains("--max-signals-per-second needs a whole number from 1 to 1000"), rate.errors)
+        let unknown = try CommandResult.run(daemon, ["--bogus"], environment: environment)
+        XCTAssertEqual(unknown.status, 64)
+        XCTAssertTrue(unknown.errors.contains("unknown argument '--bogus'"), unknown.errors)
+        let version = try CommandResult.run(daemon, ["--version"], environment: environment)
+        XCTAssertEqual(version.output, "progressd 0.1.0\n")
+    }
+}
