@@ -16,17 +16,20 @@ let package = Package(
         .target(name: "ProgressCore"),
         // Locale resolution and labels (Foundation's ICU).
         .target(name: "ProgressText", dependencies: ["ProgressCore"]),
+        // The state directory: a journal and snapshots of TaskRecords (Foundation, no GLib).
+        .target(name: "ProgressState", dependencies: ["ProgressCore"]),
         // The GDBus adapter: the only module that imports CGLib.
         .target(
             name: "ProgressBus", dependencies: ["ProgressCore", "CGLib"],
             resources: [.embedInCode("org.progressd.Progress1.xml")]),
 
-        .executableTarget(name: "progressd", dependencies: ["ProgressBus", "ProgressText", "ProgressCore"]),
+        .executableTarget(name: "progressd", dependencies: ["ProgressBus", "ProgressText", "ProgressState", "ProgressCore"]),
 
         // Private dbus-daemon and daemon processes for the integration tests.
         .target(name: "ProgressTestSupport", dependencies: ["ProgressBus"], path: "Tests/Support"),
         .testTarget(name: "ProgressCoreTests", dependencies: ["ProgressCore"]),
         .testTarget(name: "ProgressTextTests", dependencies: ["ProgressText", "ProgressCore"]),
+        .testTarget(name: "ProgressStateTests", dependencies: ["ProgressState", "ProgressCore"]),
         .testTarget(
             name: "ProgressBusTests",
             dependencies: ["ProgressBus", "ProgressCore", "ProgressTestSupport", "progressd"]),

@@ -66,6 +66,7 @@ public final class Daemon {
         defer { g_bus_unown_name(owner) }
 
         g_main_loop_run(loop)
+        service.saveNow()
         // Whatever the daemon replied to has been queued; send it before the connection goes.
         g_dbus_connection_flush_sync(connection, nil, nil)
         return exitCode

@@ -9,15 +9,22 @@ public struct ServiceConfiguration {
     public var labels: PercentLabeling
     /// Labels for a client's locale string (Snapshot); throws InvalidValue for a bad locale.
     public var labelsForLocale: (String) throws(ProgressError) -> PercentLabeling
+    /// Where state goes; nil keeps it in memory only.
+    public var journal: TaskJournal?
+    /// Tasks to put back after a restart.
+    public var restoredRecords: [TaskRecord]
 
     public init(
         limits: Limits, version: String, labels: PercentLabeling,
-        labelsForLocale: @escaping (String) throws(ProgressError) -> PercentLabeling
+        labelsForLocale: @escaping (String) throws(ProgressError) -> PercentLabeling,
+        journal: TaskJournal? = nil, restoredRecords: [TaskRecord] = []
     ) {
         self.limits = limits
         self.version = version
         self.labels = labels
         self.labelsForLocale = labelsForLocale
+        self.journal = journal
+        self.restoredRecords = restoredRecords
     }
 }
 
@@ -36,9 +43,18 @@ public final class ProgressService {
     /// The GLib source that sends held signals when they fall due, and when.
     private var flushSource: UInt32 = 0
     private var flushDeadline: Int64 = .max
-    /// TaskCount is coalesced like a task's properties, so a burst of Starts is not a burst of signals.
-    private var taskCountHeld = false
-    private var lastTaskCountSignal: Int64?
+    /// The manager's TaskCount and Overall are coalesced like a task's properties, so a
+    /// burst of Starts is not a burst of signals.
+    private var managerHeld = false
+    private var lastManagerSignal: Int64?
+    private var sentTaskCount: UInt32 = 0
+    private var sentOverall = TaskSummary()
+    /// The GLib source for the timing rules, and when it fires.
+    private var housekeepingSource: UInt32 = 0
+    private var housekeepingDeadline: Int64 = .max
+    /// Tasks changed since the last save, and the source of the once-a-second save.
+    private var dirtyTasks = Set<TaskName>()
+    private var saveSource: UInt32 = 0
 
     public init(connection: OpaquePointer, configuration: ServiceConfiguration, clock: Clock? = nil) throws(DaemonError) {
         self.connection = connection
@@ -48,19 +64,29 @@ public final class ProgressService {
         store = TaskStore(clock: clock, limits: configuration.limits)
         coalescer = SignalCoalescer(maxSignalsPerSecond: configuration.limits.maxSignalsPerSecond)
         interfaces = try InterfaceInfo()
+        for problem in store.restore(configuration.restoredRecords) { Log.warning(problem) }
+        configuration.journal?.attach { [unowned store] in store.allRecords }
+        sentTaskCount = UInt32(store.count)
+        sentOverall = store.summary()
     }
 
     /// Exports the objects. Call before owning the bus name, so that no client can reach
     /// the name before the objects behind it exist.
     public func register() throws(DaemonError) {
         try callbacks.register()
+        if let deadline = store.nextDeadline { armHousekeeping(at: deadline) }
     }
 
     public func unregister() {
         callbacks.unregister()
-        if flushSource != 0 { g_source_remove(flushSource) }
+        for source in [flushSource, housekeepingSource, saveSource] where source != 0 { g_source_remove(source) }
         flushSource = 0
+        housekeepingSource = 0
+        saveSource = 0
     }
+
+    /// Every record, for compacting the journal.
+    public var allRecords: [TaskRecord] { store.allRecords }
 
     // MARK: Manager calls
 
@@ -70,40 +96,33 @@ public final class ProgressService {
             case "Start":
                 let name = try store.name(Variant.stringChild(parameters, 0))
                 let update = try TaskUpdate.parse(Variant.optionsChild(parameters, 1), for: .start, limits: store.limits)
-                let change = try store.start(name, with: update, caller: sender)
-                reply(invocation, Variant.tuple([Variant.objectPath(BusNames.taskPath(name))]))
-                publish(change)
+                let changes = try store.start(name, with: update, caller: sender)
+                complete(invocation, Variant.tuple([Variant.objectPath(BusNames.taskPath(name))]), changes)
             case "Update":
                 let name = try store.name(Variant.stringChild(parameters, 0))
                 let update = try TaskUpdate.parse(Variant.optionsChild(parameters, 1), for: .update, limits: store.limits)
-                let change = try store.update(name, with: update, caller: sender)
-                reply(invocation, nil)
-                publish(change)
+                complete(invocation, nil, try store.update(name, with: update, caller: sender))
             case "SetFraction":
                 let name = try store.name(Variant.stringChild(parameters, 0))
-                let change = try store.setFraction(name, Variant.doubleChild(parameters, 1), caller: sender)
-                reply(invocation, nil)
-                publish(change)
+                complete(invocation, nil, try store.setFraction(name, Variant.doubleChild(parameters, 1), caller: sender))
             case "Pulse":
-                let change = try store.pulse(store.name(Variant.stringChild(parameters, 0)), caller: sender)
-                reply(invocation, nil)
-                publish(change)
+                complete(invocation, nil, try store.pulse(store.name(Variant.stringChild(parameters, 0)), caller: sender))
             case "Finish":
-                let change = try store.finish(store.name(Variant.stringChild(parameters, 0)), caller: sender)
-                reply(invocation, nil)
-                publish(change)
+                complete(invocation, nil, try store.finish(store.name(Variant.stringChild(parameters, 0)), caller: sender))
             case "Fail":
                 let name = try store.name(Variant.stringChild(parameters, 0))
-                let change = try store.fail(name, message: Variant.stringChild(parameters, 1), caller: sender)
-                reply(invocation, nil)
-                publish(change)
+                complete(invocation, nil, try store.fail(name, message: Variant.stringChild(parameters, 1), caller: sender))
             case "Remove":
                 let name = try store.name(Variant.stringChild(parameters, 0))
-                // Held signals describe the task; they go out before the task does.
-                flushHeld(name)
-                let change = try store.remove(name)
-                reply(invocation, nil)
-                publish(change)
+                // Held signals describe the tasks; they go out before the tasks do.
+                if store.task(name) != nil { flushAllHeld() }
+                complete(invocation, nil, try store.remove(name))
+            case "RequestCancel":
+                complete(invocation, nil, try store.requestCancel(store.name(Variant.stringChild(parameters, 0))))
+            case "RequestPause":
+                complete(invocation, nil, try store.requestPause(store.name(Variant.stringChild(parameters, 0))))
+            case "RequestResume":
+                complete(invocation, nil, try store.requestResume(store.name(Variant.stringChild(parameters, 0))))
             case "List":
                 let names = Variant.container("as") { builder in
                     for name in store.sortedNames { g_variant_builder_add_value(builder, Variant.string(name.text)) }
@@ -114,6 +133,9 @@ public final class ProgressService {
                 let labels = locale.isEmpty ? configuration.labels : try configuration.labelsForLocale(locale)
                 flushAllHeld()
                 reply(invocation, Variant.tuple([snapshot(labels: labels)]))
+            case "Aggregate":
+                let appId = Variant.stringChild(parameters, 0)
+                reply(invocation, Variant.tuple([summaryVariant(store.summary(appId: appId))]))
             default:
                 g_dbus_method_invocation_return_dbus_error(
                     invocation, "org.freedesktop.DBus.Error.UnknownMethod", "no method \(method) on \(BusNames.managerInterface)")
@@ -121,6 +143,13 @@ public final class ProgressService {
         } catch {
             g_dbus_method_invocation_return_dbus_error(invocation, BusNames.errorName(error), error.message)
         }
+    }
+
+    /// The tail of every mutating call: persist, reply, emit.
+    private func complete(_ invocation: OpaquePointer, _ value: OpaquePointer?, _ changes: [TaskChange]) {
+        persist(changes)
+        reply(invocation, value)
+        for change in changes { publish(change) }
     }
 
     func handleGetManagedObjects(invocation: OpaquePointer) {
@@ -138,9 +167,12 @@ public final class ProgressService {
 
     func managerProperty(_ property: String) -> OpaquePointer? {
         switch property {
-        case "Version": Variant.string(configuration.version)
-        case "TaskCount": g_variant_new_uint32(UInt32(store.count))
-        default: nil
+        case "Version": return Variant.string(configuration.version)
+        case "TaskCount", "Overall":
+            // A read never overtakes a signal about an older value.
+            if managerHeld { emitManagerProperties(now: clock.monotonicMicros) }
+            return property == "TaskCount" ? g_variant_new_uint32(UInt32(store.count)) : summaryVariant(store.summary())
+        default: return nil
         }
     }
 
@@ -186,36 +218,108 @@ public final class ProgressService {
                     path: BusNames.managerPath, interface: BusNames.objectManagerInterface, member: "InterfacesAdded",
                     Variant.tuple([Variant.objectPath(BusNames.taskPath(change.name)), taskInterfaces(task)]))
             }
-            taskCountChanged(now: now)
         case .removed:
             let interfaces = Variant.container("as") { g_variant_builder_add_value($0, Variant.string(BusNames.taskInterface)) }
             emit(
                 path: BusNames.managerPath, interface: BusNames.objectManagerInterface, member: "InterfacesRemoved",
                 Variant.tuple([Variant.objectPath(BusNames.taskPath(change.name)), interfaces]))
-            taskCountChanged(now: now)
         case .updated:
-            break
+            for request in change.requests {
+                // Requests follow whatever was held for the task, so the job sees them in order.
+                flushHeld(change.name)
+                emit(path: BusNames.taskPath(change.name), interface: BusNames.taskInterface, member: request.rawValue, Variant.tuple([]))
+            }
         }
+        managerPropertiesMayHaveChanged(now: now)
+        if let deadline = store.deadline(of: change.name) { armHousekeeping(at: deadline) }
     }
 
     func connectionClosed(_ uniqueName: String) {
-        for change in store.connectionClosed(uniqueName) { publish(change) }
+        let changes = store.connectionClosed(uniqueName)
+        persist(changes)
+        for change in changes { publish(change) }
     }
 
-    private func taskCountChanged(now: Int64) {
-        if let last = lastTaskCountSignal, now - last < coalescer.intervalMicros {
-            taskCountHeld = true
-            armFlush(at: last + coalescer.intervalMicros)
-        } else {
-            emitTaskCount(now: now)
+    /// Runs the timing rules (stall, lease, linger) when the earliest of them is due.
+    func runHousekeeping() {
+        housekeepingSource = 0
+        housekeepingDeadline = .max
+        let changes = store.housekeeping()
+        persist(changes)
+        for change in changes { publish(change) }
+        if let next = store.nextDeadline { armHousekeeping(at: next) }
+    }
+
+    // MARK: Persistence
+
+    /// Transitions are written before the reply; other changes at most once a second.
+    private func persist(_ changes: [TaskChange]) {
+        guard let journal = configuration.journal else { return }
+        var records: [TaskRecord] = []
+        var removed: [String] = []
+        for change in changes {
+            if change.kind == .removed {
+                removed.append(change.name.text)
+                dirtyTasks.remove(change.name)
+            } else if change.mustPersistNow, let record = store.record(of: change.name) {
+                records.append(record)
+                dirtyTasks.remove(change.name)
+            } else if !change.properties.isEmpty {
+                dirtyTasks.insert(change.name)
+            }
+        }
+        journal.write(records, removed: removed)
+        if !dirtyTasks.isEmpty && saveSource == 0 {
+            saveSource = callbacks.addTimer(milliseconds: 1_000) { $0.saveDirtyTasks() }
         }
     }
 
-    private func emitTaskCount(now: Int64) {
-        taskCountHeld = false
-        lastTaskCountSignal = now
-        let changed = Variant.container("a{sv}") { Variant.addEntry($0, "TaskCount", g_variant_new_uint32(UInt32(store.count))) }
+    func saveDirtyTasks() {
+        saveSource = 0
+        let records = dirtyTasks.sorted { $0.text < $1.text }.compactMap(store.record(of:))
+        dirtyTasks.removeAll()
+        configuration.journal?.write(records, removed: [])
+    }
+
+    /// Writes what is waiting for the once-a-second save; called on a clean stop.
+    public func saveNow() {
+        if saveSource != 0 { g_source_remove(saveSource) }
+        saveSource = 0
+        saveDirtyTasks()
+    }
+
+    // MARK: Manager properties
+
+    private func managerPropertiesMayHaveChanged(now: Int64) {
+        if let last = lastManagerSignal, now - last < coalescer.intervalMicros {
+            managerHeld = true
+            armFlush(at: last + coalescer.intervalMicros)
+        } else {
+            emitManagerProperties(now: now)
+        }
+    }
+
+    /// TaskCount and Overall, each only if it changed since it was last sent. Computing
+    /// Overall walks every task, so it happens at most at the signal rate.
+    private func emitManagerProperties(now: Int64) {
+        managerHeld = false
+        lastManagerSignal = now
+        let count = UInt32(store.count)
+        let overall = store.summary()
+        guard count != sentTaskCount || overall != sentOverall else { return }
+        let changed = Variant.container("a{sv}") { builder in
+            if count != sentTaskCount { Variant.addEntry(builder, "TaskCount", g_variant_new_uint32(count)) }
+            if overall != sentOverall { Variant.addEntry(builder, "Overall", summaryVariant(overall)) }
+        }
+        sentTaskCount = count
+        sentOverall = overall
         emitPropertiesChanged(path: BusNames.managerPath, interface: BusNames.managerInterface, changed)
+    }
+
+    func summaryVariant(_ summary: TaskSummary) -> OpaquePointer {
+        Variant.container("a{sv}") { builder in
+            for (key, value) in summary.entries { Variant.addEntry(builder, key, Variant.property(value)) }
+        }
     }
 
     private func emitPropertiesChanged(_ name: TaskName, _ properties: TaskProperties) {
@@ -249,7 +353,7 @@ public final class ProgressService {
     private func flushAllHeld() {
         let now = clock.monotonicMicros
         for entry in coalescer.flushAll(now: now) { emitPropertiesChanged(entry.name, entry.properties) }
-        if taskCountHeld { emitTaskCount(now: now) }
+        if managerHeld { emitManagerProperties(now: now) }
     }
 
     /// Sends what has fallen due; called by the flush timer.
@@ -258,10 +362,10 @@ public final class ProgressService {
         flushDeadline = .max
         let now = clock.monotonicMicros
         for entry in coalescer.takeDue(now: now) { emitPropertiesChanged(entry.name, entry.properties) }
-        let taskCountDue = (lastTaskCountSignal ?? 0) + coalescer.intervalMicros
-        if taskCountHeld && now >= taskCountDue { emitTaskCount(now: now) }
+        let managerDue = (lastManagerSignal ?? 0) + coalescer.intervalMicros
+        if managerHeld && now >= managerDue { emitManagerProperties(now: now) }
         if let next = coalescer.nextDeadline { armFlush(at: next) }
-        if taskCountHeld { armFlush(at: taskCountDue) }
+        if managerHeld { armFlush(at: managerDue) }
     }
 
     private func armFlush(at deadline: Int64) {
@@ -270,7 +374,17 @@ public final class ProgressService {
         flushDeadline = deadline
         let delayMicros = max(0, deadline - clock.monotonicMicros)
         // Rounded up, so the timer never fires before the interval is over.
-        flushSource = callbacks.addFlushTimer(milliseconds: UInt32((delayMicros + 999) / 1000))
+        flushSource = callbacks.addTimer(milliseconds: UInt32((delayMicros + 999) / 1000)) { $0.flushDue() }
+    }
+
+    private func armHousekeeping(at deadline: Int64) {
+        if housekeepingSource != 0 && housekeepingDeadline <= deadline { return }
+        if housekeepingSource != 0 { g_source_remove(housekeepingSource) }
+        housekeepingDeadline = deadline
+        let delayMicros = max(0, deadline - clock.monotonicMicros)
+        housekeepingSource = callbacks.addTimer(milliseconds: UInt32(min(Int64(UInt32.max), (delayMicros + 999) / 1000))) {
+            $0.runHousekeeping()
+        }
     }
 
     // MARK: Building replies

@@ -120,11 +120,14 @@ final class ServiceCallbacks {
         ownerWatch = 0
     }
 
-    func addFlushTimer(milliseconds: UInt32) -> UInt32 {
-        g_timeout_add_full(G_PRIORITY_DEFAULT, milliseconds, { userData in
-            ServiceCallbacks.service(userData).flushDue()
-            return 0 // G_SOURCE_REMOVE: flushDue arms the next timer itself.
-        }, userData, nil)
+    /// A one-shot GLib timer that calls `action` on the service; the action arms the next one itself.
+    func addTimer(milliseconds: UInt32, _ action: @escaping (ProgressService) -> Void) -> UInt32 {
+        let box = Unmanaged.passRetained(TimerAction(service: service, action: action)).toOpaque()
+        return g_timeout_add_full(G_PRIORITY_DEFAULT, milliseconds, { box in
+            let timer = Unmanaged<TimerAction>.fromOpaque(box!).takeUnretainedValue()
+            timer.action(timer.service)
+            return 0 // G_SOURCE_REMOVE
+        }, box, { box in Unmanaged<TimerAction>.fromOpaque(box!).release() })
     }
 
     private static func service(_ userData: gpointer?) -> ProgressService {
@@ -150,3 +153,11 @@ final class ServiceCallbacks {
     }
 }
 
+private final class TimerAction {
+    unowned let service: ProgressService
+    let action: (ProgressService) -> Void
+    init(service: ProgressService, action: @escaping (ProgressService) -> Void) {
+        self.service = service
+        self.action = action
+    }
+}

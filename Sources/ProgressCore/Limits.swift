@@ -23,5 +23,22 @@ public struct Limits: Sendable, Equatable {
     /// keeps watchers live; more than 1000 would no longer be coalescing.
     public static let signalRateRange = 1...1_000
 
+    /// Without an update for this long a task shows Stalled: long enough for a slow disk,
+    /// short enough that a frozen job is noticed while someone still cares.
+    public var defaultStallSeconds: UInt32 = 30
+    /// Without an update for this long a `lease` task fails: a job that stopped reporting
+    /// for ten minutes has almost certainly died.
+    public var defaultLeaseSeconds: UInt32 = 600
+    /// Outcomes stay visible this long so pollers and screen readers can see them.
+    public var defaultLingerSeconds: UInt32 = 60
+    /// The range a client may give each of those: a day at most, so no task outlives its
+    /// session by accident. Linger may be 0 (remove at once).
+    public static let durationRange: ClosedRange<UInt32> = 1...86_400
+    /// Parents nest at most this deep: deeper trees are a client bug, and walking the
+    /// ancestors on each update must stay cheap.
+    public var maxTreeDepth = 8
+    /// A child's weight relative to its siblings.
+    public static let weightRange = 0.0...1_000_000.0
+
     public init() {}
 }

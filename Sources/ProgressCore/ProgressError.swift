@@ -6,6 +6,7 @@ public enum ProgressError: Error, Equatable, Sendable {
     case noSuchTask(String)
     case unknownOption(String)
     case limitExceeded(String)
+    case notAllowed(String)
 
     /// The last component of the D-Bus error name.
     public var name: String {
@@ -15,19 +16,20 @@ public enum ProgressError: Error, Equatable, Sendable {
         case .noSuchTask: "NoSuchTask"
         case .unknownOption: "UnknownOption"
         case .limitExceeded: "LimitExceeded"
+        case .notAllowed: "NotAllowed"
         }
     }
 
     public var message: String {
         switch self {
         case .invalidName(let m), .invalidValue(let m), .noSuchTask(let m),
-             .unknownOption(let m), .limitExceeded(let m):
+             .unknownOption(let m), .limitExceeded(let m), .notAllowed(let m):
             m
         }
     }
 
     /// Every error name, for documentation and tests that keep the XML complete.
-    public static let allNames = ["InvalidName", "InvalidValue", "NoSuchTask", "UnknownOption", "LimitExceeded"]
+    public static let allNames = ["InvalidName", "InvalidValue", "NoSuchTask", "UnknownOption", "LimitExceeded", "NotAllowed"]
 }
 
 /// Quotes a client's string for an error message, cut short so that a 1 MB value

@@ -7,7 +7,8 @@ public protocol PercentLabeling {
 public struct ProgressTask: Sendable {
     public let name: TaskName
     public internal(set) var title = ""
-    public internal(set) var state = TaskState.running
+    /// The state the job set. A parent shows `paused` while a live child is paused (`state`).
+    public internal(set) var ownState = TaskState.running
     public internal(set) var indeterminate = false
     /// The determinate value. While indeterminate it is kept but not shown.
     public internal(set) var storedFraction = 0.0
@@ -22,27 +23,62 @@ public struct ProgressTask: Sendable {
     public internal(set) var created: Int64
     public internal(set) var updated: Int64
 
+    public internal(set) var lifetime = Lifetime.lease
+    public internal(set) var leaseSeconds: UInt32
+    public internal(set) var stallSeconds: UInt32
+    public internal(set) var lingerSeconds: UInt32
+    /// No update for `stallSeconds` (or a child stalled, or a restored `caller` task whose
+    /// job has not come back yet).
+    public internal(set) var stalled = false
+    public internal(set) var cancellable = false
+    public internal(set) var pausable = false
+    public internal(set) var cancelRequested = false
+    public internal(set) var parent: TaskName?
+    public internal(set) var weight = 1.0
+    public internal(set) var childFailure = ChildFailurePolicy.fail
+    /// Set for a parent with children: its values are computed from them.
+    public internal(set) var hasChildren = false
+    /// A live child is paused, so the parent shows paused.
+    var childPaused = false
+    var childStalled = false
+
     /// The connection charged for the task against the per-caller cap.
     var creator: String
-    /// The connection that last called Start for the task.
-    var starter: String
-    /// The starter, once it has gone on to update the task: a long-lived job, whose
-    /// disappearance fails the task. A one-shot caller (`gdbus call`) never becomes owner.
-    public internal(set) var owner: String?
+    /// For `caller` tasks: the connection whose departure fails the task. Nil after a
+    /// restart until the job starts the task again.
+    var boundConnection: String?
+    /// When the job last touched the task (monotonic), for stall and lease.
+    var lastActivity: Int64
+    /// When the task reached its outcome (monotonic), for linger.
+    var outcomeTime: Int64?
 
     /// Start of the current one-second window and the changes counted in it, to detect
     /// a task that updates faster than signals go out.
     var rateWindowStart: Int64?
     var rateWindowCount = 0
 
-    init(name: TaskName, caller: String, wallMicros: Int64, serial: UInt64 = 0) {
+    init(name: TaskName, caller: String, wallMicros: Int64, monotonicMicros: Int64, limits: Limits, serial: UInt64 = 0) {
         self.name = name
         creator = caller
-        starter = caller
         created = wallMicros
         updated = wallMicros
+        lastActivity = monotonicMicros
+        leaseSeconds = limits.defaultLeaseSeconds
+        stallSeconds = limits.defaultStallSeconds
+        lingerSeconds = limits.defaultLingerSeconds
         self.serial = serial
     }
+
+    /// The `State` property.
+    public var state: TaskState { ownState == .running && childPaused ? .paused : ownState }
+
+    public var isLive: Bool { !ownState.isOutcome }
+
+    public var isStalled: Bool { stalled || childStalled || awaitingJob }
+
+    /// A `caller` task restored after a restart: its old connection is gone, and it waits
+    /// for its job to start it again.
+    var awaitingJob: Bool { isLive && lifetime == .caller && boundConnection == nil }
 
     public var updatesFrequently: Bool { ownerSaysFrequent || detectedFrequent }
 
@@ -54,7 +90,7 @@ public struct ProgressTask: Sendable {
     /// 99.9 % reads 99; only a finished task reads 100.
     public var wholePercent: Int? {
         if indeterminate { return nil }
-        if state == .finished { return 100 }
+        if ownState == .finished { return 100 }
         // The small epsilon keeps 0.29 * 100 = 28.999… at 29.
         return min(99, Int((storedFraction * 100 + 1e-9).rounded(.down)))
     }
@@ -76,26 +112,41 @@ public struct ProgressTask: Sendable {
         case .created: .int64(created)
         case .updated: .int64(updated)
         case .label: .string(wholePercent.map(labeling.label(wholePercent:)) ?? "")
+        case .stalled: .bool(isStalled)
+        case .lifetime: .string(lifetime.rawValue)
+        case .cancellable: .bool(cancellable)
+        case .pausable: .bool(pausable)
+        case .cancelRequested: .bool(cancelRequested)
+        case .parent: .string(parent?.text ?? "")
+        case .weight: .double(weight)
         }
     }
 
     /// The properties whose client-visible values differ from `other`'s.
     func differences(from other: ProgressTask) -> TaskProperties {
         var changed = TaskProperties()
-        if title != other.title { changed.insert(.title) }
-        if state != other.state { changed.insert(.state) }
-        if indeterminate != other.indeterminate { changed.insert(.indeterminate) }
-        if fraction != other.fraction { changed.insert(.fraction) }
-        if completed != other.completed { changed.insert(.completed) }
-        if total != other.total { changed.insert(.total) }
-        if unit != other.unit { changed.insert(.unit) }
-        if message != other.message { changed.insert(.message) }
-        if appId != other.appId { changed.insert(.appId) }
-        if updatesFrequently != other.updatesFrequently { changed.insert(.updatesFrequently) }
-        if serial != other.serial { changed.insert(.serial) }
-        if created != other.created { changed.insert(.created) }
-        if updated != other.updated { changed.insert(.updated) }
-        if wholePercent != other.wholePercent { changed.insert(.label) }
+        func note(_ differs: Bool, _ property: TaskProperties) { if differs { changed.insert(property) } }
+        note(title != other.title, .title)
+        note(state != other.state, .state)
+        note(indeterminate != other.indeterminate, .indeterminate)
+        note(fraction != other.fraction, .fraction)
+        note(completed != other.completed, .completed)
+        note(total != other.total, .total)
+        note(unit != other.unit, .unit)
+        note(message != other.message, .message)
+        note(appId != other.appId, .appId)
+        note(updatesFrequently != other.updatesFrequently, .updatesFrequently)
+        note(serial != other.serial, .serial)
+        note(created != other.created, .created)
+        note(updated != other.updated, .updated)
+        note(wholePercent != other.wholePercent, .label)
+        note(isStalled != other.isStalled, .stalled)
+        note(lifetime != other.lifetime, .lifetime)
+        note(cancellable != other.cancellable, .cancellable)
+        note(pausable != other.pausable, .pausable)
+        note(cancelRequested != other.cancelRequested, .cancelRequested)
+        note(parent != other.parent, .parent)
+        note(weight != other.weight, .weight)
         return changed
     }
 }

@@ -16,13 +16,24 @@ public struct TaskChange: Sendable, Equatable {
     /// A change of state or of determinate/indeterminate mode, which is never coalesced:
     /// it goes out at once, after anything still pending for the task.
     public let isImmediate: Bool
+    /// Requests to send to the job as signals on the task object, after the properties.
+    public let requests: [TaskRequest]
 
-    public init(name: TaskName, kind: Kind, properties: TaskProperties, isImmediate: Bool) {
+    public init(
+        name: TaskName, kind: Kind, properties: TaskProperties, isImmediate: Bool, requests: [TaskRequest] = []
+    ) {
         self.name = name
         self.kind = kind
         self.properties = properties
         self.isImmediate = isImmediate
+        self.requests = requests
     }
 
-    public var isEmpty: Bool { kind == .updated && properties.isEmpty }
+    public var isEmpty: Bool { kind == .updated && properties.isEmpty && requests.isEmpty }
+
+    /// A change that must be on disk before the daemon replies: the task came or went,
+    /// or its state or a request changed. Other changes may be written a little later.
+    public var mustPersistNow: Bool {
+        kind != .updated || !properties.isDisjoint(with: [.state, .cancelRequested, .parent, .lifetime])
+    }
 }

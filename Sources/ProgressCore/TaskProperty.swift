@@ -2,6 +2,7 @@
 public enum TaskProperty: Int, CaseIterable, Sendable {
     case name, title, state, indeterminate, fraction, completed, total, unit, message, appId
     case updatesFrequently, serial, created, updated, label
+    case stalled, lifetime, cancellable, pausable, cancelRequested, parent, weight
 
     public var dbusName: String {
         switch self {
@@ -20,6 +21,13 @@ public enum TaskProperty: Int, CaseIterable, Sendable {
         case .created: "Created"
         case .updated: "Updated"
         case .label: "Label"
+        case .stalled: "Stalled"
+        case .lifetime: "Lifetime"
+        case .cancellable: "Cancellable"
+        case .pausable: "Pausable"
+        case .cancelRequested: "CancelRequested"
+        case .parent: "Parent"
+        case .weight: "Weight"
         }
     }
 
@@ -54,6 +62,13 @@ public struct TaskProperties: OptionSet, Sendable, Hashable {
     public static let created = TaskProperties(TaskProperty.created)
     public static let updated = TaskProperties(TaskProperty.updated)
     public static let label = TaskProperties(TaskProperty.label)
+    public static let stalled = TaskProperties(TaskProperty.stalled)
+    public static let lifetime = TaskProperties(TaskProperty.lifetime)
+    public static let cancellable = TaskProperties(TaskProperty.cancellable)
+    public static let pausable = TaskProperties(TaskProperty.pausable)
+    public static let cancelRequested = TaskProperties(TaskProperty.cancelRequested)
+    public static let parent = TaskProperties(TaskProperty.parent)
+    public static let weight = TaskProperties(TaskProperty.weight)
 
     /// The members in declaration order, so signals list properties the same way every time.
     public var members: [TaskProperty] { TaskProperty.allCases.filter { contains(TaskProperties($0)) } }

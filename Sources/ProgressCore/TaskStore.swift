@@ -1,14 +1,16 @@
 /// All tasks, and every rule about how they change. Each mutation validates everything
-/// before it changes anything, and returns a `TaskChange` saying what it did.
+/// before it changes anything, and returns the changes it made: the task's own first,
+/// then its ancestors', whose values follow from their children.
 /// Callers are D-Bus unique names (":1.42"); the store only compares them.
 public final class TaskStore {
     public let limits: Limits
-    private let clock: Clock
-    private var tasks: [TaskName: ProgressTask] = [:]
+    let clock: Clock
+    var tasks: [TaskName: ProgressTask] = [:]
     /// Tasks charged to each connection, for the per-caller cap.
     private var chargedTasks: [String: Int] = [:]
-    /// Tasks whose owner is each connection, so a vanished owner costs only its own tasks.
-    private var ownedTasks: [String: Set<TaskName>] = [:]
+    /// `caller` tasks bound to each connection, so a closed connection costs only its own tasks.
+    private var boundTasks: [String: Set<TaskName>] = [:]
+    var children: [TaskName: Set<TaskName>] = [:]
 
     public init(clock: Clock, limits: Limits = Limits()) {
         self.clock = clock
@@ -29,46 +31,55 @@ public final class TaskStore {
         try TaskName(text, limits: limits)
     }
 
-    // MARK: Mutations
+    // MARK: The job's calls
 
     /// Creates the task, re-attaches the caller to a live one, or starts an ended one afresh.
-    public func start(_ name: TaskName, with update: TaskUpdate, caller: String) throws(ProgressError) -> TaskChange {
-        guard let existing = tasks[name] else {
-            try checkCapacity(for: caller, adding: 1)
-            var task = ProgressTask(name: name, caller: caller, wallMicros: clock.wallMicros)
+    public func start(_ name: TaskName, with update: TaskUpdate, caller: String) throws(ProgressError) -> [TaskChange] {
+        let parent = try update.parent.map { text throws(ProgressError) in try validParent(text, for: name) }
+        if let existing = tasks[name], existing.isLive {
+            if let parent, parent != existing.parent {
+                throw .invalidValue(
+                    "task \(quoted(name.text)) already has parent \(quoted(existing.parent?.text ?? "")); a live task keeps its parent")
+            }
+            var task = existing
             try apply(update, to: &task)
-            tasks[name] = task
-            chargedTasks[caller, default: 0] += 1
-            return TaskChange(name: name, kind: .created, properties: .all, isImmediate: true)
+            bind(&task, lifetime: update.lifetime ?? task.lifetime, to: caller)
+            return commitAndPropagate(task, replacing: existing, activity: true)
         }
-        if existing.state.isOutcome {
-            // A job that runs again gets a fresh task on the same object, with a Serial
-            // that keeps growing so pollers notice.
-            if existing.creator != caller { try checkCapacity(for: caller, adding: 1) }
-            var task = ProgressTask(name: name, caller: caller, wallMicros: clock.wallMicros, serial: existing.serial + 1)
-            try apply(update, to: &task)
-            release(existing)
-            tasks[name] = task
-            chargedTasks[caller, default: 0] += 1
-            return TaskChange(name: name, kind: .updated, properties: task.differences(from: existing), isImmediate: true)
-        }
-        var task = existing
+        let existing = tasks[name]
+        try checkCapacity(for: caller, addsTask: existing == nil, chargesCaller: existing?.creator != caller)
+        // A job that runs again gets a fresh task on the same object, with a Serial
+        // that keeps growing so pollers notice.
+        var task = ProgressTask(
+            name: name, caller: caller, wallMicros: clock.wallMicros, monotonicMicros: clock.monotonicMicros,
+            limits: limits, serial: existing.map { $0.serial + 1 } ?? 0)
+        task.parent = parent ?? existing?.parent
         try apply(update, to: &task)
-        if task.starter != caller {
-            unbindOwner(of: &task)
-            task.starter = caller
+        if let existing { release(existing) }
+        bind(&task, lifetime: update.lifetime ?? .lease, to: caller)
+        task.hasChildren = !(children[name]?.isEmpty ?? true)
+        tasks[name] = task
+        chargedTasks[caller, default: 0] += 1
+        if let parent = task.parent { children[parent, default: []].insert(name) }
+        let own: TaskChange = if let existing {
+            TaskChange(name: name, kind: .updated, properties: task.differences(from: existing), isImmediate: true)
+        } else {
+            TaskChange(name: name, kind: .created, properties: .all, isImmediate: true)
         }
-        return commit(task, replacing: existing)
+        return [own] + recomputeAncestors(of: task)
     }
 
-    public func update(_ name: TaskName, with update: TaskUpdate, caller: String) throws(ProgressError) -> TaskChange {
+    public func update(_ name: TaskName, with update: TaskUpdate, caller: String) throws(ProgressError) -> [TaskChange] {
         var task = try liveTask(name, action: "updated")
+        if task.hasChildren && update.setsValue {
+            throw .invalidValue(
+                "task \(quoted(name.text)) has children: its fraction, completed and total come from them")
+        }
         try apply(update, to: &task)
-        bindOwnerIfStarter(caller, of: &task)
-        return commit(task, replacing: tasks[name]!)
+        return commitAndPropagate(task, replacing: tasks[name]!, activity: true)
     }
 
-    public func setFraction(_ name: TaskName, _ fraction: Double, caller: String) throws(ProgressError) -> TaskChange {
+    public func setFraction(_ name: TaskName, _ fraction: Double, caller: String) throws(ProgressError) -> [TaskChange] {
         var update = TaskUpdate()
         update.fraction = try TaskUpdate.validFraction(fraction)
         return try self.update(name, with: update, caller: caller)
@@ -76,76 +87,103 @@ public final class TaskStore {
 
     /// Shows activity: makes the task indeterminate if it was not, and always counts as a change,
     /// so that pollers watching Serial see each pulse.
-    public func pulse(_ name: TaskName, caller: String) throws(ProgressError) -> TaskChange {
+    public func pulse(_ name: TaskName, caller: String) throws(ProgressError) -> [TaskChange] {
         var task = try liveTask(name, action: "pulsed")
+        if task.hasChildren {
+            throw .invalidValue("task \(quoted(name.text)) has children: it is as indeterminate as they are")
+        }
         let before = task
         task.indeterminate = true
-        bindOwnerIfStarter(caller, of: &task)
-        return commit(task, replacing: before, forceChange: true)
+        return commitAndPropagate(task, replacing: before, activity: true, forceChange: true)
     }
 
     /// Finishing a finished task again is accepted and changes nothing, so a retried call is harmless.
-    public func finish(_ name: TaskName, caller: String) throws(ProgressError) -> TaskChange {
+    public func finish(_ name: TaskName, caller: String) throws(ProgressError) -> [TaskChange] {
         let existing = try anyTask(name)
-        if existing.state == .finished { return TaskChange(name: name, kind: .updated, properties: [], isImmediate: false) }
+        if existing.ownState == .finished { return [] }
         var task = try liveTask(name, action: "finished")
-        task.state = .finished
+        enterOutcome(.finished, &task)
         if !task.indeterminate {
             task.storedFraction = 1
             if task.total > 0 { task.completed = task.total }
         }
-        bindOwnerIfStarter(caller, of: &task)
-        return commit(task, replacing: existing)
+        return commitAndPropagate(task, replacing: existing, activity: true)
     }
 
     /// Failing a failed task again with the same message is accepted and changes nothing.
-    public func fail(_ name: TaskName, message: String, caller: String) throws(ProgressError) -> TaskChange {
+    public func fail(_ name: TaskName, message: String, caller: String) throws(ProgressError) -> [TaskChange] {
         let message = try TaskUpdate.validText(message, key: "message", maxBytes: limits.maxMessageBytes)
         let existing = try anyTask(name)
-        if existing.state == .failed && existing.message == message {
-            return TaskChange(name: name, kind: .updated, properties: [], isImmediate: false)
-        }
+        if existing.ownState == .failed && existing.message == message { return [] }
         var task = try liveTask(name, action: "failed")
-        task.state = .failed
+        enterOutcome(.failed, &task)
         task.message = message
-        bindOwnerIfStarter(caller, of: &task)
-        return commit(task, replacing: existing)
+        return commitAndPropagate(task, replacing: existing, activity: true)
     }
 
-    public func remove(_ name: TaskName) throws(ProgressError) -> TaskChange {
+    /// Drops the task and everything below it, deepest first.
+    public func remove(_ name: TaskName) throws(ProgressError) -> [TaskChange] {
         let task = try anyTask(name)
-        release(task)
-        tasks[name] = nil
-        return TaskChange(name: name, kind: .removed, properties: [], isImmediate: true)
-    }
-
-    /// A connection left the bus: the live tasks it owned fail, so that a crashed job
-    /// never looks like a finished one.
-    public func connectionClosed(_ caller: String) -> [TaskChange] {
-        chargedTasks[caller] = nil
-        guard let names = ownedTasks.removeValue(forKey: caller) else { return [] }
-        var changes: [TaskChange] = []
-        for name in names.sorted(by: { $0.text < $1.text }) {
-            guard var task = tasks[name], !task.state.isOutcome else { continue }
-            let before = task
-            task.owner = nil
-            task.state = .failed
-            task.message = "owner went away: connection \(caller) closed while the task was \(before.state.rawValue)"
-            changes.append(commit(task, replacing: before))
+        var changes = removeSubtree(name)
+        if let parent = task.parent, let parentTask = tasks[parent] {
+            changes += recompute(parentTask)
         }
         return changes
+    }
+
+    /// A connection left the bus: the live `caller` tasks bound to it fail at once.
+    public func connectionClosed(_ caller: String) -> [TaskChange] {
+        chargedTasks[caller] = nil
+        guard let names = boundTasks.removeValue(forKey: caller) else { return [] }
+        var changes: [TaskChange] = []
+        for name in names.sorted(by: { $0.text < $1.text }) {
+            guard var task = tasks[name], task.isLive else { continue }
+            let before = task
+            task.boundConnection = nil
+            enterOutcome(.failed, &task)
+            task.message = "owner went away: connection \(caller) closed while the task was \(before.state.rawValue)"
+            changes += commitAndPropagate(task, replacing: before, activity: false)
+        }
+        return changes
+    }
+
+    // MARK: Requests from user interfaces
+
+    public func requestCancel(_ name: TaskName) throws(ProgressError) -> [TaskChange] {
+        var task = try liveTask(name, action: "cancelled")
+        guard task.cancellable else {
+            throw .notAllowed("task \(quoted(name.text)) is not cancellable (its job did not start it with cancellable: true)")
+        }
+        if task.cancelRequested { return [] }
+        let before = task
+        task.cancelRequested = true
+        return commitAndPropagate(task, replacing: before, activity: false, requests: [.cancelRequested])
+    }
+
+    public func requestPause(_ name: TaskName) throws(ProgressError) -> [TaskChange] {
+        let task = try pausableTask(name)
+        if task.ownState == .paused { return [] }
+        return [TaskChange(name: name, kind: .updated, properties: [], isImmediate: true, requests: [.pauseRequested])]
+    }
+
+    public func requestResume(_ name: TaskName) throws(ProgressError) -> [TaskChange] {
+        let task = try pausableTask(name)
+        if task.ownState == .running { return [] }
+        return [TaskChange(name: name, kind: .updated, properties: [], isImmediate: true, requests: [.resumeRequested])]
     }
 
     // MARK: Rules
 
     private func apply(_ update: TaskUpdate, to task: inout ProgressTask) throws(ProgressError) {
         let name = quoted(task.name.text)
-        if let requested = update.state, requested != task.state {
-            switch (task.state, requested) {
-            case (.running, .paused), (.paused, .running), (.running, .cancelled), (.paused, .cancelled):
-                task.state = requested
+        if let requested = update.state, requested != task.ownState {
+            switch (task.ownState, requested) {
+            case (.running, .paused), (.paused, .running):
+                task.ownState = requested
+            case (.running, .cancelled), (.paused, .cancelled):
+                enterOutcome(.cancelled, &task)
             default:
-                throw .invalidValue("task \(name) can not go from \(task.state.rawValue) to \(requested.rawValue)")
+                throw .invalidValue("task \(name) can not go from \(task.ownState.rawValue) to \(requested.rawValue)")
             }
         }
         let total = update.total ?? task.total
@@ -178,24 +216,51 @@ public final class TaskStore {
         if let message = update.message { task.message = message }
         if let appId = update.appId { task.appId = appId }
         if let frequent = update.updatesFrequently { task.ownerSaysFrequent = frequent }
+        if let seconds = update.leaseSeconds { task.leaseSeconds = seconds }
+        if let seconds = update.stallSeconds { task.stallSeconds = seconds }
+        if let seconds = update.lingerSeconds { task.lingerSeconds = seconds }
+        if let cancellable = update.cancellable { task.cancellable = cancellable }
+        if let pausable = update.pausable { task.pausable = pausable }
+        if let weight = update.weight { task.weight = weight }
+        if let policy = update.childFailure { task.childFailure = policy }
+    }
+
+    func enterOutcome(_ state: TaskState, _ task: inout ProgressTask) {
+        task.ownState = state
+        task.outcomeTime = clock.monotonicMicros
     }
 
     /// Stores `task`, counting the change: Serial and Updated move, and a task changed
-    /// faster than signals may go out is marked as updating frequently.
-    private func commit(_ task: ProgressTask, replacing before: ProgressTask, forceChange: Bool = false) -> TaskChange {
+    /// faster than signals may go out is marked as updating frequently. `activity` is a
+    /// call from the job, which renews the lease and clears a stall.
+    func commit(
+        _ task: ProgressTask, replacing before: ProgressTask, activity: Bool, forceChange: Bool = false,
+        requests: [TaskRequest] = []
+    ) -> TaskChange {
         var task = task
+        if activity {
+            task.lastActivity = clock.monotonicMicros
+            task.stalled = false
+        }
         let counts = forceChange || !task.differences(from: before).isEmpty
         if counts {
             task.serial += 1
             task.updated = max(clock.wallMicros, before.updated)
             countTowardsRate(&task)
         }
-        // Stored even when nothing visible changed: the starter or owner may have.
+        // Stored even when nothing visible changed: the activity time or binding may have.
         tasks[task.name] = task
-        guard counts else { return TaskChange(name: task.name, kind: .updated, properties: [], isImmediate: false) }
-        let changed = task.differences(from: before)
-        let immediate = changed.contains(.state) || changed.contains(.indeterminate)
-        return TaskChange(name: task.name, kind: .updated, properties: changed, isImmediate: immediate)
+        let changed = counts ? task.differences(from: before) : []
+        let immediate = !changed.isDisjoint(with: [.state, .indeterminate, .stalled, .cancelRequested]) || !requests.isEmpty
+        return TaskChange(name: task.name, kind: .updated, properties: changed, isImmediate: immediate, requests: requests)
+    }
+
+    func commitAndPropagate(
+        _ task: ProgressTask, replacing before: ProgressTask, activity: Bool, forceChange: Bool = false,
+        requests: [TaskRequest] = []
+    ) -> [TaskChange] {
+        let own = commit(task, replacing: before, activity: activity, forceChange: forceChange, requests: requests)
+        return (own.isEmpty ? [] : [own]) + recomputeAncestors(of: tasks[task.name]!)
     }
 
     private func countTowardsRate(_ task: inout ProgressTask) {
@@ -209,48 +274,88 @@ public final class TaskStore {
         if task.rateWindowCount > limits.maxSignalsPerSecond { task.detectedFrequent = true }
     }
 
-    private func bindOwnerIfStarter(_ caller: String, of task: inout ProgressTask) {
-        guard task.owner == nil, task.starter == caller else { return }
-        task.owner = caller
-        ownedTasks[caller, default: []].insert(task.name)
+    private func bind(_ task: inout ProgressTask, lifetime: Lifetime, to caller: String) {
+        if let old = task.boundConnection {
+            boundTasks[old]?.remove(task.name)
+            if boundTasks[old]?.isEmpty == true { boundTasks[old] = nil }
+        }
+        task.lifetime = lifetime
+        task.boundConnection = lifetime == .caller ? caller : nil
+        if lifetime == .caller { boundTasks[caller, default: []].insert(task.name) }
     }
 
-    private func unbindOwner(of task: inout ProgressTask) {
-        guard let owner = task.owner else { return }
-        ownedTasks[owner]?.remove(task.name)
-        if ownedTasks[owner]?.isEmpty == true { ownedTasks[owner] = nil }
-        task.owner = nil
-    }
-
-    private func release(_ task: ProgressTask) {
-        var task = task
-        unbindOwner(of: &task)
+    func release(_ task: ProgressTask) {
+        if let bound = task.boundConnection {
+            boundTasks[bound]?.remove(task.name)
+            if boundTasks[bound]?.isEmpty == true { boundTasks[bound] = nil }
+        }
         if let charged = chargedTasks[task.creator] {
             chargedTasks[task.creator] = charged > 1 ? charged - 1 : nil
         }
     }
 
-    private func checkCapacity(for caller: String, adding: Int) throws(ProgressError) {
-        if tasks.count + adding > limits.maxTasks {
+    func removeSubtree(_ name: TaskName) -> [TaskChange] {
+        var changes: [TaskChange] = []
+        for child in (children[name] ?? []).sorted(by: { $0.text < $1.text }) { changes += removeSubtree(child) }
+        guard let task = tasks.removeValue(forKey: name) else { return changes }
+        release(task)
+        children[name] = nil
+        if let parent = task.parent {
+            children[parent]?.remove(name)
+            if children[parent]?.isEmpty == true { children[parent] = nil }
+        }
+        changes.append(TaskChange(name: name, kind: .removed, properties: [], isImmediate: true))
+        return changes
+    }
+
+    private func validParent(_ text: String, for name: TaskName) throws(ProgressError) -> TaskName {
+        let parent = try self.name(text)
+        guard let parentTask = tasks[parent] else { throw .noSuchTask("parent \(quoted(text)) does not exist") }
+        guard parentTask.isLive else {
+            throw .invalidValue("parent \(quoted(text)) is \(parentTask.state.rawValue); children join live tasks only")
+        }
+        var depth = 1
+        var ancestor: TaskName? = parent
+        while let current = ancestor {
+            if current == name { throw .invalidValue("task \(quoted(name.text)) can not be its own ancestor") }
+            depth += 1
+            ancestor = tasks[current]?.parent
+        }
+        if depth > limits.maxTreeDepth {
+            throw .limitExceeded("task \(quoted(name.text)) would be \(depth) levels deep; the limit is \(limits.maxTreeDepth)")
+        }
+        return parent
+    }
+
+    private func checkCapacity(for caller: String, addsTask: Bool, chargesCaller: Bool) throws(ProgressError) {
+        if addsTask && tasks.count >= limits.maxTasks {
             throw .limitExceeded("the daemon holds \(tasks.count) tasks; the limit is \(limits.maxTasks)")
         }
         let charged = chargedTasks[caller, default: 0]
-        if charged + adding > limits.maxTasksPerCaller {
+        if chargesCaller && charged >= limits.maxTasksPerCaller {
             throw .limitExceeded(
                 "connection \(caller) has started \(charged) tasks; the limit per connection is \(limits.maxTasksPerCaller)")
         }
     }
 
-    private func anyTask(_ name: TaskName) throws(ProgressError) -> ProgressTask {
+    func anyTask(_ name: TaskName) throws(ProgressError) -> ProgressTask {
         guard let task = tasks[name] else { throw .noSuchTask("no task is named \(quoted(name.text))") }
         return task
     }
 
     private func liveTask(_ name: TaskName, action: String) throws(ProgressError) -> ProgressTask {
         let task = try anyTask(name)
-        if task.state.isOutcome {
+        if !task.isLive {
             throw .invalidValue(
                 "task \(quoted(name.text)) is \(task.state.rawValue) and can not be \(action); Start it again to reuse the name")
+        }
+        return task
+    }
+
+    private func pausableTask(_ name: TaskName) throws(ProgressError) -> ProgressTask {
+        let task = try liveTask(name, action: "paused or resumed")
+        guard task.pausable else {
+            throw .notAllowed("task \(quoted(name.text)) is not pausable (its job did not start it with pausable: true)")
         }
         return task
     }

@@ -13,16 +13,33 @@ public struct TaskUpdate: Sendable, Equatable {
     public var updatesFrequently: Bool?
     /// Only through Update: `running`, `paused` or `cancelled`.
     public var state: TaskState?
+    /// Only through Start.
+    public var lifetime: Lifetime?
+    public var leaseSeconds: UInt32?
+    public var stallSeconds: UInt32?
+    public var lingerSeconds: UInt32?
+    public var cancellable: Bool?
+    public var pausable: Bool?
+    /// Only through Start: the parent's name, checked by the store.
+    public var parent: String?
+    public var weight: Double?
+    public var childFailure: ChildFailurePolicy?
+
+    /// Whether the update sets the task's value (which a parent's children own).
+    var setsValue: Bool { fraction != nil || completed != nil || total != nil }
 
     public init() {}
 
     /// Keys that Start and Update both accept.
-    public static let startKeys = [
+    static let commonKeys = [
         "title", "fraction", "completed", "total", "unit", "indeterminate", "message", "app-id",
-        "updates-frequently",
+        "updates-frequently", "lease-seconds", "stall-seconds", "linger-seconds", "cancellable", "pausable",
+        "weight", "child-failure",
     ]
+    /// Start also takes what fixes the task's place and life: `lifetime` and `parent`.
+    public static let startKeys = commonKeys + ["lifetime", "parent"]
     /// Update also takes `state`: the job's answer to a pause or cancel request.
-    public static let updateKeys = startKeys + ["state"]
+    public static let updateKeys = commonKeys + ["state"]
 
     /// The states a client may request with the `state` key; the others have methods of their own.
     public static let requestableStates: [TaskState] = [.running, .paused, .cancelled]
@@ -49,6 +66,20 @@ public struct TaskUpdate: Sendable, Equatable {
             case "indeterminate": update.indeterminate = try flag(key, value)
             case "updates-frequently": update.updatesFrequently = try flag(key, value)
             case "state" where call == .update: update.state = try requestedState(value)
+            case "lifetime" where call == .start: update.lifetime = try choice(key, value, Lifetime.self)
+            case "parent" where call == .start: update.parent = try text(key, value, maxBytes: limits.maxNameBytes)
+            case "lease-seconds": update.leaseSeconds = try seconds(key, value, in: Limits.durationRange)
+            case "stall-seconds": update.stallSeconds = try seconds(key, value, in: Limits.durationRange)
+            case "linger-seconds": update.lingerSeconds = try seconds(key, value, in: 0...Limits.durationRange.upperBound)
+            case "cancellable": update.cancellable = try flag(key, value)
+            case "pausable": update.pausable = try flag(key, value)
+            case "weight":
+                let weight = try number(key, value)
+                guard weight.isFinite, Limits.weightRange.contains(weight) else {
+                    throw .invalidValue("weight \(weight) is outside \(Limits.weightRange.lowerBound)...\(Int(Limits.weightRange.upperBound))")
+                }
+                update.weight = weight
+            case "child-failure": update.childFailure = try choice(key, value, ChildFailurePolicy.self)
             default:
                 let accepted = (call == .start ? startKeys : updateKeys).joined(separator: ", ")
                 throw .unknownOption("option \(quoted(key)) is not known to \(call == .start ? "Start" : "Update"); accepted: \(accepted)")
@@ -97,6 +128,25 @@ public struct TaskUpdate: Sendable, Equatable {
         case .signedInteger(let number): throw .invalidValue("\(key) \(number) is negative")
         default: throw wrongType(key, value, expected: "an unsigned integer (t)")
         }
+    }
+
+    private static func seconds(_ key: String, _ value: OptionValue, in range: ClosedRange<UInt32>) throws(ProgressError) -> UInt32 {
+        let seconds = try count(key, value)
+        guard seconds >= UInt64(range.lowerBound), seconds <= UInt64(range.upperBound) else {
+            throw .invalidValue("\(key) \(seconds) is outside \(range.lowerBound)...\(range.upperBound)")
+        }
+        return UInt32(seconds)
+    }
+
+    private static func choice<Choice: RawRepresentable & CaseIterable>(
+        _ key: String, _ value: OptionValue, _ type: Choice.Type
+    ) throws(ProgressError) -> Choice where Choice.RawValue == String {
+        let text = try text(key, value, maxBytes: 64)
+        guard let choice = Choice(rawValue: text) else {
+            let accepted = Choice.allCases.map(\.rawValue).joined(separator: ", ")
+            throw .invalidValue("\(key) \(quoted(text)) is not one of \(accepted)")
+        }
+        return choice
     }
 
     private static func flag(_ key: String, _ value: OptionValue) throws(ProgressError) -> Bool {

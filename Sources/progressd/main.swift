@@ -1,12 +1,13 @@
 import Foundation
 import ProgressBus
 import ProgressCore
+import ProgressState
 import ProgressText
 
 /// progressd: parses its flags, resolves its locale from the environment, and runs.
 let usage = """
     Usage: progressd [--max-signals-per-second N] [--max-tasks N] [--max-tasks-per-caller N]
-                     [--version] [--help]
+                     [--state-directory DIR] [--version] [--help]
 
     Serves org.progressd.Progress1 on the session bus (DBUS_SESSION_BUS_ADDRESS).
 
@@ -14,6 +15,8 @@ let usage = """
                                    (default 10, from 1 to 1000); faster changes are coalesced
       --max-tasks N                tasks the daemon holds at most (default 100000)
       --max-tasks-per-caller N     tasks one connection may start (default 1000)
+      --state-directory DIR        where tasks are kept across restarts
+                                   (default $XDG_STATE_HOME/progressd or ~/.local/state/progressd)
       --version                    print the version and exit
       --help                       print this help and exit
 
@@ -31,6 +34,8 @@ var arguments = CommandLine.arguments.dropFirst()
 }
 
 var limits = Limits()
+let environment = ProcessInfo.processInfo.environment
+var stateURL = StateDirectory.defaultURL(environment: environment)
 while let argument = arguments.popFirst() {
     switch argument {
     case "--help", "-h":
@@ -41,6 +46,12 @@ while let argument = arguments.popFirst() {
         exit(0)
     case "--max-signals-per-second":
         limits.maxSignalsPerSecond = wholeNumber(after: argument, in: Limits.signalRateRange)
+    case "--state-directory":
+        guard let path = arguments.popFirst(), !path.isEmpty else {
+            FileHandle.standardError.write(Data("progressd: --state-directory needs a directory\n".utf8))
+            exit(64)
+        }
+        stateURL = URL(fileURLWithPath: path)
     case "--max-tasks":
         limits.maxTasks = wholeNumber(after: argument, in: 1...10_000_000)
     case "--max-tasks-per-caller":
@@ -51,9 +62,21 @@ while let argument = arguments.popFirst() {
     }
 }
 
+let state: StateDirectory
+do {
+    state = try StateDirectory(url: stateURL)
+} catch {
+    Log.error("can not use the state directory \(stateURL.path): \(error)")
+    exit(1)
+}
+state.log = { Log.error($0) }
+let (records, problems) = state.load()
+for problem in problems { Log.error(problem) }
+
 let labelCache = PercentLabelCache()
-let daemonLocale = LocaleName.fromEnvironment(ProcessInfo.processInfo.environment)
+let daemonLocale = LocaleName.fromEnvironment(environment)
 let configuration = ServiceConfiguration(
     limits: limits, version: ProgressVersion.current, labels: labelCache.labels(for: daemonLocale),
-    labelsForLocale: { (text: String) throws(ProgressError) -> PercentLabeling in try labelCache.labels(forClientLocale: text) })
+    labelsForLocale: { (text: String) throws(ProgressError) -> PercentLabeling in try labelCache.labels(forClientLocale: text) },
+    journal: state, restoredRecords: records)
 exit(Daemon(configuration: configuration).run())

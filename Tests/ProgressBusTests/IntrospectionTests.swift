@@ -64,7 +64,10 @@ final class IntrospectionTests: DaemonTestCase {
         }
         for block in xml.components(separatedBy: "<method ").dropFirst() + xml.components(separatedBy: "<signal ").dropFirst() {
             let name = matches(of: #"^name="([^"]+)""#, in: block).first ?? "?"
-            let body = String(block[..<(block.range(of: "</method>") ?? block.range(of: "</signal>"))!.lowerBound])
+            let firstLine = block.prefix { $0 != "\n" }
+            let end = firstLine.hasSuffix("/>")
+                ? firstLine.endIndex : (block.range(of: "</method>") ?? block.range(of: "</signal>"))!.lowerBound
+            let body = String(block[..<end])
             let comment = try XCTUnwrap(commentBefore(name, in: xml), name)
             for argument in matches(of: #"<arg name="([^"]+)""#, in: body) {
                 XCTAssertTrue(comment.contains("@\(argument):"), "\(name) does not document @\(argument)")

@@ -30,7 +30,14 @@ final class ManagerApiTests: DaemonTestCase {
         let updated = try XCTUnwrap(all["Updated"]?.integer)
         XCTAssertLessThanOrEqual(created, updated)
         XCTAssertLessThan(abs(Double(updated) / 1e6 - Date().timeIntervalSince1970), 60)
-        XCTAssertEqual(all.count, 15)
+        XCTAssertEqual(all["Stalled"], .bool(false))
+        XCTAssertEqual(all["Lifetime"], .string("lease"))
+        XCTAssertEqual(all["Cancellable"], .bool(false))
+        XCTAssertEqual(all["Pausable"], .bool(false))
+        XCTAssertEqual(all["CancelRequested"], .bool(false))
+        XCTAssertEqual(all["Parent"], .string(""))
+        XCTAssertEqual(all["Weight"], .double(1))
+        XCTAssertEqual(all.count, 22)
     }
 
     func testPulseFinishFailAndRemove() throws {
@@ -99,9 +106,9 @@ final class ManagerApiTests: DaemonTestCase {
         XCTAssertEqual(removed, ["/org/progressd/Progress1/tasks/x"])
     }
 
-    func testAnOwnerThatLeavesTheBusFailsItsRunningTask() throws {
+    func testACallerTaskFailsWhenItsConnectionLeavesTheBus() throws {
         var job: BusConnection? = try bus.connect()
-        try start("copy", on: job)
+        try start("copy", [("lifetime", .string("caller"))], on: job)
         try manager("SetFraction", [.string("copy"), .double(0.3)], on: job)
         let recorder = try recordProperties(of: "copy")
         job = nil  // the job "crashes": its connection closes
@@ -111,6 +118,7 @@ final class ManagerApiTests: DaemonTestCase {
         XCTAssertEqual(try property("copy", "Fraction"), .double(0.3))
     }
 
+    /// The default lifetime is a lease: the one-shot `gdbus call` of a script leaves the task running.
     func testAOneShotCallerLeavesItsTaskRunning() throws {
         do {
             let script = try bus.connect()

@@ -14,7 +14,7 @@ final class TaskStoreTests: XCTestCase {
     }
 
     @discardableResult
-    func start(_ text: String = "backup", _ pairs: [(String, OptionValue)] = [], caller: String? = nil) throws -> TaskChange {
+    func start(_ text: String = "backup", _ pairs: [(String, OptionValue)] = [], caller: String? = nil) throws -> [TaskChange] {
         try store.start(name(text), with: options(pairs), caller: caller ?? job)
     }
 
@@ -22,8 +22,8 @@ final class TaskStoreTests: XCTestCase {
 
     func testStartCreatesARunningTask() throws {
         let change = try start("backup", [("title", .string("Backup")), ("total", .uint64(10))])
-        XCTAssertEqual(change.kind, .created)
-        XCTAssertTrue(change.isImmediate)
+        XCTAssertEqual(change.own.kind, .created)
+        XCTAssertTrue(change.own.isImmediate)
         XCTAssertEqual(task().state, .running)
         XCTAssertEqual(task().title, "Backup")
         XCTAssertEqual(task().created, clock.wallMicros)
@@ -35,8 +35,8 @@ final class TaskStoreTests: XCTestCase {
         _ = try store.setFraction(name(), 0.4, caller: job)
         clock.advance(seconds: 1)
         let change = try start("backup", [("title", .string("Again"))], caller: ":1.99")
-        XCTAssertEqual(change.kind, .updated)
-        XCTAssertEqual(change.properties, [.title, .serial, .updated])
+        XCTAssertEqual(change.own.kind, .updated)
+        XCTAssertEqual(change.own.properties, [.title, .serial, .updated])
         XCTAssertEqual(task().fraction, 0.4)
         XCTAssertEqual(store.count, 1)
     }
@@ -47,8 +47,8 @@ final class TaskStoreTests: XCTestCase {
         let finishedSerial = task().serial
         clock.advance(seconds: 5)
         let change = try start()
-        XCTAssertEqual(change.kind, .updated)
-        XCTAssertTrue(change.isImmediate)
+        XCTAssertEqual(change.own.kind, .updated)
+        XCTAssertTrue(change.own.isImmediate)
         XCTAssertEqual(task().state, .running)
         XCTAssertEqual(task().fraction, 0)
         XCTAssertEqual(task().total, 0)
@@ -94,14 +94,14 @@ final class TaskStoreTests: XCTestCase {
     func testIndeterminateTasksShowNoValue() throws {
         try start("dl", [("fraction", .double(0.3))])
         let change = try store.pulse(name("dl"), caller: job)
-        XCTAssertTrue(change.isImmediate)
+        XCTAssertTrue(change.own.isImmediate)
         XCTAssertTrue(task("dl").indeterminate)
         XCTAssertEqual(task("dl").fraction, 0)
         XCTAssertNil(task("dl").wholePercent)
         // A value makes it determinate again.
         let back = try store.setFraction(name("dl"), 0.6, caller: job)
-        XCTAssertTrue(back.isImmediate)
-        XCTAssertTrue(back.properties.contains(.indeterminate))
+        XCTAssertTrue(back.own.isImmediate)
+        XCTAssertTrue(back.own.properties.contains(.indeterminate))
         XCTAssertEqual(task("dl").fraction, 0.6)
         // Unless the same call says otherwise.
         _ = try store.update(
@@ -115,8 +115,8 @@ final class TaskStoreTests: XCTestCase {
         let serial = task("dl").serial
         clock.advance(micros: 5)
         let change = try store.pulse(name("dl"), caller: job)
-        XCTAssertEqual(change.properties, [.serial, .updated])
-        XCTAssertFalse(change.isImmediate)
+        XCTAssertEqual(change.own.properties, [.serial, .updated])
+        XCTAssertFalse(change.own.isImmediate)
         XCTAssertEqual(task("dl").serial, serial + 1)
     }
 
@@ -132,7 +132,7 @@ final class TaskStoreTests: XCTestCase {
     func testFinishCompletesADeterminateTask() throws {
         try start("copy", [("total", .uint64(10)), ("completed", .uint64(4))])
         let change = try store.finish(name("copy"), caller: job)
-        XCTAssertTrue(change.isImmediate)
+        XCTAssertTrue(change.own.isImmediate)
         XCTAssertEqual(task("copy").state, .finished)
         XCTAssertEqual(task("copy").fraction, 1)
         XCTAssertEqual(task("copy").completed, 10)
@@ -157,14 +157,14 @@ final class TaskStoreTests: XCTestCase {
 
     func testRequestedStateTransitions() throws {
         try start()
-        func request(_ state: String) throws -> TaskChange {
+        func request(_ state: String) throws -> [TaskChange] {
             try store.update(name(), with: options([("state", .string(state))], for: .update), caller: job)
         }
-        XCTAssertTrue(try request("paused").isImmediate)
+        XCTAssertTrue(try request("paused").own.isImmediate)
         XCTAssertEqual(task().state, .paused)
         XCTAssertNoThrow(try store.setFraction(name(), 0.1, caller: job), "a paused task still takes values")
-        XCTAssertEqual(try request("running").properties.contains(.state), true)
-        XCTAssertEqual(try request("cancelled").properties.contains(.state), true)
+        XCTAssertEqual(try request("running").own.properties.contains(.state), true)
+        XCTAssertEqual(try request("cancelled").own.properties.contains(.state), true)
         assertError(try request("running"), "InvalidValue", "is cancelled")
     }
 
@@ -178,38 +178,37 @@ final class TaskStoreTests: XCTestCase {
         try start()
         _ = try store.finish(name(), caller: job)
         let change = try store.remove(name())
-        XCTAssertEqual(change.kind, .removed)
+        XCTAssertEqual(change.own.kind, .removed)
         XCTAssertNil(store.task(name()))
         XCTAssertEqual(store.count, 0)
     }
 
-    func testAnOwnerThatGoesAwayFailsItsLiveTasks() throws {
-        try start("copy", caller: job)
-        _ = try store.setFraction(name("copy"), 0.5, caller: job)  // the starter goes on: it owns the task
-        try start("done", caller: job)
+    func testACallerTaskFailsWhenItsConnectionCloses() throws {
+        try start("copy", [("lifetime", .string("caller"))], caller: job)
+        try start("done", [("lifetime", .string("caller"))], caller: job)
         _ = try store.finish(name("done"), caller: job)
         let changes = store.connectionClosed(job)
         XCTAssertEqual(changes.map(\.name), [name("copy")])
         XCTAssertTrue(changes[0].isImmediate)
         XCTAssertEqual(task("copy").state, .failed)
-        XCTAssertTrue(task("copy").message.contains("owner went away"), task("copy").message)
+        XCTAssertTrue(task("copy").message.contains("owner went away: connection :1.10 closed"), task("copy").message)
         XCTAssertEqual(task("done").state, .finished, "an outcome is never rewritten")
     }
 
-    func testAOneShotStarterNeverOwnsItsTask() throws {
+    func testLeaseAndPersistentTasksOutliveTheirConnection() throws {
         try start("script", caller: script)
+        try start("kept", [("lifetime", .string("persistent"))], caller: script)
+        _ = try store.setFraction(name("script"), 0.5, caller: script)
         XCTAssertTrue(store.connectionClosed(script).isEmpty)
-        _ = try store.setFraction(name("script"), 0.5, caller: ":1.12")  // the next gdbus call
-        XCTAssertTrue(store.connectionClosed(":1.12").isEmpty)
         XCTAssertEqual(task("script").state, .running)
+        XCTAssertEqual(task("kept").state, .running)
     }
 
-    func testReattachingMovesOwnership() throws {
-        try start("copy", caller: job)
-        _ = try store.setFraction(name("copy"), 0.5, caller: job)
+    func testStartingACallerTaskFromAnotherConnectionRebindsIt() throws {
+        try start("copy", [("lifetime", .string("caller"))], caller: job)
         try start("copy", caller: ":1.50")
-        _ = try store.setFraction(name("copy"), 0.6, caller: ":1.50")
-        XCTAssertTrue(store.connectionClosed(job).isEmpty, "the old connection no longer owns it")
+        XCTAssertEqual(task("copy").lifetime, .caller, "a re-attach keeps the lifetime")
+        XCTAssertTrue(store.connectionClosed(job).isEmpty, "the old connection no longer holds it")
         XCTAssertEqual(store.connectionClosed(":1.50").count, 1)
     }
 
@@ -239,8 +238,8 @@ final class TaskStoreTests: XCTestCase {
 
     func testTheLabelChangesOnlyWithTheWholePercent() throws {
         try start()
-        XCTAssertTrue(try store.setFraction(name(), 0.421, caller: job).properties.contains(.label))
-        XCTAssertFalse(try store.setFraction(name(), 0.425, caller: job).properties.contains(.label))
+        XCTAssertTrue(try store.setFraction(name(), 0.421, caller: job).own.properties.contains(.label))
+        XCTAssertFalse(try store.setFraction(name(), 0.425, caller: job).own.properties.contains(.label))
     }
 
     func testUpdatesFasterThanTheSignalRateAreDetected() throws {
@@ -253,7 +252,7 @@ final class TaskStoreTests: XCTestCase {
         XCTAssertFalse(task().updatesFrequently)
         clock.advance(micros: 1_000)
         let change = try store.setFraction(name(), 0.5, caller: job)
-        XCTAssertTrue(change.properties.contains(.updatesFrequently))
+        XCTAssertTrue(change.own.properties.contains(.updatesFrequently))
         XCTAssertTrue(task().updatesFrequently)
     }
 
@@ -266,5 +265,12 @@ final class TaskStoreTests: XCTestCase {
         XCTAssertFalse(task().updatesFrequently)
         _ = try store.update(name(), with: options([("updates-frequently", .bool(true))], for: .update), caller: job)
         XCTAssertTrue(task().updatesFrequently, "the job may say so itself")
+    }
+}
+
+extension Array where Element == TaskChange {
+    /// The change to the task the call named, which comes first; an empty one if there is none.
+    var own: TaskChange {
+        first ?? TaskChange(name: try! TaskName("none"), kind: .updated, properties: [], isImmediate: false)
     }
 }

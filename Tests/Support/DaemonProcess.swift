@@ -7,10 +7,13 @@ public final class DaemonProcess {
     private let errorOutput = Pipe()
 
     /// Starts the daemon and waits until it owns its bus name.
+    /// Without `--state-directory` in `arguments`, state goes to a directory of the bus's,
+    /// never the user's.
     public init(bus: PrivateBus, arguments: [String] = [], environment: [String: String] = [:]) throws {
         process = Process()
         process.executableURL = BuildProducts.url(of: "progressd")
-        process.arguments = arguments
+        process.arguments = arguments.contains("--state-directory")
+            ? arguments : arguments + ["--state-directory", bus.stateDirectory.path]
         // English unless a test asks otherwise, so labels are predictable.
         process.environment = bus.environment.merging(["LC_ALL": "C.UTF-8"].merging(environment) { $1 }) { $1 }
         process.standardError = errorOutput

@@ -10,6 +10,8 @@ public final class PrivateBus {
     private let shell: Process
     private let lifeline: Pipe
     private let directory: URL
+    /// A state directory for daemons on this bus, removed with it.
+    public var stateDirectory: URL { directory.appendingPathComponent("state") }
 
     /// `serviceDirectory` holds D-Bus activation files the bus may start services from.
     public init(serviceDirectory: URL? = nil) throws {

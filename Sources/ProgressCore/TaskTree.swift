@@ -1,0 +1,66 @@
+/// A parent's values follow from its children. These rules are documented in the XML
+/// (Start's `parent` key) and tested one by one.
+extension TaskStore {
+    /// Recomputes each ancestor of `task` in turn, up to the top.
+    func recomputeAncestors(of task: ProgressTask) -> [TaskChange] {
+        guard let parent = task.parent, let parentTask = tasks[parent] else { return [] }
+        return recompute(parentTask)
+    }
+
+    func recompute(_ parent: ProgressTask) -> [TaskChange] {
+        var task = parent
+        let before = parent
+        let kids = (children[parent.name] ?? []).compactMap { tasks[$0] }
+        task.hasChildren = !kids.isEmpty
+        if task.isLive { aggregate(kids, into: &task) }
+        // Children at work are the parent's activity: it neither stalls nor expires meanwhile.
+        if let latest = kids.map(\.lastActivity).max(), latest > task.lastActivity {
+            task.lastActivity = latest
+            task.stalled = false
+        }
+        let change = commit(task, replacing: before, activity: false)
+        return (change.isEmpty ? [] : [change]) + recomputeAncestors(of: tasks[task.name]!)
+    }
+
+    /// - Cancelled children, and failed ones under `child-failure: ignore`, no longer count.
+    /// - A failed child fails a live parent under `child-failure: fail` (the default).
+    /// - Fraction is the weighted mean of the children's: a finished child counts 1, an
+    ///   indeterminate one 0, so the parent never claims more than is known to be done.
+    /// - The parent is indeterminate only when every counted child is (and none finished).
+    /// - Completed and Total are the children's sums when all counted children share a unit
+    ///   and know their total.
+    /// - A paused child shows the parent paused (failed > paused > running);
+    ///   a stalled child shows it stalled.
+    private func aggregate(_ kids: [ProgressTask], into task: inout ProgressTask) {
+        if task.childFailure == .fail, let failed = kids.first(where: { $0.ownState == .failed }) {
+            enterOutcome(.failed, &task)
+            task.message = "child \(quoted(failed.name.text)) failed" + (failed.message.isEmpty ? "" : ": \(failed.message)")
+            return
+        }
+        let counted = kids.filter { $0.ownState != .cancelled && $0.ownState != .failed }
+        let live = counted.filter(\.isLive)
+        task.childPaused = live.contains { $0.state == .paused }
+        task.childStalled = live.contains { $0.isStalled }
+        guard !counted.isEmpty else { return }
+        task.indeterminate = counted.allSatisfy { $0.indeterminate && $0.ownState != .finished }
+        let totalWeight = counted.reduce(0) { $0 + $1.weight }
+        if totalWeight > 0 {
+            let done = counted.reduce(0.0) { sum, kid in
+                let value = kid.ownState == .finished ? 1 : (kid.indeterminate ? 0 : kid.storedFraction)
+                return sum + kid.weight * value
+            }
+            task.storedFraction = min(1, max(0, done / totalWeight))
+        }
+        let units = Set(counted.map(\.unit))
+        if units.count == 1, let unit = units.first, !unit.isEmpty, counted.allSatisfy({ $0.total > 0 }) {
+            task.unit = unit
+            task.completed = counted.reduce(0) { saturatingSum($0, $1.completed) }
+            task.total = counted.reduce(0) { saturatingSum($0, $1.total) }
+        }
+    }
+}
+
+private func saturatingSum(_ a: UInt64, _ b: UInt64) -> UInt64 {
+    let (sum, overflow) = a.addingReportingOverflow(b)
+    return overflow ? .max : sum
+}

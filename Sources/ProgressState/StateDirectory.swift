@@ -1,0 +1,196 @@
+import Foundation
+import ProgressCore
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The daemon's state on disk: a snapshot (`tasks-G.json`, all records) and a journal
+/// (`journal-G.jsonl`, one line per write since that snapshot), G being the generation.
+/// Each write appends to the journal and syncs it, so a transition costs one small write,
+/// not a rewrite of every task. When the journal grows past twice the task count the
+/// directory compacts: a new snapshot under generation G+1 is written to a temporary file,
+/// synced and renamed into place, and only then is the old generation deleted; a crash at
+/// any point leaves one complete generation to load.
+public final class StateDirectory: TaskJournal {
+    public let url: URL
+    private var generation: Int
+    private var journal: FileHandle?
+    private var journalLines = 0
+    private var recordCount = 0
+    /// All current records, for compaction; the daemon points it at its store.
+    private var currentRecords: () -> [TaskRecord] = { [] }
+    /// Where problems after start-up are reported (the daemon's log).
+    public var log: (String) -> Void = { FileHandle.standardError.write(Data("progressd: \($0)\n".utf8)) }
+    private let encoder: JSONEncoder = {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        return encoder
+    }()
+
+    /// `$XDG_STATE_HOME/progressd`, or `~/.local/state/progressd` when that is unset.
+    public static func defaultURL(environment: [String: String]) -> URL {
+        if let state = environment["XDG_STATE_HOME"], state.hasPrefix("/") {
+            return URL(fileURLWithPath: state).appendingPathComponent("progressd")
+        }
+        let home = environment["HOME"] ?? NSHomeDirectory()
+        return URL(fileURLWithPath: home).appendingPathComponent(".local/state/progressd")
+    }
+
+    public init(url: URL) throws {
+        self.url = url
+        try FileManager.default.createDirectory(
+            at: url, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        generation = Self.generations(in: url, prefix: "tasks-", suffix: ".json").max() ?? 0
+    }
+
+    /// Reads the newest generation. A damaged snapshot is moved aside (its name ends in
+    /// `.corrupt`) and the daemon starts empty; a damaged journal line is skipped.
+    /// Returns the records and a line for the log about each problem.
+    public func load() -> (records: [TaskRecord], problems: [String]) {
+        var problems: [String] = []
+        var records: [String: TaskRecord] = [:]
+        var order: [String] = []
+        func put(_ record: TaskRecord) {
+            if records.updateValue(record, forKey: record.name) == nil { order.append(record.name) }
+        }
+        let snapshot = snapshotURL(generation)
+        if FileManager.default.fileExists(atPath: snapshot.path) {
+            do {
+                let data = try Data(contentsOf: snapshot)
+                for record in try JSONDecoder().decode([TaskRecord].self, from: data) { put(record) }
+            } catch {
+                let aside = moveAside(snapshot)
+                moveAside(journalURL(generation))
+                problems.append("the state file \(snapshot.path) is unreadable (\(error)); moved it to \(aside.path) and started empty")
+                openJournal()
+                return ([], problems)
+            }
+        }
+        if let data = try? Data(contentsOf: journalURL(generation)) {
+            let lines = data.split(separator: UInt8(ascii: "\n"))
+            for (index, line) in lines.enumerated() {
+                guard let entry = try? JSONDecoder().decode(JournalEntry.self, from: line) else {
+                    // The last line may be torn by a crash mid-write; any other is damage.
+                    if index != lines.count - 1 { problems.append("skipped damaged line \(index + 1) of \(journalURL(generation).path)") }
+                    continue
+                }
+                if let record = entry.put { put(record) }
+                if let name = entry.remove { records[name] = nil }
+                journalLines += 1
+            }
+        }
+        removeOtherGenerations()
+        openJournal()
+        let loaded = order.compactMap { records[$0] }
+        recordCount = loaded.count
+        return (loaded, problems)
+    }
+
+    public func attach(recordsSource: @escaping () -> [TaskRecord]) {
+        currentRecords = recordsSource
+    }
+
+    public func write(_ records: [TaskRecord], removed: [String]) {
+        guard !records.isEmpty || !removed.isEmpty else { return }
+        var data = Data()
+        for record in records { append(JournalEntry(put: record), to: &data) }
+        for name in removed { append(JournalEntry(remove: name), to: &data) }
+        guard let journal else { return }
+        do {
+            try journal.write(contentsOf: data)
+            _ = fdatasync(journal.fileDescriptor)
+        } catch {
+            log("could not write \(journalURL(generation).path): \(error)")
+        }
+        journalLines += records.count + removed.count
+        recordCount = max(0, recordCount + records.count - removed.count)
+        if journalLines > max(1_024, 2 * recordCount) { compact() }
+    }
+
+    /// Writes a new generation from `currentRecords` and drops the old one.
+    public func compact() {
+        let records = currentRecords()
+        let next = generation + 1
+        let temporary = url.appendingPathComponent("tasks-\(next).json.tmp")
+        do {
+            let data = try encoder.encode(records)
+            FileManager.default.createFile(atPath: temporary.path, contents: nil, attributes: [.posixPermissions: 0o600])
+            let handle = try FileHandle(forWritingTo: temporary)
+            try handle.write(contentsOf: data)
+            _ = fsync(handle.fileDescriptor)
+            try handle.close()
+            guard rename(temporary.path, snapshotURL(next).path) == 0 else {
+                throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: snapshotURL(next).path])
+            }
+            syncDirectory()
+        } catch {
+            log("could not compact the state into \(snapshotURL(next).path): \(error)")
+            try? FileManager.default.removeItem(at: temporary)
+            return
+        }
+        try? journal?.close()
+        generation = next
+        journalLines = 0
+        recordCount = records.count
+        removeOtherGenerations()
+        openJournal()
+    }
+
+    // MARK: Files
+
+    private struct JournalEntry: Codable {
+        var put: TaskRecord?
+        var remove: String?
+    }
+
+    private func append(_ entry: JournalEntry, to data: inout Data) {
+        guard let line = try? encoder.encode(entry) else { return }
+        data.append(line)
+        data.append(UInt8(ascii: "\n"))
+    }
+
+    private func snapshotURL(_ generation: Int) -> URL { url.appendingPathComponent("tasks-\(generation).json") }
+    private func journalURL(_ generation: Int) -> URL { url.appendingPathComponent("journal-\(generation).jsonl") }
+
+    private func openJournal() {
+        let path = journalURL(generation).path
+        if !FileManager.default.fileExists(atPath: path) {
+            FileManager.default.createFile(atPath: path, contents: nil, attributes: [.posixPermissions: 0o600])
+            syncDirectory()
+        }
+        journal = FileHandle(forWritingAtPath: path)
+        _ = try? journal?.seekToEnd()
+    }
+
+    private func removeOtherGenerations() {
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: url.path)) ?? []
+        for name in names where (name.hasPrefix("tasks-") || name.hasPrefix("journal-")) && !name.hasSuffix(".corrupt") {
+            if name != snapshotURL(generation).lastPathComponent && name != journalURL(generation).lastPathComponent {
+                try? FileManager.default.removeItem(at: url.appendingPathComponent(name))
+            }
+        }
+    }
+
+    @discardableResult
+    private func moveAside(_ file: URL) -> URL {
+        let aside = file.appendingPathExtension("\(Int(Date().timeIntervalSince1970)).corrupt")
+        try? FileManager.default.moveItem(at: file, to: aside)
+        return aside
+    }
+
+    private func syncDirectory() {
+        let descriptor = open(url.path, O_RDONLY | O_DIRECTORY)
+        if descriptor >= 0 {
+            _ = fsync(descriptor)
+            close(descriptor)
+        }
+    }
+
+    private static func generations(in url: URL, prefix: String, suffix: String) -> [Int] {
+        ((try? FileManager.default.contentsOfDirectory(atPath: url.path)) ?? []).compactMap { name in
+            guard name.hasPrefix(prefix), name.hasSuffix(suffix) else { return nil }
+            return Int(name.dropFirst(prefix.count).dropLast(suffix.count))
+        }
+    }
+}
