@@ -25,6 +25,58 @@ public struct TaskRecord: Codable, Equatable, Sendable {
     public var parent: String?
     public var weight: Double
     public var childFailure: ChildFailurePolicy
+
+    public init(
+        name: String,
+        title: String,
+        state: TaskState,
+        indeterminate: Bool,
+        fraction: Double,
+        completed: UInt64,
+        total: UInt64,
+        unit: String,
+        message: String,
+        appId: String,
+        updatesFrequently: Bool,
+        serial: UInt64,
+        created: Int64,
+        updated: Int64,
+        lifetime: Lifetime,
+        leaseSeconds: UInt32,
+        stallSeconds: UInt32,
+        lingerSeconds: UInt32,
+        cancellable: Bool,
+        pausable: Bool,
+        cancelRequested: Bool,
+        parent: String?,
+        weight: Double,
+        childFailure: ChildFailurePolicy
+    ) {
+        self.name = name
+        self.title = title
+        self.state = state
+        self.indeterminate = indeterminate
+        self.fraction = fraction
+        self.completed = completed
+        self.total = total
+        self.unit = unit
+        self.message = message
+        self.appId = appId
+        self.updatesFrequently = updatesFrequently
+        self.serial = serial
+        self.created = created
+        self.updated = updated
+        self.lifetime = lifetime
+        self.leaseSeconds = leaseSeconds
+        self.stallSeconds = stallSeconds
+        self.lingerSeconds = lingerSeconds
+        self.cancellable = cancellable
+        self.pausable = pausable
+        self.cancelRequested = cancelRequested
+        self.parent = parent
+        self.weight = weight
+        self.childFailure = childFailure
+    }
 }
 
 extension TaskState: Codable {}

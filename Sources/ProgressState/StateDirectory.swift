@@ -17,7 +17,8 @@ public final class StateDirectory: TaskJournal {
     private var generation: Int
     private var journal: FileHandle?
     private var journalLines = 0
-    private var recordCount = 0
+    /// The names on disk, to know how large a snapshot would be.
+    private var names = Set<String>()
     /// All current records, for compaction; the daemon points it at its store.
     private var currentRecords: () -> [TaskRecord] = { [] }
     /// Where problems after start-up are reported (the daemon's log).
@@ -41,7 +42,8 @@ public final class StateDirectory: TaskJournal {
         self.url = url
         try FileManager.default.createDirectory(
             at: url, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
-        generation = Self.generations(in: url, prefix: "tasks-", suffix: ".json").max() ?? 0
+        generation = (Self.generations(in: url, prefix: "tasks-", suffix: ".json")
+            + Self.generations(in: url, prefix: "journal-", suffix: ".jsonl")).max() ?? 0
     }
 
     /// Reads the newest generation. A damaged snapshot is moved aside (its name ends in
@@ -83,7 +85,7 @@ public final class StateDirectory: TaskJournal {
         removeOtherGenerations()
         openJournal()
         let loaded = order.compactMap { records[$0] }
-        recordCount = loaded.count
+        names = Set(loaded.map(\.name))
         return (loaded, problems)
     }
 
@@ -104,8 +106,9 @@ public final class StateDirectory: TaskJournal {
             log("could not write \(journalURL(generation).path): \(error)")
         }
         journalLines += records.count + removed.count
-        recordCount = max(0, recordCount + records.count - removed.count)
-        if journalLines > max(1_024, 2 * recordCount) { compact() }
+        names.formUnion(records.map(\.name))
+        names.subtract(removed)
+        if journalLines > max(1_024, 2 * names.count) { compact() }
     }
 
     /// Writes a new generation from `currentRecords` and drops the old one.
@@ -132,7 +135,7 @@ public final class StateDirectory: TaskJournal {
         try? journal?.close()
         generation = next
         journalLines = 0
-        recordCount = records.count
+        names = Set(records.map(\.name))
         removeOtherGenerations()
         openJournal()
     }
@@ -153,14 +156,18 @@ public final class StateDirectory: TaskJournal {
     private func snapshotURL(_ generation: Int) -> URL { url.appendingPathComponent("tasks-\(generation).json") }
     private func journalURL(_ generation: Int) -> URL { url.appendingPathComponent("journal-\(generation).jsonl") }
 
+    /// Opened for appending: each write lands at the end, whatever else touched the file.
     private func openJournal() {
         let path = journalURL(generation).path
-        if !FileManager.default.fileExists(atPath: path) {
-            FileManager.default.createFile(atPath: path, contents: nil, attributes: [.posixPermissions: 0o600])
-            syncDirectory()
+        let existed = FileManager.default.fileExists(atPath: path)
+        let descriptor = open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0o600)
+        guard descriptor >= 0 else {
+            log("could not open \(path): \(String(cString: strerror(errno)))")
+            journal = nil
+            return
         }
-        journal = FileHandle(forWritingAtPath: path)
-        _ = try? journal?.seekToEnd()
+        if !existed { syncDirectory() }
+        journal = FileHandle(fileDescriptor: descriptor, closeOnDealloc: true)
     }
 
     private func removeOtherGenerations() {

@@ -1,4 +1,7 @@
 import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
 import ProgressBus
 
 /// The built progressd, running on a private bus.
@@ -37,6 +40,12 @@ public final class DaemonProcess {
         if process.isRunning { process.terminate() }
         process.waitUntilExit()
         return process.terminationStatus
+    }
+
+    /// SIGKILL: no chance to save anything.
+    public func kill() {
+        if process.isRunning { Glibc.kill(process.processIdentifier, SIGKILL) }
+        process.waitUntilExit()
     }
 
     /// What the daemon wrote to stderr, once it has exited.

@@ -1,0 +1,73 @@
+import ProgressCore
+import XCTest
+
+final class TaskRecordTests: XCTestCase {
+    let clock = ManualClock()
+    let job = ":1.10"
+
+    func name(_ text: String) -> TaskName { try! TaskName(text) }
+
+    func populated() throws -> TaskStore {
+        let store = TaskStore(clock: clock)
+        func start(_ text: String, _ pairs: [(String, OptionValue)]) throws {
+            _ = try store.start(name(text), with: TaskUpdate.parse(pairs.map { (key: $0.0, value: $0.1) }, for: .start), caller: job)
+        }
+        try start("all", [("title", .string("Everything")), ("cancellable", .bool(true))])
+        try start("copy", [("parent", .string("all")), ("total", .uint64(8)), ("completed", .uint64(2)),
+                           ("unit", .string("files")), ("weight", .double(2))])
+        try start("bound", [("lifetime", .string("caller")), ("pausable", .bool(true))])
+        try start("done", [("fraction", .double(0.3))])
+        _ = try store.finish(name("done"), caller: job)
+        _ = try store.requestCancel(name("all"))
+        return store
+    }
+
+    func testRecordsRestoreEveryValue() throws {
+        let store = try populated()
+        let restored = TaskStore(clock: clock)
+        XCTAssertEqual(restored.restore(store.allRecords), [])
+        XCTAssertEqual(restored.allRecords, store.allRecords)
+        XCTAssertEqual(restored.task(name("all"))?.fraction, 0.25)
+        XCTAssertEqual(restored.task(name("all"))?.hasChildren, true)
+        XCTAssertEqual(restored.task(name("done"))?.state, .finished)
+    }
+
+    func testARestoredCallerTaskIsStalledUntilItsJobStartsItAgain() throws {
+        let restored = TaskStore(clock: clock)
+        _ = restored.restore(try populated().allRecords)
+        XCTAssertEqual(restored.task(name("bound"))?.isStalled, true)
+        XCTAssertEqual(restored.task(name("bound"))?.state, .running)
+        _ = try restored.setFraction(name("bound"), 0.5, caller: ":1.77")
+        XCTAssertEqual(restored.task(name("bound"))?.isStalled, true, "an update is not the job coming back")
+        _ = try restored.start(name("bound"), with: TaskUpdate(), caller: ":1.77")
+        XCTAssertEqual(restored.task(name("bound"))?.isStalled, false)
+        XCTAssertEqual(restored.connectionClosed(":1.77").count, 1, "bound to the new connection")
+    }
+
+    func testTimersStartAfreshAfterARestore() throws {
+        let restored = TaskStore(clock: clock)
+        _ = restored.restore(try populated().allRecords)
+        clock.advance(seconds: 59)
+        _ = restored.housekeeping()
+        XCTAssertNotNil(restored.task(name("done")), "linger counts from the restart")
+        clock.advance(seconds: 1)
+        _ = restored.housekeeping()
+        XCTAssertNil(restored.task(name("done")))
+    }
+
+    func testDamagedRecordsAreSkippedOrRepaired() throws {
+        var records = try populated().allRecords
+        records[0].name = ""
+        records[1].fraction = .nan
+        var looped = records[2]
+        looped.parent = looped.name
+        records[2] = looped
+        let restored = TaskStore(clock: clock)
+        let problems = restored.restore(records)
+        XCTAssertEqual(problems.count, 3, "\(problems)")
+        XCTAssertTrue(problems.contains { $0.contains("invalid name") })
+        XCTAssertTrue(problems.contains { $0.contains("out of range") })
+        XCTAssertTrue(problems.contains { $0.contains("parent loop") })
+        XCTAssertNil(restored.task(name(looped.name))?.parent)
+    }
+}

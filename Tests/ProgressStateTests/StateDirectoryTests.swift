@@ -1,0 +1,123 @@
+import Foundation
+import ProgressCore
+import ProgressState
+import XCTest
+
+final class StateDirectoryTests: XCTestCase {
+    var url: URL!
+
+    override func setUpWithError() throws {
+        url = FileManager.default.temporaryDirectory.appendingPathComponent("state-\(UUID().uuidString)")
+    }
+
+    override func tearDown() {
+        try? FileManager.default.removeItem(at: url)
+    }
+
+    func record(_ name: String, fraction: Double = 0, state: TaskState = .running) -> TaskRecord {
+        TaskRecord(
+            name: name, title: "T \(name)", state: state, indeterminate: false, fraction: fraction, completed: 0,
+            total: 0, unit: "", message: "", appId: "", updatesFrequently: false, serial: 1, created: 1, updated: 2,
+            lifetime: .lease, leaseSeconds: 600, stallSeconds: 30, lingerSeconds: 60, cancellable: false,
+            pausable: false, cancelRequested: false, parent: nil, weight: 1, childFailure: .fail)
+    }
+
+    func files() -> [String] {
+        ((try? FileManager.default.contentsOfDirectory(atPath: url.path)) ?? []).sorted()
+    }
+
+    func testWritesAreThereAfterAReopen() throws {
+        let state = try StateDirectory(url: url)
+        XCTAssertTrue(state.load().records.isEmpty)
+        state.write([record("a"), record("b")], removed: [])
+        state.write([record("a", fraction: 0.5, state: .finished)], removed: ["b"])
+        let (records, problems) = try StateDirectory(url: url).load()
+        XCTAssertEqual(problems, [])
+        XCTAssertEqual(records, [record("a", fraction: 0.5, state: .finished)])
+        let attributes = try FileManager.default.attributesOfItem(atPath: url.path)
+        XCTAssertEqual((attributes[.posixPermissions] as? NSNumber)?.intValue, 0o700, "state is private")
+    }
+
+    func testATornLastLineIsIgnoredQuietly() throws {
+        let state = try StateDirectory(url: url)
+        _ = state.load()
+        state.write([record("a")], removed: [])
+        let journal = url.appendingPathComponent("journal-0.jsonl")
+        let handle = try FileHandle(forWritingTo: journal)
+        try handle.seekToEnd()
+        try handle.write(contentsOf: Data(#"{"put":{"name":"b","tit"#.utf8))
+        try handle.close()
+        let (records, problems) = try StateDirectory(url: url).load()
+        XCTAssertEqual(records.map(\.name), ["a"])
+        XCTAssertEqual(problems, [])
+    }
+
+    func testADamagedLineInTheMiddleIsSkippedAndReported() throws {
+        let state = try StateDirectory(url: url)
+        _ = state.load()
+        state.write([record("a")], removed: [])
+        let journal = url.appendingPathComponent("journal-0.jsonl")
+        let handle = try FileHandle(forWritingTo: journal)
+        try handle.seekToEnd()
+        try handle.write(contentsOf: Data("garbage\n".utf8))
+        try handle.close()
+        state.write([record("b")], removed: [])
+        let (records, problems) = try StateDirectory(url: url).load()
+        XCTAssertEqual(records.map(\.name), ["a", "b"])
+        XCTAssertEqual(problems.count, 1)
+        XCTAssertTrue(problems[0].contains("line 2"), problems[0])
+    }
+
+    func testAnUnreadableSnapshotIsMovedAsideAndTheDaemonStartsEmpty() throws {
+        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+        try Data("{ not json".utf8).write(to: url.appendingPathComponent("tasks-3.json"))
+        let state = try StateDirectory(url: url)
+        let (records, problems) = state.load()
+        XCTAssertTrue(records.isEmpty)
+        XCTAssertEqual(problems.count, 1)
+        XCTAssertTrue(problems[0].contains("unreadable"), problems[0])
+        XCTAssertTrue(files().contains { $0.hasPrefix("tasks-3.json.") && $0.hasSuffix(".corrupt") }, "\(files())")
+        state.write([record("fresh")], removed: [])
+        XCTAssertEqual(try StateDirectory(url: url).load().records.map(\.name), ["fresh"], "and it goes on working")
+    }
+
+    func testCompactionStartsANewGenerationAndDropsTheOld() throws {
+        let state = try StateDirectory(url: url)
+        _ = state.load()
+        var current: [String: TaskRecord] = [:]
+        state.attach { current.values.sorted { $0.name < $1.name } }
+        for step in 0..<1_100 {
+            let changed = record("t\(step % 10)", fraction: Double(step) / 1_100)
+            current[changed.name] = changed
+            state.write([changed], removed: [])
+        }
+        XCTAssertEqual(files(), ["journal-1.jsonl", "tasks-1.json"])
+        let (records, problems) = try StateDirectory(url: url).load()
+        XCTAssertEqual(problems, [])
+        XCTAssertEqual(records.sorted { $0.name < $1.name }, current.values.sorted { $0.name < $1.name })
+    }
+
+    /// A crash after the new snapshot is in place but before the old generation is gone:
+    /// the newest snapshot wins and the older journal is never replayed over it.
+    func testALeftoverOlderGenerationIsNeverReplayed() throws {
+        let state = try StateDirectory(url: url)
+        _ = state.load()
+        state.write([record("a", fraction: 0.9)], removed: [])
+        state.attach { [self.record("a", fraction: 0.9)] }
+        state.compact()
+        // Put back an old journal, as if the crash came before its removal.
+        try Data((#"{"put":"# + String(decoding: try JSONEncoder().encode(record("a", fraction: 0.1)), as: UTF8.self) + "}\n").utf8)
+            .write(to: url.appendingPathComponent("journal-0.jsonl"))
+        let (records, _) = try StateDirectory(url: url).load()
+        XCTAssertEqual(records.first?.fraction, 0.9)
+        XCTAssertFalse(files().contains("journal-0.jsonl"), "the old generation is cleaned up")
+    }
+
+    func testTheDefaultDirectoryFollowsXDG() {
+        XCTAssertEqual(StateDirectory.defaultURL(environment: ["XDG_STATE_HOME": "/x/state", "HOME": "/h"]).path, "/x/state/progressd")
+        XCTAssertEqual(StateDirectory.defaultURL(environment: ["HOME": "/h"]).path, "/h/.local/state/progressd")
+        XCTAssertEqual(
+            StateDirectory.defaultURL(environment: ["XDG_STATE_HOME": "relative", "HOME": "/h"]).path,
+            "/h/.local/state/progressd", "XDG says relative paths are invalid and ignored")
+    }
+}
