@@ -52,8 +52,8 @@ public final class ProgressService {
     /// The GLib source for the timing rules, and when it fires.
     private var housekeepingSource: UInt32 = 0
     private var housekeepingDeadline: Int64 = .max
-    /// Tasks changed since the last save, and the source of the once-a-second save.
-    private var dirtyTasks = Set<TaskName>()
+    /// Values changed since the last save, and the source of the once-a-second save.
+    private var saveThrottle = SaveThrottle()
     private var saveSource: UInt32 = 0
 
     public init(connection: OpaquePointer, configuration: ServiceConfiguration, clock: Clock? = nil) throws(DaemonError) {
@@ -257,35 +257,39 @@ public final class ProgressService {
         guard let journal = configuration.journal else { return }
         var records: [TaskRecord] = []
         var removed: [String] = []
+        let now = clock.monotonicMicros
         for change in changes {
             if change.kind == .removed {
                 removed.append(change.name.text)
-                dirtyTasks.remove(change.name)
+                saveThrottle.forget(change.name)
             } else if change.mustPersistNow, let record = store.record(of: change.name) {
                 records.append(record)
-                dirtyTasks.remove(change.name)
-            } else if !change.properties.isEmpty {
-                dirtyTasks.insert(change.name)
+                saveThrottle.forget(change.name)
+            } else if !change.properties.isEmpty, let due = saveThrottle.markDirty(change.name, now: now) {
+                saveSource = callbacks.addTimer(milliseconds: UInt32((max(0, due - now) + 999) / 1000)) { $0.saveDueTasks() }
             }
         }
         journal.write(records, removed: removed)
-        if !dirtyTasks.isEmpty && saveSource == 0 {
-            saveSource = callbacks.addTimer(milliseconds: 1_000) { $0.saveDirtyTasks() }
-        }
     }
 
-    func saveDirtyTasks() {
+    func saveDueTasks() {
         saveSource = 0
-        let records = dirtyTasks.sorted { $0.text < $1.text }.compactMap(store.record(of:))
-        dirtyTasks.removeAll()
-        configuration.journal?.write(records, removed: [])
+        let now = clock.monotonicMicros
+        guard let names = saveThrottle.takeDue(now: now) else {
+            // Fired a little early: try again when the interval is up.
+            if let due = saveThrottle.dueTime {
+                saveSource = callbacks.addTimer(milliseconds: UInt32((max(0, due - now) + 999) / 1000)) { $0.saveDueTasks() }
+            }
+            return
+        }
+        configuration.journal?.write(names.compactMap(store.record(of:)), removed: [])
     }
 
     /// Writes what is waiting for the once-a-second save; called on a clean stop.
     public func saveNow() {
         if saveSource != 0 { g_source_remove(saveSource) }
         saveSource = 0
-        saveDirtyTasks()
+        configuration.journal?.write(saveThrottle.takeAll(now: clock.monotonicMicros).compactMap(store.record(of:)), removed: [])
     }
 
     // MARK: Manager properties
