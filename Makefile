@@ -5,26 +5,35 @@ DATADIR = $(PREFIX)/share
 USERUNITDIR = $(PREFIX)/lib/systemd/user
 SWIFT ?= swift
 DEBUG_BIN = .build/debug
+# Message catalogs go to share/locale beside the bin folders, where progressd looks for
+# them (installed, that is $(PREFIX)/share/locale).
+LOCALE_BUILD = .build/share/locale
 
-.PHONY: all deps build release run test install uninstall clean
+.PHONY: all deps catalogs build release run test install uninstall clean
 
 all: build
 
 deps:
 	@sh scripts/install-deps.sh
 
-build: deps
+catalogs: deps
+	@for po in po/*.po; do \
+	    dir="$(LOCALE_BUILD)/$$(basename $$po .po)/LC_MESSAGES"; \
+	    mkdir -p "$$dir" && msgfmt --check -o "$$dir/progressd.mo" "$$po" || exit 1; \
+	done
+
+build: deps catalogs
 	$(SWIFT) build
 
-release: deps
+release: deps catalogs
 	$(SWIFT) build -c release
 
 run: build
-	@sh scripts/run-daemon.sh $(DEBUG_BIN)/progressd $(ARGS)
+	@sh scripts/run-daemon.sh $(DEBUG_BIN)/progressd --locale-directory $(LOCALE_BUILD) $(ARGS)
 
-test: deps
+test: deps catalogs
 	$(SWIFT) build --build-tests
-	$(SWIFT) test
+	PROGRESSD_LOCALE_DIR=$(CURDIR)/$(LOCALE_BUILD) $(SWIFT) test
 
 install: release
 	install -Dm755 "$$($(SWIFT) build -c release --show-bin-path)/progressd" "$(DESTDIR)$(BINDIR)/progressd"
@@ -34,12 +43,18 @@ install: release
 	sed 's|@bindir@|$(BINDIR)|g' systemd/progressd.service > progressd.unit.tmp
 	install -Dm644 progressd.unit.tmp "$(DESTDIR)$(USERUNITDIR)/progressd.service"
 	rm -f progressd.dbus-service.tmp progressd.unit.tmp
+	for po in po/*.po; do \
+	    lang=$$(basename $$po .po); \
+	    install -Dm644 "$(LOCALE_BUILD)/$$lang/LC_MESSAGES/progressd.mo" \
+	        "$(DESTDIR)$(DATADIR)/locale/$$lang/LC_MESSAGES/progressd.mo"; \
+	done
 
 uninstall:
 	rm -f "$(DESTDIR)$(BINDIR)/progressd" \
 	    "$(DESTDIR)$(DATADIR)/dbus-1/interfaces/org.progressd.Progress1.xml" \
 	    "$(DESTDIR)$(DATADIR)/dbus-1/services/org.progressd.Progress1.service" \
-	    "$(DESTDIR)$(USERUNITDIR)/progressd.service"
+	    "$(DESTDIR)$(USERUNITDIR)/progressd.service" \
+	    $(patsubst po/%.po,"$(DESTDIR)$(DATADIR)/locale/%/LC_MESSAGES/progressd.mo",$(wildcard po/*.po))
 
 clean:
 	$(SWIFT) package clean

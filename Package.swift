@@ -12,10 +12,13 @@ let package = Package(
             name: "CGLib", path: "Sources/CGLib", pkgConfig: "gio-unix-2.0",
             providers: [.apt(["libglib2.0-dev"])]),
 
+        // libc's gettext (libintl.h), for ProgressText's message catalogs.
+        .systemLibrary(name: "CGettext", path: "Sources/CGettext"),
+
         // Pure Swift: names, tasks, the state machine, the store and its policies.
         .target(name: "ProgressCore"),
         // Locale resolution and labels (Foundation's ICU).
-        .target(name: "ProgressText", dependencies: ["ProgressCore"]),
+        .target(name: "ProgressText", dependencies: ["ProgressCore", "CGettext"]),
         // The state directory: a journal and snapshots of TaskRecords (Foundation, no GLib).
         .target(name: "ProgressState", dependencies: ["ProgressCore"]),
         // The GDBus adapter: the only module that imports CGLib.
@@ -28,7 +31,7 @@ let package = Package(
         // Private dbus-daemon and daemon processes for the integration tests.
         .target(name: "ProgressTestSupport", dependencies: ["ProgressBus"], path: "Tests/Support"),
         .testTarget(name: "ProgressCoreTests", dependencies: ["ProgressCore"]),
-        .testTarget(name: "ProgressTextTests", dependencies: ["ProgressText", "ProgressCore"]),
+        .testTarget(name: "ProgressTextTests", dependencies: ["ProgressText", "ProgressCore", "ProgressTestSupport"]),
         .testTarget(name: "ProgressStateTests", dependencies: ["ProgressState", "ProgressCore"]),
         .testTarget(
             name: "ProgressBusTests",

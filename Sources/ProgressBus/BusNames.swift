@@ -8,6 +8,7 @@ public enum BusNames {
     public static let tasksPath = "/org/progressd/Progress1/tasks"
     public static let managerInterface = "org.progressd.Progress1.Manager"
     public static let taskInterface = "org.progressd.Progress1.Task"
+    public static let subscriptionInterface = "org.progressd.Progress1.Subscription"
     public static let objectManagerInterface = "org.freedesktop.DBus.ObjectManager"
     public static let propertiesInterface = "org.freedesktop.DBus.Properties"
     public static let errorPrefix = "org.progressd.Progress1.Error."

@@ -7,6 +7,7 @@ final class InterfaceInfo {
     let manager: UnsafeMutablePointer<GDBusInterfaceInfo>
     let task: UnsafeMutablePointer<GDBusInterfaceInfo>
     let objectManager: UnsafeMutablePointer<GDBusInterfaceInfo>
+    let subscription: UnsafeMutablePointer<GDBusInterfaceInfo>
 
     init(xml: String = BusNames.introspectionXML) throws(DaemonError) {
         var error: UnsafeMutablePointer<GError>?
@@ -23,6 +24,7 @@ final class InterfaceInfo {
         manager = try lookup(BusNames.managerInterface)
         task = try lookup(BusNames.taskInterface)
         objectManager = try lookup(BusNames.objectManagerInterface)
+        subscription = try lookup(BusNames.subscriptionInterface)
         g_dbus_interface_info_cache_build(task)
         g_dbus_interface_info_cache_build(manager)
     }

@@ -5,24 +5,25 @@ import ProgressCore
 public struct ServiceConfiguration {
     public var limits: Limits
     public var version: String
-    /// Labels in the daemon's own locale, for the Label property and its signals.
-    public var labels: PercentLabeling
-    /// Labels for a client's locale string (Snapshot); throws InvalidValue for a bad locale.
-    public var labelsForLocale: (String) throws(ProgressError) -> PercentLabeling
+    /// Texts in the daemon's own locale, for Label, Detail and AccessibleText and their signals.
+    public var texts: TaskDescribing
+    /// Texts for a client's locale string (Snapshot, Describe, Subscribe); throws
+    /// InvalidValue for a string that is not a locale.
+    public var textsForLocale: (String) throws(ProgressError) -> TaskDescribing
     /// Where state goes; nil keeps it in memory only.
     public var journal: TaskJournal?
     /// Tasks to put back after a restart.
     public var restoredRecords: [TaskRecord]
 
     public init(
-        limits: Limits, version: String, labels: PercentLabeling,
-        labelsForLocale: @escaping (String) throws(ProgressError) -> PercentLabeling,
+        limits: Limits, version: String, texts: TaskDescribing,
+        textsForLocale: @escaping (String) throws(ProgressError) -> TaskDescribing,
         journal: TaskJournal? = nil, restoredRecords: [TaskRecord] = []
     ) {
         self.limits = limits
         self.version = version
-        self.labels = labels
-        self.labelsForLocale = labelsForLocale
+        self.texts = texts
+        self.textsForLocale = textsForLocale
         self.journal = journal
         self.restoredRecords = restoredRecords
     }
@@ -38,6 +39,9 @@ public final class ProgressService {
     let interfaces: InterfaceInfo
     private let clock: Clock
     private var coalescer: SignalCoalescer
+    /// The broadcast Announcement signal's judgment, in the daemon's locale.
+    private var announcements = AnnouncementPolicy()
+    private let subscriptions: SubscriptionRegistry
     lazy var callbacks = ServiceCallbacks(service: self)
 
     /// The GLib source that sends held signals when they fall due, and when.
@@ -63,6 +67,7 @@ public final class ProgressService {
         self.clock = clock
         store = TaskStore(clock: clock, limits: configuration.limits)
         coalescer = SignalCoalescer(maxSignalsPerSecond: configuration.limits.maxSignalsPerSecond)
+        subscriptions = SubscriptionRegistry(limits: configuration.limits)
         interfaces = try InterfaceInfo()
         for problem in store.restore(configuration.restoredRecords) { Log.warning(problem) }
         configuration.journal?.attach { [unowned store] in store.allRecords }
@@ -130,9 +135,26 @@ public final class ProgressService {
                 reply(invocation, Variant.tuple([names]))
             case "Snapshot":
                 let locale = Variant.stringChild(parameters, 0)
-                let labels = locale.isEmpty ? configuration.labels : try configuration.labelsForLocale(locale)
+                let texts = locale.isEmpty ? configuration.texts : try configuration.textsForLocale(locale)
                 flushAllHeld()
-                reply(invocation, Variant.tuple([snapshot(labels: labels)]))
+                reply(invocation, Variant.tuple([snapshot(texts: texts)]))
+            case "Describe":
+                let name = try store.name(Variant.stringChild(parameters, 0))
+                let locale = Variant.stringChild(parameters, 1)
+                let texts = locale.isEmpty ? configuration.texts : try configuration.textsForLocale(locale)
+                guard store.task(name) != nil else { throw .noSuchTask("no task is named '\(name.text)'") }
+                flushHeld(name)
+                reply(invocation, Variant.tuple([allProperties(store.task(name)!, texts: texts)]))
+            case "Subscribe":
+                let options = try SubscriptionOptions.parse(Variant.optionsChild(parameters, 0), limits: store.limits)
+                let texts = options.locale.isEmpty ? configuration.texts : try configuration.textsForLocale(options.locale)
+                let subscription = try subscriptions.add(owner: sender, options: options, texts: texts)
+                subscription.registration = callbacks.registerSubscription(path: subscription.path)
+                reply(invocation, Variant.tuple([Variant.objectPath(subscription.path)]))
+            case "Unsubscribe":
+                let subscription = try subscriptions.remove(path: Variant.stringChild(parameters, 0), caller: sender)
+                callbacks.unregister(subscription.registration)
+                reply(invocation, nil)
             case "Aggregate":
                 let appId = Variant.stringChild(parameters, 0)
                 reply(invocation, Variant.tuple([summaryVariant(store.summary(appId: appId))]))
@@ -198,7 +220,7 @@ public final class ProgressService {
         guard let name = task(atPath: path), let taskProperty = TaskProperty(dbusName: property) else { return nil }
         flushHeld(name)
         guard let task = store.task(name) else { return nil }
-        return Variant.property(task.value(of: taskProperty, labeling: configuration.labels))
+        return Variant.property(task.value(of: taskProperty, describing: configuration.texts))
     }
 
     // MARK: Signals
@@ -232,9 +254,70 @@ public final class ProgressService {
         }
         managerPropertiesMayHaveChanged(now: now)
         if let deadline = store.deadline(of: change.name) { armHousekeeping(at: deadline) }
+        announce(change, now: now)
+        if !subscriptions.isEmpty { tellSubscribers(change, now: now) }
+    }
+
+    // MARK: Announcements and subscriptions
+
+    private func announce(_ change: TaskChange, now: Int64) {
+        let task = store.task(change.name)
+        guard let announcement = announcements.consider(change, task: task, now: now), let task else { return }
+        emit(
+            path: BusNames.managerPath, interface: BusNames.managerInterface, member: "Announcement",
+            Variant.tuple([Variant.string(change.name.text), Variant.string(configuration.texts.accessibleText(of: task)),
+                           Variant.string(announcement.politeness.rawValue)]))
+    }
+
+    private func tellSubscribers(_ change: TaskChange, now: Int64) {
+        let task = store.task(change.name)
+        for subscription in subscriptions.all where subscription.options.covers(change.name) {
+            if subscription.options.announcements, let task,
+               let announcement = subscription.policy.consider(change, task: task, now: now) {
+                emit(
+                    to: subscription, member: "Announcement",
+                    Variant.tuple([Variant.string(change.name.text), Variant.string(subscription.texts.accessibleText(of: task)),
+                                   Variant.string(announcement.politeness.rawValue)]))
+            } else if change.kind == .removed {
+                _ = subscription.policy.consider(change, task: nil, now: now)
+            }
+            guard subscription.options.changes else { continue }
+            switch (change.kind, subscription.coalescer.record(change, now: now)) {
+            case (.removed, _):
+                emit(to: subscription, member: "Removed", Variant.tuple([Variant.string(change.name.text)]))
+            case (.created, _):
+                sendChanged(change.name, .all, to: subscription)
+            case (_, .signal(let properties)):
+                sendChanged(change.name, properties, to: subscription)
+            case (_, .hold(let until)):
+                armFlush(at: until)
+            case (_, .none):
+                break
+            }
+        }
+    }
+
+    private func sendChanged(_ name: TaskName, _ properties: TaskProperties, to subscription: Subscription) {
+        guard let task = store.task(name) else { return }
+        let values = Variant.container("a{sv}") { builder in
+            for property in properties.members {
+                Variant.addEntry(builder, property.dbusName, Variant.property(task.value(of: property, describing: subscription.texts)))
+            }
+        }
+        emit(to: subscription, member: "Changed", Variant.tuple([Variant.string(name.text), values]))
+    }
+
+    /// A signal for one subscriber only.
+    private func emit(to subscription: Subscription, member: String, _ parameters: OpaquePointer) {
+        var error: UnsafeMutablePointer<GError>?
+        if g_dbus_connection_emit_signal(
+            connection, subscription.owner, subscription.path, BusNames.subscriptionInterface, member, parameters, &error) == 0 {
+            Log.warning("could not send \(member) to \(subscription.owner): \(consumeMessage(error))")
+        }
     }
 
     func connectionClosed(_ uniqueName: String) {
+        for subscription in subscriptions.connectionClosed(uniqueName) { callbacks.unregister(subscription.registration) }
         let changes = store.connectionClosed(uniqueName)
         persist(changes)
         for change in changes { publish(change) }
@@ -330,7 +413,7 @@ public final class ProgressService {
         guard let task = store.task(name) else { return }
         let changed = Variant.container("a{sv}") { builder in
             for property in properties.members {
-                Variant.addEntry(builder, property.dbusName, Variant.property(task.value(of: property, labeling: configuration.labels)))
+                Variant.addEntry(builder, property.dbusName, Variant.property(task.value(of: property, describing: configuration.texts)))
             }
         }
         emitPropertiesChanged(path: BusNames.taskPath(name), interface: BusNames.taskInterface, changed)
@@ -366,6 +449,10 @@ public final class ProgressService {
         flushDeadline = .max
         let now = clock.monotonicMicros
         for entry in coalescer.takeDue(now: now) { emitPropertiesChanged(entry.name, entry.properties) }
+        for subscription in subscriptions.all {
+            for entry in subscription.coalescer.takeDue(now: now) { sendChanged(entry.name, entry.properties, to: subscription) }
+            if let next = subscription.coalescer.nextDeadline { armFlush(at: next) }
+        }
         let managerDue = (lastManagerSignal ?? 0) + coalescer.intervalMicros
         if managerHeld && now >= managerDue { emitManagerProperties(now: now) }
         if let next = coalescer.nextDeadline { armFlush(at: next) }
@@ -397,10 +484,10 @@ public final class ProgressService {
         g_dbus_method_invocation_return_value(invocation, value)
     }
 
-    private func allProperties(_ task: ProgressTask, labels: PercentLabeling) -> OpaquePointer {
+    private func allProperties(_ task: ProgressTask, texts: TaskDescribing) -> OpaquePointer {
         Variant.container("a{sv}") { builder in
             for property in TaskProperty.allCases {
-                Variant.addEntry(builder, property.dbusName, Variant.property(task.value(of: property, labeling: labels)))
+                Variant.addEntry(builder, property.dbusName, Variant.property(task.value(of: property, describing: texts)))
             }
         }
     }
@@ -409,16 +496,16 @@ public final class ProgressService {
         Variant.container("a{sa{sv}}") { builder in
             g_variant_builder_add_value(
                 builder,
-                g_variant_new_dict_entry(Variant.string(BusNames.taskInterface), allProperties(task, labels: configuration.labels)))
+                g_variant_new_dict_entry(Variant.string(BusNames.taskInterface), allProperties(task, texts: configuration.texts)))
         }
     }
 
-    private func snapshot(labels: PercentLabeling) -> OpaquePointer {
+    private func snapshot(texts: TaskDescribing) -> OpaquePointer {
         Variant.container("a{sa{sv}}") { builder in
             for name in store.sortedNames {
                 guard let task = store.task(name) else { continue }
                 g_variant_builder_add_value(
-                    builder, g_variant_new_dict_entry(Variant.string(name.text), allProperties(task, labels: labels)))
+                    builder, g_variant_new_dict_entry(Variant.string(name.text), allProperties(task, texts: texts)))
             }
         }
     }

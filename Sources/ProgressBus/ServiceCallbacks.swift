@@ -110,6 +110,15 @@ final class ServiceCallbacks {
             userData, nil)
     }
 
+    /// Exports a subscription object: it has no methods, only the signals its subscriber receives.
+    func registerSubscription(path: String) -> UInt32 {
+        g_dbus_connection_register_object(service.connection, path, service.interfaces.subscription, nil, nil, nil, nil)
+    }
+
+    func unregister(_ registration: UInt32) {
+        if registration != 0 { g_dbus_connection_unregister_object(service.connection, registration) }
+    }
+
     func unregister() {
         let connection = service.connection
         for id in registrations { g_dbus_connection_unregister_object(connection, id) }

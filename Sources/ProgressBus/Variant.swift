@@ -87,6 +87,11 @@ enum Variant {
         case "n": .signedInteger(Int64(g_variant_get_int16(value)))
         case "i": .signedInteger(Int64(g_variant_get_int32(value)))
         case "x": .signedInteger(Int64(g_variant_get_int64(value)))
+        case "as": .strings((0..<Int(g_variant_n_children(value))).map { index in
+            let child = g_variant_get_child_value(value, gsize(index))!
+            defer { g_variant_unref(child) }
+            return String(cString: g_variant_get_string(child, nil))
+        })
         default: .unsupported
         }
         return OptionValue(kind, signature: signature)

@@ -37,6 +37,10 @@ public struct Limits: Sendable, Equatable {
     /// Parents nest at most this deep: deeper trees are a client bug, and walking the
     /// ancestors on each update must stay cheap.
     public var maxTreeDepth = 8
+    /// Subscriptions a connection may hold: a screen reader and a panel need one each.
+    public var maxSubscriptionsPerCaller = 16
+    /// Subscriptions in all: each costs work on every change of the tasks it covers.
+    public var maxSubscriptions = 1_024
     /// A child's weight relative to its siblings.
     public static let weightRange = 0.0...1_000_000.0
 

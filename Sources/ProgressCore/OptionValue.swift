@@ -7,6 +7,8 @@ public struct OptionValue: Sendable, Equatable {
         case bool(Bool)
         case signedInteger(Int64)
         case unsignedInteger(UInt64)
+        /// An array of strings (`as`).
+        case strings([String])
         /// A type no option takes (arrays, structs, nested variants).
         case unsupported
     }

@@ -1,6 +1,9 @@
-/// Labels for whole percents, in some locale. ProgressText provides one; Core only asks.
-public protocol PercentLabeling {
+/// The texts of a task in one locale: the percent label, the detail line and the sentence
+/// a screen reader speaks. ProgressText provides them; Core only asks.
+public protocol TaskDescribing {
     func label(wholePercent: Int) -> String
+    func detail(of task: ProgressTask) -> String
+    func accessibleText(of task: ProgressTask) -> String
 }
 
 /// One progress task as the daemon keeps it.
@@ -41,6 +44,12 @@ public struct ProgressTask: Sendable {
     /// A live child is paused, so the parent shows paused.
     var childPaused = false
     var childStalled = false
+    /// Units per second when Total is known, else fraction per second; 0 while unknown.
+    public internal(set) var rate = 0.0
+    /// -1 while unknown.
+    public internal(set) var secondsRemaining: Int64 = -1
+    var estimator = RateEstimator()
+    var estimatorCountsUnits = false
 
     /// The connection charged for the task against the per-caller cap.
     var creator: String
@@ -95,7 +104,10 @@ public struct ProgressTask: Sendable {
         return min(99, Int((storedFraction * 100 + 1e-9).rounded(.down)))
     }
 
-    public func value(of property: TaskProperty, labeling: PercentLabeling) -> PropertyValue {
+    /// The name people see: the title, or the name when there is no title.
+    public var displayTitle: String { title.isEmpty ? name.text : title }
+
+    public func value(of property: TaskProperty, describing texts: TaskDescribing) -> PropertyValue {
         switch property {
         case .name: .string(name.text)
         case .title: .string(title)
@@ -111,7 +123,11 @@ public struct ProgressTask: Sendable {
         case .serial: .uint64(serial)
         case .created: .int64(created)
         case .updated: .int64(updated)
-        case .label: .string(wholePercent.map(labeling.label(wholePercent:)) ?? "")
+        case .label: .string(wholePercent.map(texts.label(wholePercent:)) ?? "")
+        case .detail: .string(texts.detail(of: self))
+        case .accessibleText: .string(texts.accessibleText(of: self))
+        case .rate: .double(rate)
+        case .secondsRemaining: .int64(secondsRemaining)
         case .stalled: .bool(isStalled)
         case .lifetime: .string(lifetime.rawValue)
         case .cancellable: .bool(cancellable)
@@ -147,6 +163,14 @@ public struct ProgressTask: Sendable {
         note(cancelRequested != other.cancelRequested, .cancelRequested)
         note(parent != other.parent, .parent)
         note(weight != other.weight, .weight)
+        note(rate != other.rate, .rate)
+        note(secondsRemaining != other.secondsRemaining, .secondsRemaining)
+        if !changed.isDisjoint(with: [.completed, .total, .unit, .indeterminate, .label, .secondsRemaining]) {
+            changed.insert(.detail)
+        }
+        if !changed.isDisjoint(with: [.title, .state, .label, .message, .stalled, .secondsRemaining, .indeterminate]) {
+            changed.insert(.accessibleText)
+        }
         return changed
     }
 }

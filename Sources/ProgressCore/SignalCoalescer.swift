@@ -14,7 +14,11 @@ public struct SignalCoalescer: Sendable {
     private var held: [TaskName: TaskProperties] = [:]
 
     public init(maxSignalsPerSecond: Int) {
-        intervalMicros = 1_000_000 / Int64(max(1, maxSignalsPerSecond))
+        self.init(intervalMicros: 1_000_000 / Int64(max(1, maxSignalsPerSecond)))
+    }
+
+    public init(intervalMicros: Int64) {
+        self.intervalMicros = max(1, intervalMicros)
     }
 
     public enum Decision: Equatable, Sendable {

@@ -1,7 +1,7 @@
 /// The properties of `org.progressd.Progress1.Task`, in the order the XML declares them.
 public enum TaskProperty: Int, CaseIterable, Sendable {
     case name, title, state, indeterminate, fraction, completed, total, unit, message, appId
-    case updatesFrequently, serial, created, updated, label
+    case updatesFrequently, serial, created, updated, label, detail, accessibleText, rate, secondsRemaining
     case stalled, lifetime, cancellable, pausable, cancelRequested, parent, weight
 
     public var dbusName: String {
@@ -21,6 +21,10 @@ public enum TaskProperty: Int, CaseIterable, Sendable {
         case .created: "Created"
         case .updated: "Updated"
         case .label: "Label"
+        case .detail: "Detail"
+        case .accessibleText: "AccessibleText"
+        case .rate: "Rate"
+        case .secondsRemaining: "SecondsRemaining"
         case .stalled: "Stalled"
         case .lifetime: "Lifetime"
         case .cancellable: "Cancellable"
@@ -62,6 +66,10 @@ public struct TaskProperties: OptionSet, Sendable, Hashable {
     public static let created = TaskProperties(TaskProperty.created)
     public static let updated = TaskProperties(TaskProperty.updated)
     public static let label = TaskProperties(TaskProperty.label)
+    public static let detail = TaskProperties(TaskProperty.detail)
+    public static let accessibleText = TaskProperties(TaskProperty.accessibleText)
+    public static let rate = TaskProperties(TaskProperty.rate)
+    public static let secondsRemaining = TaskProperties(TaskProperty.secondsRemaining)
     public static let stalled = TaskProperties(TaskProperty.stalled)
     public static let lifetime = TaskProperties(TaskProperty.lifetime)
     public static let cancellable = TaskProperties(TaskProperty.cancellable)
@@ -69,6 +77,9 @@ public struct TaskProperties: OptionSet, Sendable, Hashable {
     public static let cancelRequested = TaskProperties(TaskProperty.cancelRequested)
     public static let parent = TaskProperties(TaskProperty.parent)
     public static let weight = TaskProperties(TaskProperty.weight)
+
+    /// The properties whose values are text in some locale (Label, Detail, AccessibleText).
+    public static let texts: TaskProperties = [.label, .detail, .accessibleText]
 
     /// The members in declaration order, so signals list properties the same way every time.
     public var members: [TaskProperty] { TaskProperty.allCases.filter { contains(TaskProperties($0)) } }

@@ -57,6 +57,8 @@ public final class TaskStore {
         try apply(update, to: &task)
         if let existing { release(existing) }
         bind(&task, lifetime: update.lifetime ?? .lease, to: caller)
+        // Where the task starts is its first sample.
+        updateEstimate(&task, before: task)
         task.hasChildren = !(children[name]?.isEmpty ?? true)
         tasks[name] = task
         chargedTasks[caller, default: 0] += 1
@@ -242,6 +244,7 @@ public final class TaskStore {
             task.lastActivity = clock.monotonicMicros
             task.stalled = false
         }
+        updateEstimate(&task, before: before)
         let counts = forceChange || !task.differences(from: before).isEmpty
         if counts {
             task.serial += 1
@@ -261,6 +264,33 @@ public final class TaskStore {
     ) -> [TaskChange] {
         let own = commit(task, replacing: before, activity: activity, forceChange: forceChange, requests: requests)
         return (own.isEmpty ? [] : [own]) + recomputeAncestors(of: tasks[task.name]!)
+    }
+
+    /// Feeds the rate estimator when the task's value moved, and clears the estimate
+    /// whenever there is nothing to estimate (paused, stalled, indeterminate, ended).
+    func updateEstimate(_ task: inout ProgressTask, before: ProgressTask) {
+        let countsUnits = task.total > 0
+        guard task.state == .running, !task.indeterminate, !task.isStalled,
+              countsUnits == task.estimatorCountsUnits || task.estimator.isEmpty else {
+            task.estimator.reset()
+            task.estimatorCountsUnits = countsUnits
+            task.rate = 0
+            task.secondsRemaining = -1
+            return
+        }
+        task.estimatorCountsUnits = countsUnits
+        let value = countsUnits ? Double(task.completed) : task.storedFraction
+        let previous = countsUnits ? Double(before.completed) : before.storedFraction
+        guard value != previous || task.estimator.isEmpty || before.state != .running || before.isStalled else { return }
+        task.estimator.record(value, now: clock.monotonicMicros)
+        if let rate = task.estimator.rate {
+            let goal = countsUnits ? Double(task.total) : 1
+            task.rate = rate
+            task.secondsRemaining = Int64(((goal - value) / rate).rounded(.up))
+        } else {
+            task.rate = 0
+            task.secondsRemaining = -1
+        }
     }
 
     private func countTowardsRate(_ task: inout ProgressTask) {

@@ -1,44 +1,26 @@
 import Foundation
 import ProgressCore
 
-/// The 101 percent labels of one locale, formatted once by ICU, so that a label on the
-/// update hot path is an array lookup.
-public final class PercentLabels: PercentLabeling, @unchecked Sendable {
-    public let locale: LocaleName
+/// The 101 percent labels of one locale and its 101 whole numbers, formatted once by ICU,
+/// so that a label on the update hot path is an array lookup.
+final class PercentLabels: @unchecked Sendable {
     private let labels: [String]
+    private let numbers: [String]
 
-    public init(locale: LocaleName) {
-        self.locale = locale
-        let formatter = NumberFormatter()
-        formatter.locale = Locale(identifier: locale.identifier)
-        formatter.numberStyle = .percent
-        formatter.maximumFractionDigits = 0
-        labels = (0...100).map { formatter.string(from: NSNumber(value: Double($0) / 100)) ?? "\($0)%" }
+    init(locale: Locale) {
+        let percent = NumberFormatter()
+        percent.locale = locale
+        percent.numberStyle = .percent
+        percent.maximumFractionDigits = 0
+        labels = (0...100).map { percent.string(from: NSNumber(value: Double($0) / 100)) ?? "\($0)%" }
+        let decimal = NumberFormatter()
+        decimal.locale = locale
+        decimal.numberStyle = .decimal
+        numbers = (0...100).map { decimal.string(from: NSNumber(value: $0)) ?? "\($0)" }
     }
 
-    public func label(wholePercent: Int) -> String {
-        labels[min(100, max(0, wholePercent))]
-    }
-}
+    func label(wholePercent: Int) -> String { labels[min(100, max(0, wholePercent))] }
 
-/// Labels per locale, made on first use and kept. Held to `capacity` locales so that a
-/// client sending many locale strings can not grow the daemon without bound.
-public final class PercentLabelCache {
-    public static let capacity = 64
-    private var byLocale: [LocaleName: PercentLabels] = [:]
-
-    public init() {}
-
-    public func labels(for locale: LocaleName) -> PercentLabels {
-        if let labels = byLocale[locale] { return labels }
-        let labels = PercentLabels(locale: locale)
-        if byLocale.count >= Self.capacity { byLocale.removeAll(keepingCapacity: true) }
-        byLocale[locale] = labels
-        return labels
-    }
-
-    /// Labels for a client's locale string.
-    public func labels(forClientLocale text: String) throws(ProgressError) -> PercentLabels {
-        labels(for: try LocaleName(text))
-    }
+    /// The number alone, in the locale's digits, for sentences ("42 percent").
+    func number(wholePercent: Int) -> String { numbers[min(100, max(0, wholePercent))] }
 }

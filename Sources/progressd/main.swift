@@ -7,7 +7,7 @@ import ProgressText
 /// progressd: parses its flags, resolves its locale from the environment, and runs.
 let usage = """
     Usage: progressd [--max-signals-per-second N] [--max-tasks N] [--max-tasks-per-caller N]
-                     [--state-directory DIR] [--version] [--help]
+                     [--locale-directory DIR] [--state-directory DIR] [--version] [--help]
 
     Serves org.progressd.Progress1 on the session bus (DBUS_SESSION_BUS_ADDRESS).
 
@@ -15,6 +15,8 @@ let usage = """
                                    (default 10, from 1 to 1000); faster changes are coalesced
       --max-tasks N                tasks the daemon holds at most (default 100000)
       --max-tasks-per-caller N     tasks one connection may start (default 1000)
+      --locale-directory DIR       where the message catalogs are
+                                   (default: share/locale beside the bin directory)
       --state-directory DIR        where tasks are kept across restarts
                                    (default $XDG_STATE_HOME/progressd or ~/.local/state/progressd)
       --version                    print the version and exit
@@ -36,6 +38,9 @@ var arguments = CommandLine.arguments.dropFirst()
 var limits = Limits()
 let environment = ProcessInfo.processInfo.environment
 var stateURL = StateDirectory.defaultURL(environment: environment)
+// <prefix>/bin/progressd finds <prefix>/share/locale, installed or in the build folder.
+var localeURL = (Bundle.main.executableURL ?? URL(fileURLWithPath: CommandLine.arguments[0]))
+    .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("share/locale")
 while let argument = arguments.popFirst() {
     switch argument {
     case "--help", "-h":
@@ -46,6 +51,12 @@ while let argument = arguments.popFirst() {
         exit(0)
     case "--max-signals-per-second":
         limits.maxSignalsPerSecond = wholeNumber(after: argument, in: Limits.signalRateRange)
+    case "--locale-directory":
+        guard let path = arguments.popFirst(), !path.isEmpty else {
+            FileHandle.standardError.write(Data("progressd: --locale-directory needs a directory\n".utf8))
+            exit(64)
+        }
+        localeURL = URL(fileURLWithPath: path)
     case "--state-directory":
         guard let path = arguments.popFirst(), !path.isEmpty else {
             FileHandle.standardError.write(Data("progressd: --state-directory needs a directory\n".utf8))
@@ -73,10 +84,12 @@ state.log = { Log.error($0) }
 let (records, problems) = state.load()
 for problem in problems { Log.error(problem) }
 
-let labelCache = PercentLabelCache()
+// Before any other thread exists: reading the catalogs switches LANGUAGE (see MessageCatalog).
+let catalog = MessageCatalog(directory: localeURL)
+let describers = DescriberCache(catalog: catalog)
 let daemonLocale = LocaleName.fromEnvironment(environment)
 let configuration = ServiceConfiguration(
-    limits: limits, version: ProgressVersion.current, labels: labelCache.labels(for: daemonLocale),
-    labelsForLocale: { (text: String) throws(ProgressError) -> PercentLabeling in try labelCache.labels(forClientLocale: text) },
+    limits: limits, version: ProgressVersion.current, texts: describers.describer(for: daemonLocale),
+    textsForLocale: { (text: String) throws(ProgressError) -> TaskDescribing in try describers.describer(forClientLocale: text) },
     journal: state, restoredRecords: records)
 exit(Daemon(configuration: configuration).run())

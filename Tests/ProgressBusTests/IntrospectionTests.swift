@@ -27,7 +27,7 @@ final class IntrospectionTests: DaemonTestCase {
         let manager = try introspect(BusNames.managerPath)
         XCTAssertEqual(
             manager.interfaces.filter { !Self.standardInterfaces.contains($0.key) },
-            file.interfaces.filter { $0.key != BusNames.taskInterface })
+            file.interfaces.filter { $0.key != BusNames.taskInterface && $0.key != BusNames.subscriptionInterface })
         XCTAssertEqual(manager.children, ["tasks"])
 
         let tasks = try introspect(BusNames.tasksPath)
@@ -62,11 +62,12 @@ final class IntrospectionTests: DaemonTestCase {
             let documented = xml.range(of: "<!--\n\\s*\(NSRegularExpression.escapedPattern(for: shortName)):", options: .regularExpression)
             XCTAssertNotNil(documented, "\(member) has no doc comment opening with its name")
         }
-        for block in xml.components(separatedBy: "<method ").dropFirst() + xml.components(separatedBy: "<signal ").dropFirst() {
+        let blocks = xml.components(separatedBy: "<method ").dropFirst().map { ($0, "</method>") }
+            + xml.components(separatedBy: "<signal ").dropFirst().map { ($0, "</signal>") }
+        for (block, closing) in blocks {
             let name = matches(of: #"^name="([^"]+)""#, in: block).first ?? "?"
             let firstLine = block.prefix { $0 != "\n" }
-            let end = firstLine.hasSuffix("/>")
-                ? firstLine.endIndex : (block.range(of: "</method>") ?? block.range(of: "</signal>"))!.lowerBound
+            let end = firstLine.hasSuffix("/>") ? firstLine.endIndex : block.range(of: closing)!.lowerBound
             let body = String(block[..<end])
             let comment = try XCTUnwrap(commentBefore(name, in: xml), name)
             for argument in matches(of: #"<arg name="([^"]+)""#, in: body) {

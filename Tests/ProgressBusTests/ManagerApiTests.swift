@@ -37,7 +37,11 @@ final class ManagerApiTests: DaemonTestCase {
         XCTAssertEqual(all["CancelRequested"], .bool(false))
         XCTAssertEqual(all["Parent"], .string(""))
         XCTAssertEqual(all["Weight"], .double(1))
-        XCTAssertEqual(all.count, 22)
+        XCTAssertEqual(all["Detail"], .string("3 of 10 files"))
+        XCTAssertEqual(all["AccessibleText"], .string("Backup: 30 percent"))
+        XCTAssertEqual(all["Rate"], .double(0))
+        XCTAssertEqual(all["SecondsRemaining"], .int64(-1))
+        XCTAssertEqual(all.count, 26)
     }
 
     func testPulseFinishFailAndRemove() throws {

@@ -40,25 +40,30 @@ final class LocaleNameTests: XCTestCase {
 }
 
 final class PercentLabelsTests: XCTestCase {
-    func label(_ locale: String, _ percent: Int) throws -> String {
-        PercentLabels(locale: try LocaleName(locale)).label(wholePercent: percent)
+    let describers = DescriberCache(catalog: MessageCatalog())
+
+    func label(_ locale: String, _ percent: Int = 42) throws -> String {
+        try describers.describer(forClientLocale: locale).label(wholePercent: percent)
     }
 
+    /// ICU's own forms, with their no-break spaces and marks, for 17 locales.
     func testEachLocaleUsesItsOwnPercentForm() throws {
-        XCTAssertEqual(try label("en_US", 42), "42%")
-        XCTAssertEqual(try label("fr_FR", 42), "42\u{A0}%")
-        XCTAssertEqual(try label("de_DE", 42), "42\u{A0}%")
-        XCTAssertEqual(try label("tr_TR", 42), "%42")
-        XCTAssertEqual(try label("ar_EG", 42), "\u{664}\u{662}\u{66A}\u{61C}")
-        XCTAssertEqual(try label("fa_IR", 42), "\u{6F4}\u{6F2}\u{66A}")
-        XCTAssertEqual(try label("ja_JP", 42), "42%")
+        let expected: [(String, String)] = [
+            ("en_US", "42%"), ("fr_FR", "42\u{A0}%"), ("de_DE", "42\u{A0}%"), ("tr_TR", "%42"),
+            ("ar_EG", "\u{664}\u{662}\u{66A}\u{61C}"), ("ar_SA", "\u{664}\u{662}\u{66A}\u{61C}"),
+            ("fa_IR", "\u{6F4}\u{6F2}\u{66A}"), ("hi_IN", "42%"), ("he_IL", "42%"), ("ja_JP", "42%"),
+            ("zh_CN", "42%"), ("ru_RU", "42\u{A0}%"), ("es_ES", "42\u{A0}%"), ("sv_SE", "42\u{A0}%"),
+            ("pl_PL", "42%"), ("ko_KR", "42%"), ("de_CH", "42%"),
+        ]
+        for (locale, label) in expected {
+            XCTAssertEqual(try self.label(locale), label, locale)
+        }
         XCTAssertEqual(try label("C", 100), "100%")
     }
 
-    func testTheCacheKeepsOneTablePerLocaleAndStaysBounded() throws {
-        let cache = PercentLabelCache()
-        let french = try cache.labels(forClientLocale: "fr_FR.UTF-8")
-        XCTAssertTrue(french === (try cache.labels(forClientLocale: "fr-FR")))
-        XCTAssertThrowsError(try cache.labels(forClientLocale: "zz"))
+    func testTheCacheKeepsOneDescriberPerLocale() throws {
+        let french = try describers.describer(forClientLocale: "fr_FR.UTF-8")
+        XCTAssertTrue(french === (try describers.describer(forClientLocale: "fr-FR")))
+        XCTAssertThrowsError(try describers.describer(forClientLocale: "zz"))
     }
 }

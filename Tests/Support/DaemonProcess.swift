@@ -15,8 +15,10 @@ public final class DaemonProcess {
     public init(bus: PrivateBus, arguments: [String] = [], environment: [String: String] = [:]) throws {
         process = Process()
         process.executableURL = BuildProducts.url(of: "progressd")
-        process.arguments = arguments.contains("--state-directory")
-            ? arguments : arguments + ["--state-directory", bus.stateDirectory.path]
+        var arguments = arguments
+        if !arguments.contains("--state-directory") { arguments += ["--state-directory", bus.stateDirectory.path] }
+        if !arguments.contains("--locale-directory") { arguments += ["--locale-directory", BuildProducts.localeDirectory.path] }
+        process.arguments = arguments
         // English unless a test asks otherwise, so labels are predictable.
         process.environment = bus.environment.merging(["LC_ALL": "C.UTF-8"].merging(environment) { $1 }) { $1 }
         process.standardError = errorOutput
@@ -59,6 +61,15 @@ public final class DaemonProcess {
 
 /// Where `swift build` put the executables: beside the test bundle.
 public enum BuildProducts {
+    /// The compiled message catalogs (`make catalogs`), for daemons and describers under test.
+    public static var localeDirectory: URL {
+        if let directory = ProcessInfo.processInfo.environment["PROGRESSD_LOCALE_DIR"] {
+            return URL(fileURLWithPath: directory)
+        }
+        return URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().appendingPathComponent(".build/share/locale")
+    }
+
     public static func url(of executable: String) -> URL {
         if let directory = ProcessInfo.processInfo.environment["PROGRESSD_BUILD_DIR"] {
             return URL(fileURLWithPath: directory).appendingPathComponent(executable)

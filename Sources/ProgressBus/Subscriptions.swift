@@ -1,0 +1,80 @@
+import CGLib
+import ProgressCore
+
+/// One subscriber's view: its locale, pace, tasks and signals. Each subscription is an
+/// object of its own, so the subscriber's match rule can name it and other clients'
+/// subscriptions never reach it (the signals are unicast anyway).
+final class Subscription {
+    let path: String
+    /// The connection that subscribed; only it may unsubscribe, and its departure ends it.
+    let owner: String
+    let options: SubscriptionOptions
+    let texts: TaskDescribing
+    var policy: AnnouncementPolicy
+    var coalescer: SignalCoalescer
+    var registration: UInt32 = 0
+
+    init(path: String, owner: String, options: SubscriptionOptions, texts: TaskDescribing) {
+        self.path = path
+        self.owner = owner
+        self.options = options
+        self.texts = texts
+        policy = AnnouncementPolicy(intervalMicros: options.intervalMicros, minimumPercentStep: options.minimumPercentStep)
+        coalescer = SignalCoalescer(intervalMicros: options.intervalMicros)
+    }
+}
+
+/// Every subscription, with the caps from Limits.
+final class SubscriptionRegistry {
+    static let basePath = BusNames.managerPath + "/subscriptions"
+    private(set) var byPath: [String: Subscription] = [:]
+    private var countByOwner: [String: Int] = [:]
+    private var nextNumber: UInt64 = 1
+    private let limits: Limits
+
+    init(limits: Limits) {
+        self.limits = limits
+    }
+
+    var isEmpty: Bool { byPath.isEmpty }
+    var all: Dictionary<String, Subscription>.Values { byPath.values }
+
+    func add(owner: String, options: SubscriptionOptions, texts: TaskDescribing) throws(ProgressError) -> Subscription {
+        if byPath.count >= limits.maxSubscriptions {
+            throw .limitExceeded("the daemon holds \(byPath.count) subscriptions; the limit is \(limits.maxSubscriptions)")
+        }
+        let held = countByOwner[owner, default: 0]
+        if held >= limits.maxSubscriptionsPerCaller {
+            throw .limitExceeded(
+                "connection \(owner) holds \(held) subscriptions; the limit per connection is \(limits.maxSubscriptionsPerCaller)")
+        }
+        let subscription = Subscription(
+            path: "\(Self.basePath)/\(nextNumber)", owner: owner, options: options, texts: texts)
+        nextNumber += 1
+        byPath[subscription.path] = subscription
+        countByOwner[owner] = held + 1
+        return subscription
+    }
+
+    func remove(path: String, caller: String) throws(ProgressError) -> Subscription {
+        guard let subscription = byPath[path] else {
+            throw .invalidValue("there is no subscription at '\(path)'")
+        }
+        guard subscription.owner == caller else {
+            throw .notAllowed("the subscription at '\(path)' belongs to another connection")
+        }
+        return forget(subscription)
+    }
+
+    /// The subscriptions of a connection that left the bus.
+    func connectionClosed(_ owner: String) -> [Subscription] {
+        byPath.values.filter { $0.owner == owner }.map(forget)
+    }
+
+    private func forget(_ subscription: Subscription) -> Subscription {
+        byPath[subscription.path] = nil
+        let held = countByOwner[subscription.owner, default: 1] - 1
+        countByOwner[subscription.owner] = held > 0 ? held : nil
+        return subscription
+    }
+}

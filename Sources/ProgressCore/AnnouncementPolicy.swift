@@ -1,0 +1,64 @@
+/// Decides what about a task is worth saying to a person, the judgment screen readers make
+/// on their side (Orca: at most every 10 seconds and only when the whole percent changed;
+/// NVDA: every 10 percentage points), offered once as a service. Outcomes and the start are
+/// always said; progress at most every `interval`, when the whole percent moved by at least
+/// `minimumPercentStep`. One policy per listener: the daemon's broadcast, each subscription.
+public struct AnnouncementPolicy: Sendable {
+    public enum Event: String, Sendable {
+        case started, progress, paused, stalled, finished, failed, cancelled
+    }
+
+    /// ARIA's live-region politeness: failures interrupt, everything else waits its turn.
+    public enum Politeness: String, Sendable {
+        case polite, assertive
+    }
+
+    public struct Announcement: Equatable, Sendable {
+        public let name: TaskName
+        public let event: Event
+        public var politeness: Politeness { event == .failed ? .assertive : .polite }
+    }
+
+    public static let defaultIntervalMicros: Int64 = 10_000_000
+
+    public let intervalMicros: Int64
+    public let minimumPercentStep: Int
+    private var lastProgress: [TaskName: (time: Int64, percent: Int)] = [:]
+
+    public init(intervalMicros: Int64 = defaultIntervalMicros, minimumPercentStep: Int = 1) {
+        self.intervalMicros = intervalMicros
+        self.minimumPercentStep = max(1, minimumPercentStep)
+    }
+
+    /// The announcement `change` deserves, if any; `task` is the task after the change.
+    public mutating func consider(_ change: TaskChange, task: ProgressTask?, now: Int64) -> Announcement? {
+        if change.kind == .removed {
+            lastProgress[change.name] = nil
+            return nil
+        }
+        guard let task else { return nil }
+        let restarted = change.kind == .updated && change.properties.contains(.created)
+        if change.kind == .created || restarted {
+            lastProgress[change.name] = (now, task.wholePercent ?? 0)
+            return Announcement(name: change.name, event: .started)
+        }
+        if change.properties.contains(.state) {
+            switch task.state {
+            case .finished: return Announcement(name: change.name, event: .finished)
+            case .failed: return Announcement(name: change.name, event: .failed)
+            case .cancelled: return Announcement(name: change.name, event: .cancelled)
+            case .paused: return Announcement(name: change.name, event: .paused)
+            case .running: break
+            }
+        }
+        if change.properties.contains(.stalled) && task.isStalled && task.isLive {
+            return Announcement(name: change.name, event: .stalled)
+        }
+        guard change.properties.contains(.label), task.state == .running, let percent = task.wholePercent else { return nil }
+        if let last = lastProgress[change.name] {
+            guard now - last.time >= intervalMicros, abs(percent - last.percent) >= minimumPercentStep else { return nil }
+        }
+        lastProgress[change.name] = (now, percent)
+        return Announcement(name: change.name, event: .progress)
+    }
+}

@@ -1,0 +1,132 @@
+import CGettext
+import Foundation
+import ProgressCore
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The sentence templates, translated by gettext from `po/` (compiled with msgfmt into
+/// `<prefix>/share/locale/<language>/LC_MESSAGES/progressd.mo`).
+///
+/// gettext answers in the process's language only. To answer each caller in its own,
+/// the catalog asks gettext once per shipped language at start-up — before the daemon
+/// has any other thread, because switching languages means setting LANGUAGE — and
+/// keeps the answers. A plural message keeps gettext's answer for counts 0 to 199; a
+/// larger count is asked as 100 plus its last two digits, which selects the same form
+/// in every plural rule gettext's catalogs use (they look at n, n % 10 and n % 100).
+public final class MessageCatalog: @unchecked Sendable {
+    public static let domain = "progressd"
+
+    /// A message: its English text, which is also its gettext id.
+    public struct Message: Hashable, Sendable {
+        public let singular: String
+        public let plural: String?
+        public static func text(_ text: String) -> Message { Message(singular: text, plural: nil) }
+        public static func count(_ one: String, _ many: String) -> Message { Message(singular: one, plural: many) }
+    }
+
+    public static let inProgress = Message.text("{title}: in progress")
+    public static let paused = Message.text("{title} paused")
+    public static let finished = Message.text("{title} finished")
+    public static let failed = Message.text("{title} failed")
+    public static let failedBecause = Message.text("{title} failed: {message}")
+    public static let cancelled = Message.text("{title} cancelled")
+    public static let stalled = Message.text("{title} stalled")
+    public static let timeLeft = Message.text("about {duration} left")
+    public static let pair = Message.text("{first}, {second}")
+    public static let amountOfTotal = Message.text("{completed} of {total}")
+    public static let amountOfTotalInUnit = Message.text("{completed} of {total} {unit}")
+    public static let percentDone = Message.count("{title}: {percent} percent", "{title}: {percent} percent")
+    public static let percentDoneWithTimeLeft = Message.count(
+        "{title}: {percent} percent, {remaining}", "{title}: {percent} percent, {remaining}")
+    public static let filesOfTotal = Message.count("{completed} of {total} file", "{completed} of {total} files")
+    public static let itemsOfTotal = Message.count("{completed} of {total} item", "{completed} of {total} items")
+    public static let files = Message.count("{count} file", "{count} files")
+    public static let items = Message.count("{count} item", "{count} items")
+
+    /// Every message the daemon says; each catalog in po/ must translate them all.
+    public static let messages: [Message] = [
+        inProgress, paused, finished, failed, failedBecause, cancelled, stalled, timeLeft, pair, amountOfTotal,
+        amountOfTotalInUnit, percentDone, percentDoneWithTimeLeft, filesOfTotal, itemsOfTotal, files, items,
+    ]
+
+    static let pluralSamples = 200
+
+    private var singular: [String: [Message: String]] = [:]
+    private var plural: [String: [Message: [String]]] = [:]
+
+    /// The languages with a catalog, such as "de" or "pt_BR".
+    public var languages: [String] { singular.keys.sorted() }
+
+    /// English only.
+    public init() {}
+
+    /// Reads every catalog under `directory`. Call before starting any thread.
+    public init(directory: URL) {
+        let languages = ((try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []).filter {
+            FileManager.default.fileExists(
+                atPath: directory.appendingPathComponent("\($0)/LC_MESSAGES/\(Self.domain).mo").path)
+        }
+        guard !languages.isEmpty else { return }
+        let savedLanguage = getenv("LANGUAGE").map { String(cString: $0) }
+        let savedMessages = String(cString: setlocale(LC_MESSAGES, nil))
+        // gettext ignores LANGUAGE in the C locale; C.UTF-8 is always there.
+        setlocale(LC_MESSAGES, "C.UTF-8")
+        bindtextdomain(Self.domain, directory.path)
+        bind_textdomain_codeset(Self.domain, "UTF-8")
+        for language in languages {
+            setenv("LANGUAGE", language, 1)
+            Self.forgetCachedTranslations()
+            var texts: [Message: String] = [:]
+            var forms: [Message: [String]] = [:]
+            for message in Self.messages {
+                if let many = message.plural {
+                    forms[message] = (0..<Self.pluralSamples).map {
+                        String(cString: dngettext(Self.domain, message.singular, many, UInt($0)))
+                    }
+                } else {
+                    texts[message] = String(cString: dgettext(Self.domain, message.singular))
+                }
+            }
+            singular[language] = texts
+            plural[language] = forms
+        }
+        if let savedLanguage { setenv("LANGUAGE", savedLanguage, 1) } else { unsetenv("LANGUAGE") }
+        Self.forgetCachedTranslations()
+        setlocale(LC_MESSAGES, savedMessages)
+    }
+
+    /// The catalog language for a locale: its language and region ("pt_BR"), else its language.
+    public func language(for locale: LocaleName) -> String? {
+        let parts = locale.identifier.split(separator: "_")
+        guard let language = parts.first.map(String.init) else { return nil }
+        if let region = parts.last, parts.count > 1, singular["\(language)_\(region)"] != nil { return "\(language)_\(region)" }
+        return singular[language] != nil ? language : nil
+    }
+
+    public func text(_ message: Message, language: String?, count: Int = 1) -> String {
+        guard let language else { return message.plural.map { count == 1 ? message.singular : $0 } ?? message.singular }
+        if message.plural != nil {
+            guard let forms = plural[language]?[message] else { return message.singular }
+            let sample = count < Self.pluralSamples ? max(0, count) : 100 + count % 100
+            return forms[sample]
+        }
+        return singular[language]?[message] ?? message.singular
+    }
+
+    /// gettext keeps answers it found; after LANGUAGE changes it must be told, through the
+    /// counter its manual documents for this (`_nl_msg_cat_cntr`).
+    private static func forgetCachedTranslations() {
+        shim_gettext_forget_cached_translations()
+    }
+}
+
+extension String {
+    /// Replaces each `{key}` with its value.
+    func filling(_ values: [String: String]) -> String {
+        var result = self
+        for (key, value) in values { result = result.replacingOccurrences(of: "{\(key)}", with: value) }
+        return result
+    }
+}

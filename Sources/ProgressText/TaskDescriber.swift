@@ -1,0 +1,143 @@
+import Foundation
+import ProgressCore
+
+/// The texts of tasks in one locale: Label ("42 %"), Detail ("3 of 10 files, about
+/// 3 minutes left") and AccessibleText, the sentence a screen reader speaks ("Backup:
+/// 42 percent, about 3 minutes left"). Numbers, byte counts and durations come from ICU;
+/// the sentences from the gettext catalogs.
+public final class TaskDescriber: TaskDescribing, @unchecked Sendable {
+    public let locale: LocaleName
+    private let icuLocale: Locale
+    private let catalog: MessageCatalog
+    private let language: String?
+    private let percents: PercentLabels
+    private let numberFormatter: NumberFormatter
+
+    public init(locale: LocaleName, catalog: MessageCatalog) {
+        self.locale = locale
+        icuLocale = Locale(identifier: locale.identifier)
+        self.catalog = catalog
+        language = catalog.language(for: locale)
+        percents = PercentLabels(locale: icuLocale)
+        numberFormatter = NumberFormatter()
+        numberFormatter.locale = icuLocale
+        numberFormatter.numberStyle = .decimal
+    }
+
+    public func label(wholePercent: Int) -> String { percents.label(wholePercent: wholePercent) }
+
+    public func detail(of task: ProgressTask) -> String {
+        let amount = amountText(of: task)
+        let remaining = remainingText(of: task)
+        switch (amount, remaining) {
+        case let (amount?, remaining?): return text(MessageCatalog.pair).filling(["first": amount, "second": remaining])
+        case let (amount?, nil): return amount
+        case let (nil, remaining?): return remaining
+        case (nil, nil): return ""
+        }
+    }
+
+    public func accessibleText(of task: ProgressTask) -> String {
+        let title = ["title": task.displayTitle]
+        switch task.state {
+        case .finished: return text(MessageCatalog.finished).filling(title)
+        case .cancelled: return text(MessageCatalog.cancelled).filling(title)
+        case .failed where task.message.isEmpty: return text(MessageCatalog.failed).filling(title)
+        case .failed: return text(MessageCatalog.failedBecause).filling(["title": task.displayTitle, "message": task.message])
+        case .paused: return text(MessageCatalog.paused).filling(title)
+        case .running:
+            if task.isStalled { return text(MessageCatalog.stalled).filling(title) }
+            guard let percent = task.wholePercent else { return text(MessageCatalog.inProgress).filling(title) }
+            var values = ["title": task.displayTitle, "percent": percents.number(wholePercent: percent)]
+            if let remaining = remainingText(of: task) {
+                values["remaining"] = remaining
+                return text(MessageCatalog.percentDoneWithTimeLeft, count: percent).filling(values)
+            }
+            return text(MessageCatalog.percentDone, count: percent).filling(values)
+        }
+    }
+
+    // MARK: Pieces
+
+    /// "3 of 10 files", "1.2 GB of 4 GB", "12 frames of 300", "40 items"; nil without counts.
+    private func amountText(of task: ProgressTask) -> String? {
+        let counted = Int(clamping: task.total > 0 ? task.total : task.completed)
+        if task.total > 0 {
+            let values = ["completed": amount(task.completed, unit: task.unit), "total": amount(task.total, unit: task.unit),
+                          "unit": task.unit]
+            switch task.unit {
+            case "files": return text(MessageCatalog.filesOfTotal, count: counted).filling(values)
+            case "items": return text(MessageCatalog.itemsOfTotal, count: counted).filling(values)
+            case "bytes", "": return text(MessageCatalog.amountOfTotal).filling(values)
+            default: return text(MessageCatalog.amountOfTotalInUnit).filling(values)
+            }
+        }
+        guard task.completed > 0 else { return nil }
+        let count = amount(task.completed, unit: task.unit)
+        switch task.unit {
+        case "files": return text(MessageCatalog.files, count: counted).filling(["count": count])
+        case "items": return text(MessageCatalog.items, count: counted).filling(["count": count])
+        case "bytes", "": return count
+        default: return "\(count) \(task.unit)"
+        }
+    }
+
+    private func amount(_ value: UInt64, unit: String) -> String {
+        if unit == "bytes" {
+            return Int64(clamping: value).formatted(.byteCount(style: .file).locale(icuLocale))
+        }
+        return numberFormatter.string(from: NSNumber(value: value)) ?? "\(value)"
+    }
+
+    /// "about 3 minutes left", rounded as people say it; nil while unknown.
+    private func remainingText(of task: ProgressTask) -> String? {
+        guard task.state == .running, task.secondsRemaining > 0 else { return nil }
+        return text(MessageCatalog.timeLeft).filling(["duration": duration(seconds: task.secondsRemaining)])
+    }
+
+    /// Under a minute in steps of 5 seconds, under an hour in minutes, then hours and minutes.
+    public func duration(seconds: Int64) -> String {
+        let style: Duration.UnitsFormatStyle
+        let rounded: Int64
+        if seconds < 60 {
+            rounded = max(5, (seconds + 4) / 5 * 5)
+            style = .units(allowed: [.seconds], width: .wide)
+        } else if seconds < 3_600 {
+            rounded = max(60, (seconds + 30) / 60 * 60)
+            style = .units(allowed: [.minutes], width: .wide)
+        } else {
+            rounded = (seconds + 30) / 60 * 60
+            style = .units(allowed: [.hours, .minutes], width: .wide, maximumUnitCount: 2)
+        }
+        return Duration.seconds(rounded).formatted(style.locale(icuLocale))
+    }
+
+    private func text(_ message: MessageCatalog.Message, count: Int = 1) -> String {
+        catalog.text(message, language: language, count: count)
+    }
+}
+
+/// Describers per locale, made on first use and kept. Held to `capacity` locales so that a
+/// client sending many locale strings can not grow the daemon without bound.
+public final class DescriberCache: @unchecked Sendable {
+    public static let capacity = 64
+    private let catalog: MessageCatalog
+    private var byLocale: [LocaleName: TaskDescriber] = [:]
+
+    public init(catalog: MessageCatalog) {
+        self.catalog = catalog
+    }
+
+    public func describer(for locale: LocaleName) -> TaskDescriber {
+        if let describer = byLocale[locale] { return describer }
+        let describer = TaskDescriber(locale: locale, catalog: catalog)
+        if byLocale.count >= Self.capacity { byLocale.removeAll(keepingCapacity: true) }
+        byLocale[locale] = describer
+        return describer
+    }
+
+    /// The describer for a client's locale string; InvalidValue for one that is not a locale.
+    public func describer(forClientLocale text: String) throws(ProgressError) -> TaskDescriber {
+        describer(for: try LocaleName(text))
+    }
+}

@@ -1,0 +1,106 @@
+import Foundation
+import ProgressCore
+import ProgressTestSupport
+import ProgressText
+import XCTest
+
+/// The texts, with the catalogs `make catalogs` compiled.
+final class TaskDescriberTests: XCTestCase {
+    static let catalog = MessageCatalog(directory: BuildProducts.localeDirectory)
+    let clock = ManualClock()
+    lazy var store = TaskStore(clock: clock)
+
+    func describer(_ locale: String) throws -> TaskDescriber {
+        TaskDescriber(locale: try LocaleName(locale), catalog: Self.catalog)
+    }
+
+    var tasksMade = 0
+
+    /// A new task each call.
+    func task(_ pairs: [(String, OptionValue)], then: ((TaskName) throws -> Void)? = nil) throws -> ProgressTask {
+        tasksMade += 1
+        let name = try TaskName("job \(tasksMade)")
+        _ = try store.start(name, with: TaskUpdate.parse(pairs.map { (key: $0.0, value: $0.1) }, for: .start), caller: ":1.1")
+        try then?(name)
+        return store.task(name)!
+    }
+
+    /// A task with a steady rate, so that it knows its time left.
+    func movingTask(total: UInt64, unit: String, secondsLeft: Int) throws -> ProgressTask {
+        let name = try TaskName("copy")
+        _ = try store.start(name, with: TaskUpdate.parse(
+            [("title", .string("Backup")), ("total", .uint64(total)), ("unit", .string(unit))], for: .start), caller: ":1.1")
+        let perSecond = total / UInt64(10 + secondsLeft)
+        for second in 1...10 {
+            clock.advance(seconds: 1)
+            _ = try store.update(name, with: TaskUpdate.parse([("completed", .uint64(UInt64(second) * perSecond))], for: .update), caller: ":1.1")
+        }
+        return store.task(name)!
+    }
+
+    func testTheCatalogsWereBuilt() {
+        XCTAssertEqual(Self.catalog.languages, ["ar", "de", "es", "fr", "ja", "ru", "zh"], "run `make catalogs`")
+    }
+
+    func testEnglishSentences() throws {
+        let english = try describer("en_US")
+        XCTAssertEqual(english.accessibleText(of: try task([("title", .string("Backup")), ("fraction", .double(0.42))])), "Backup: 42 percent")
+        let backup: [(String, OptionValue)] = [("title", .string("Backup"))]
+        XCTAssertEqual(english.accessibleText(of: try task(backup + [("indeterminate", .bool(true))])), "Backup: in progress")
+        XCTAssertEqual(english.accessibleText(of: try task(backup, then: { _ = try self.store.fail($0, message: "disk full", caller: ":1.1") })),
+                       "Backup failed: disk full")
+        XCTAssertEqual(english.accessibleText(of: try task(backup, then: { _ = try self.store.update($0, with: TaskUpdate.parse([("state", .string("paused"))], for: .update), caller: ":1.1") })),
+                       "Backup paused")
+        XCTAssertEqual(english.accessibleText(of: try task([], then: { _ = try self.store.finish($0, caller: ":1.1") })),
+                       "job 5 finished", "without a title, the name")
+    }
+
+    func testDetailsWithUnitsAndTimeLeft() throws {
+        let moving = try movingTask(total: 200, unit: "files", secondsLeft: 180)
+        XCTAssertEqual(moving.secondsRemaining, 190, "190 files left at 1 a second")
+        let english = try describer("en_US")
+        XCTAssertEqual(english.detail(of: moving), "10 of 200 files, about 3 minutes left")
+        XCTAssertEqual(english.accessibleText(of: moving), "Backup: 5 percent, about 3 minutes left")
+        XCTAssertEqual(try describer("de_DE").detail(of: moving), "10 von 200 Dateien, noch etwa 3 Minuten")
+        XCTAssertEqual(try describer("fr_FR").accessibleText(of: moving), "Backup\u{A0}: 5 pour cent, il reste environ 3 minutes")
+        XCTAssertEqual(try describer("ru_RU").detail(of: moving), "10 из 200 файлов, осталось примерно 3 минуты")
+        XCTAssertEqual(try describer("ja_JP").detail(of: moving), "ファイル 10 / 200 個、残り約3分")
+        XCTAssertEqual(try describer("zh_CN").accessibleText(of: moving), "Backup：百分之 5，大约还剩 3分钟")
+    }
+
+    func testByteCountsComeFromICU() throws {
+        let bytes = try task([("total", .uint64(4_000_000_000)), ("completed", .uint64(1_234_567_890)), ("unit", .string("bytes"))])
+        XCTAssertEqual(try describer("en_US").detail(of: bytes), "1.23 GB of 4 GB")
+        XCTAssertEqual(try describer("fr_FR").detail(of: bytes), "1,23\u{202F}Go sur 4\u{202F}Go")
+        let frames = try task([("total", .uint64(300)), ("completed", .uint64(12)), ("unit", .string("frames"))])
+        XCTAssertEqual(try describer("en_US").detail(of: frames), "12 of 300 frames")
+        let counted = try task([("indeterminate", .bool(true)), ("completed", .uint64(1_500)), ("unit", .string("items"))])
+        XCTAssertEqual(try describer("de_DE").detail(of: counted), "1.500 Elemente")
+    }
+
+    func testPluralFormsFollowEachLanguage() throws {
+        let russian = try describer("ru_RU")
+        let arabic = try describer("ar_EG")
+        for (percent, word) in [(1, "процент"), (2, "процента"), (5, "процентов"), (11, "процентов"), (21, "процент"), (22, "процента")] {
+            let task = try task([("title", .string("Копия")), ("fraction", .double(Double(percent) / 100))])
+            XCTAssertEqual(russian.accessibleText(of: task), "Копия: \(percent) \(word)")
+        }
+        for (completed, expected) in [(3, "٣ ملفات"), (11, "١١ ملفًا"), (100, "١٠٠ ملف")] {
+            let task = try task([("indeterminate", .bool(true)), ("completed", .uint64(UInt64(completed))), ("unit", .string("files"))])
+            XCTAssertEqual(arabic.detail(of: task), expected)
+        }
+    }
+
+    func testArabicUsesArabicDigitsInSentences() throws {
+        let task = try task([("title", .string("نسخ")), ("fraction", .double(0.42))])
+        XCTAssertEqual(try describer("ar_EG").accessibleText(of: task), "نسخ: ٤٢ بالمئة")
+    }
+
+    func testDurationsAreRoundedAsPeopleSayThem() throws {
+        let english = try describer("en_US")
+        XCTAssertEqual(english.duration(seconds: 42), "45 seconds")
+        XCTAssertEqual(english.duration(seconds: 3), "5 seconds")
+        XCTAssertEqual(english.duration(seconds: 170), "3 minutes")
+        XCTAssertEqual(english.duration(seconds: 7_290), "2 hours, 2 minutes")
+    }
+}
