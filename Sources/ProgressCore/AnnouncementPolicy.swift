@@ -37,8 +37,7 @@ public struct AnnouncementPolicy: Sendable {
             return nil
         }
         guard let task else { return nil }
-        let restarted = change.kind == .updated && change.properties.contains(.created)
-        if change.kind == .created || restarted {
+        if change.kind == .created || change.isRestart {
             lastProgress[change.name] = (now, task.wholePercent ?? 0)
             return Announcement(name: change.name, event: .started)
         }
@@ -54,7 +53,9 @@ public struct AnnouncementPolicy: Sendable {
         if change.properties.contains(.stalled) && task.isStalled && task.isLive {
             return Announcement(name: change.name, event: .stalled)
         }
-        guard change.properties.contains(.label), task.state == .running, let percent = task.wholePercent else { return nil }
+        // Compared with what was last said, not with the previous update: a change held back
+        // by the interval is said with the next update after it.
+        guard change.properties.contains(.serial), task.state == .running, let percent = task.wholePercent else { return nil }
         if let last = lastProgress[change.name] {
             guard now - last.time >= intervalMicros, abs(percent - last.percent) >= minimumPercentStep else { return nil }
         }

@@ -18,15 +18,19 @@ public struct TaskChange: Sendable, Equatable {
     public let isImmediate: Bool
     /// Requests to send to the job as signals on the task object, after the properties.
     public let requests: [TaskRequest]
+    /// An ended task started afresh on the same object.
+    public let isRestart: Bool
 
     public init(
-        name: TaskName, kind: Kind, properties: TaskProperties, isImmediate: Bool, requests: [TaskRequest] = []
+        name: TaskName, kind: Kind, properties: TaskProperties, isImmediate: Bool, requests: [TaskRequest] = [],
+        isRestart: Bool = false
     ) {
         self.name = name
         self.kind = kind
         self.properties = properties
         self.isImmediate = isImmediate
         self.requests = requests
+        self.isRestart = isRestart
     }
 
     public var isEmpty: Bool { kind == .updated && properties.isEmpty && requests.isEmpty }

@@ -64,7 +64,8 @@ public final class TaskStore {
         chargedTasks[caller, default: 0] += 1
         if let parent = task.parent { children[parent, default: []].insert(name) }
         let own: TaskChange = if let existing {
-            TaskChange(name: name, kind: .updated, properties: task.differences(from: existing), isImmediate: true)
+            TaskChange(
+                name: name, kind: .updated, properties: task.differences(from: existing), isImmediate: true, isRestart: true)
         } else {
             TaskChange(name: name, kind: .created, properties: .all, isImmediate: true)
         }

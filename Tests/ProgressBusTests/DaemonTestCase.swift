@@ -10,10 +10,12 @@ class DaemonTestCase: XCTestCase {
     var listener: BusConnection!
     /// Extra daemon flags for a test class.
     var daemonArguments: [String] { [] }
+    /// Extra environment for the daemon.
+    var daemonEnvironment: [String: String] { [:] }
 
     override func setUpWithError() throws {
         bus = try PrivateBus()
-        daemon = try DaemonProcess(bus: bus, arguments: daemonArguments)
+        daemon = try DaemonProcess(bus: bus, arguments: daemonArguments, environment: daemonEnvironment)
         client = try bus.connect()
         listener = try bus.connect()
     }

@@ -36,7 +36,7 @@ final class TaskStoreTests: XCTestCase {
         clock.advance(seconds: 1)
         let change = try start("backup", [("title", .string("Again"))], caller: ":1.99")
         XCTAssertEqual(change.own.kind, .updated)
-        XCTAssertEqual(change.own.properties, [.title, .serial, .updated])
+        XCTAssertEqual(change.own.properties, [.title, .serial, .updated, .accessibleText], "the spoken text names the title")
         XCTAssertEqual(task().fraction, 0.4)
         XCTAssertEqual(store.count, 1)
     }

@@ -1,0 +1,74 @@
+import ProgressCore
+import XCTest
+
+final class AnnouncementPolicyTests: XCTestCase {
+    let clock = ManualClock()
+    lazy var store = TaskStore(clock: clock)
+    let copy = try! TaskName("copy")
+    let job = ":1.10"
+    var policy = AnnouncementPolicy()
+
+    /// Applies a store call and returns what the policy says about it.
+    func heard(_ changes: [TaskChange]) -> [AnnouncementPolicy.Event] {
+        changes.filter { $0.name == copy }.compactMap {
+            policy.consider($0, task: store.task($0.name), now: clock.monotonicMicros)?.event
+        }
+    }
+
+    func start(_ pairs: [(String, OptionValue)] = []) throws -> [TaskChange] {
+        try store.start(copy, with: TaskUpdate.parse(pairs.map { (key: $0.0, value: $0.1) }, for: .start), caller: job)
+    }
+
+    func fraction(_ value: Double, after seconds: Double) throws -> [AnnouncementPolicy.Event] {
+        clock.advance(seconds: seconds)
+        return heard(try store.setFraction(copy, value, caller: job))
+    }
+
+    func testTheStartAndEveryOutcomeAreSaid() throws {
+        XCTAssertEqual(heard(try start()), [.started])
+        XCTAssertEqual(heard(try store.finish(copy, caller: job)), [.finished])
+        XCTAssertEqual(heard(try start()), [.started], "started again")
+        XCTAssertEqual(heard(try store.fail(copy, message: "disk full", caller: job)), [.failed])
+        _ = try start()
+        XCTAssertEqual(heard(try store.update(copy, with: TaskUpdate.parse([("state", .string("cancelled"))], for: .update), caller: job)), [.cancelled])
+    }
+
+    func testProgressAtMostEveryIntervalAndOnlyWhenTheWholePercentChanged() throws {
+        _ = heard(try start())
+        XCTAssertEqual(try fraction(0.011, after: 1), [], "within 10 seconds of the start")
+        XCTAssertEqual(try fraction(0.05, after: 9), [.progress])
+        XCTAssertEqual(try fraction(0.2, after: 5), [])
+        XCTAssertEqual(try fraction(0.205, after: 5), [.progress], "10 seconds since the last, and 5 became 20")
+        XCTAssertEqual(try fraction(0.209, after: 20), [], "the whole percent did not change")
+    }
+
+    func testASubscriberPaceAndStep() throws {
+        policy = AnnouncementPolicy(intervalMicros: 1_000_000, minimumPercentStep: 10)
+        _ = heard(try start())
+        XCTAssertEqual(try fraction(0.05, after: 2), [], "5 points is less than the step of 10")
+        XCTAssertEqual(try fraction(0.12, after: 1), [.progress])
+        XCTAssertEqual(try fraction(0.2, after: 2), [], "8 points since the last one")
+        XCTAssertEqual(try fraction(0.22, after: 0.5), [.progress], "10 points, 2.5 seconds after the last")
+        XCTAssertEqual(try fraction(0.33, after: 0.5), [], "11 points, but half a second after the last")
+        XCTAssertEqual(try fraction(0.34, after: 0.6), [.progress])
+    }
+
+    func testStallsArePoliteAndFailuresAssertive() throws {
+        _ = heard(try start([("stall-seconds", .uint64(5))]))
+        clock.advance(seconds: 5)
+        let stall = store.housekeeping().compactMap { policy.consider($0, task: store.task($0.name), now: clock.monotonicMicros) }
+        XCTAssertEqual(stall.map(\.event), [.stalled])
+        XCTAssertEqual(stall.first?.politeness, .polite)
+        let failure = try store.fail(copy, message: "x", caller: job).compactMap {
+            policy.consider($0, task: store.task($0.name), now: clock.monotonicMicros)
+        }
+        XCTAssertEqual(failure.first?.politeness, .assertive)
+    }
+
+    func testPausesAreSaidAndIndeterminateProgressIsNot() throws {
+        _ = heard(try start([("pausable", .bool(true))]))
+        clock.advance(seconds: 20)
+        XCTAssertEqual(heard(try store.pulse(copy, caller: job)), [])
+        XCTAssertEqual(heard(try store.update(copy, with: TaskUpdate.parse([("state", .string("paused"))], for: .update), caller: job)), [.paused])
+    }
+}
