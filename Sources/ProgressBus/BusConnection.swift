@@ -131,6 +131,7 @@ public final class BusConnection {
             if g_get_monotonic_time() >= deadline { return condition() }
             // A short timer bounds each blocking iteration, so the deadline is honoured.
             let wake = g_timeout_source_new(10)!
+            g_source_set_callback(wake, { _ in 0 }, nil, nil)
             g_source_attach(wake, nil)
             g_main_context_iteration(nil, 1)
             g_source_destroy(wake)

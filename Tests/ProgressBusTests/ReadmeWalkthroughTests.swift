@@ -44,7 +44,7 @@ final class ReadmeWalkthroughTests: DaemonTestCase {
 
     func testTheWalkthroughRunsAsWritten() throws {
         let steps = Self.walkthroughSteps()
-        XCTAssertGreaterThan(steps.count, 18)
+        XCTAssertGreaterThan(steps.count, 22)
         XCTAssertEqual(steps.filter { $0.expected != nil }.count, steps.count - 1, "every command but the monitor says what it prints")
 
         var monitors: [(Process, URL)] = []
@@ -68,6 +68,36 @@ final class ReadmeWalkthroughTests: DaemonTestCase {
             process.terminate()
             XCTAssertTrue(seen, "gdbus monitor saw the task finish: \((try? String(contentsOf: output, encoding: .utf8)) ?? "")")
         }
+    }
+
+    /// The README's Python subscriber, run as written with python3-dbus: an independent
+    /// D-Bus implementation receiving the daemon's unicast signals.
+    func testThePythonSubscriberHearsAnnouncements() throws {
+        let readme = Self.readme
+        let python = try XCTUnwrap(readme.components(separatedBy: "```python\n").dropFirst().first?
+            .components(separatedBy: "```").first)
+        let output = FileManager.default.temporaryDirectory.appendingPathComponent("python-\(UUID().uuidString)")
+        _ = FileManager.default.createFile(atPath: output.path, contents: nil)
+        defer { try? FileManager.default.removeItem(at: output) }
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
+        process.arguments = ["-u", "-c", python]
+        process.environment = bus.environment
+        process.standardOutput = try FileHandle(forWritingTo: output)
+        try process.run()
+        defer { if process.isRunning { process.terminate() } }
+        var attempt = 0
+        let heard = BusConnection.pump(seconds: 15) {
+            let text = (try? String(contentsOf: output, encoding: .utf8)) ?? ""
+            if text.contains("polite") { return true }
+            // Until the subscriber is listening, keep giving it something to hear.
+            attempt += 1
+            if attempt % 20 == 0 { _ = try? self.start("python \(attempt)", [("title", .string("Essai"))]) }
+            return false
+        }
+        XCTAssertTrue(heard, "the subscriber printed nothing")
+        let text = (try? String(contentsOf: output, encoding: .utf8)) ?? ""
+        XCTAssertTrue(text.contains("polite Essai\u{A0}: 0 pour cent"), text)
     }
 
     /// Starts a long-running command and waits until gdbus monitor says it is watching.
