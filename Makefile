@@ -37,6 +37,7 @@ test: deps catalogs
 
 install: release
 	install -Dm755 "$$($(SWIFT) build -c release --show-bin-path)/progressd" "$(DESTDIR)$(BINDIR)/progressd"
+	install -Dm755 "$$($(SWIFT) build -c release --show-bin-path)/progressctl" "$(DESTDIR)$(BINDIR)/progressctl"
 	install -Dm644 dbus/org.progressd.Progress1.xml "$(DESTDIR)$(DATADIR)/dbus-1/interfaces/org.progressd.Progress1.xml"
 	sed 's|@bindir@|$(BINDIR)|g' dbus/org.progressd.Progress1.service > progressd.dbus-service.tmp
 	install -Dm644 progressd.dbus-service.tmp "$(DESTDIR)$(DATADIR)/dbus-1/services/org.progressd.Progress1.service"
@@ -50,7 +51,7 @@ install: release
 	done
 
 uninstall:
-	rm -f "$(DESTDIR)$(BINDIR)/progressd" \
+	rm -f "$(DESTDIR)$(BINDIR)/progressd" "$(DESTDIR)$(BINDIR)/progressctl" \
 	    "$(DESTDIR)$(DATADIR)/dbus-1/interfaces/org.progressd.Progress1.xml" \
 	    "$(DESTDIR)$(DATADIR)/dbus-1/services/org.progressd.Progress1.service" \
 	    "$(DESTDIR)$(USERUNITDIR)/progressd.service" \

@@ -5,6 +5,7 @@ let package = Package(
     name: "progressd",
     products: [
         .executable(name: "progressd", targets: ["progressd"]),
+        .executable(name: "progressctl", targets: ["progressctl"]),
     ],
     targets: [
         // System libraries from Debian (installed by `make deps`).
@@ -28,11 +29,17 @@ let package = Package(
 
         .executableTarget(name: "progressd", dependencies: ["ProgressBus", "ProgressText", "ProgressState", "ProgressCore"]),
 
+        // progressctl's commands, argument parsing and terminal drawing.
+        .target(name: "ProgressControl", dependencies: ["ProgressBus", "ProgressText", "ProgressCore"]),
+        .executableTarget(name: "progressctl", dependencies: ["ProgressControl"]),
+
         // Private dbus-daemon and daemon processes for the integration tests.
         .target(name: "ProgressTestSupport", dependencies: ["ProgressBus"], path: "Tests/Support"),
         .testTarget(name: "ProgressCoreTests", dependencies: ["ProgressCore"]),
         .testTarget(name: "ProgressTextTests", dependencies: ["ProgressText", "ProgressCore", "ProgressTestSupport"]),
         .testTarget(name: "ProgressStateTests", dependencies: ["ProgressState", "ProgressCore"]),
+        .testTarget(
+            name: "ProgressControlTests", dependencies: ["ProgressControl", "ProgressBus", "ProgressTestSupport", "progressctl", "progressd"]),
         .testTarget(
             name: "ProgressBusTests",
             dependencies: ["ProgressBus", "ProgressCore", "ProgressTestSupport", "progressd"]),

@@ -83,12 +83,14 @@ public final class BusConnection {
     @discardableResult
     public func call(
         _ destination: String, _ path: String, _ interface: String, _ method: String,
-        _ arguments: [BusValue] = [], timeoutMilliseconds: Int32 = 25_000
+        _ arguments: [BusValue] = [], timeoutMilliseconds: Int32 = 25_000, autoStart: Bool = false
     ) throws(BusCallError) -> [BusValue] {
         var error: UnsafeMutablePointer<GError>?
+        // Tests must never start an installed service behind their backs; clients may.
+        let flags = autoStart ? G_DBUS_CALL_FLAGS_NONE : G_DBUS_CALL_FLAGS_NO_AUTO_START
         guard let reply = g_dbus_connection_call_sync(
             connection, destination, path, interface, method, BusValue.tuple(arguments).gVariant(), nil,
-            G_DBUS_CALL_FLAGS_NO_AUTO_START, timeoutMilliseconds, nil, &error)
+            flags, timeoutMilliseconds, nil, &error)
         else { throw BusCallError(consuming: error) }
         defer { g_variant_unref(reply) }
         return BusValue.children(reply)
@@ -125,12 +127,13 @@ public final class BusConnection {
 
     /// Dispatches signals until `condition` holds or `seconds` pass; returns the condition.
     @discardableResult
-    public static func pump(seconds: Double, until condition: () -> Bool) -> Bool {
+    public static func pump(seconds: Double, wakeMilliseconds: UInt32 = 10, until condition: () -> Bool) -> Bool {
         let deadline = g_get_monotonic_time() + gint64(seconds * 1_000_000)
+        drain()  // what already arrived counts, whatever the condition says now
         while !condition() {
             if g_get_monotonic_time() >= deadline { return condition() }
             // A short timer bounds each blocking iteration, so the deadline is honoured.
-            let wake = g_timeout_source_new(10)!
+            let wake = g_timeout_source_new(wakeMilliseconds)!
             g_source_set_callback(wake, { _ in 0 }, nil, nil)
             g_source_attach(wake, nil)
             g_main_context_iteration(nil, 1)

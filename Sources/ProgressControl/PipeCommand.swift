@@ -1,0 +1,77 @@
+import Foundation
+import ProgressBus
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Copies stdin to stdout, like pv, reporting the bytes as the task's progress.
+enum PipeCommand {
+    static let command = Command(
+        name: "pipe", usage: ["pipe NAME [--size BYTES] [--title TEXT]"],
+        summary: "Copies stdin to stdout, reporting the bytes as progress.",
+        details: """
+            The task is determinate when --size is given or stdin is a regular file; otherwise it
+            counts bytes. It finishes at the end of the input and fails if writing fails.
+            """,
+        options: [
+            OptionSpec("size", value: "BYTES", "how many bytes will come"),
+            OptionSpec("title", value: "TEXT", "what the task does"),
+        ],
+        examples: [
+            "progressctl pipe download --size 734003200 < ubuntu.iso > /mnt/usb/ubuntu.iso",
+            "tar c ~/Documents | progressctl pipe archive | gzip > documents.tar.gz",
+        ],
+        run: { arguments, context in
+            let name = try arguments.positionals("NAME")[0]
+            var size = try arguments.count("size")
+            var status = stat()
+            if size == nil, fstat(STDIN_FILENO, &status) == 0, (status.st_mode & S_IFMT) == S_IFREG {
+                size = UInt64(status.st_size)
+            }
+            var options: [(String, BusValue)] = [("unit", .string("bytes")), ("lifetime", .string("caller"))]
+            if let title = arguments.values["title"] { options.append(("title", .string(title))) }
+            if let size { options.append(("total", .uint64(size))) } else { options.append(("indeterminate", .bool(true))) }
+            try context.manager("Start", [.string(name), .vardict(options)])
+            signal(SIGPIPE, SIG_IGN)
+
+            var copied: UInt64 = 0
+            var lastReport = Date()
+            var buffer = [UInt8](repeating: 0, count: 65_536)
+            func report() throws {
+                var changes: [(String, BusValue)] = [("completed", .uint64(copied))]
+                if let size, copied > size { changes.append(("total", .uint64(copied))) }
+                try context.manager("Update", [.string(name), .vardict(changes)])
+                lastReport = Date()
+            }
+            while true {
+                let count = read(STDIN_FILENO, &buffer, buffer.count)
+                if count < 0 && errno == EINTR { continue }
+                if count < 0 {
+                    let reason = String(cString: strerror(errno))
+                    try context.manager("Fail", [.string(name), .string("reading failed: \(reason)")])
+                    context.err("progressctl pipe: reading failed: \(reason)\n")
+                    return 1
+                }
+                if count == 0 { break }
+                var written = 0
+                while written < count {
+                    let result = buffer.withUnsafeBytes { write(STDOUT_FILENO, $0.baseAddress! + written, count - written) }
+                    if result < 0 && errno == EINTR { continue }
+                    if result < 0 {
+                        let reason = String(cString: strerror(errno))
+                        try report()
+                        try context.manager("Fail", [.string(name), .string("writing failed: \(reason)")])
+                        context.err("progressctl pipe: writing failed: \(reason)\n")
+                        return 1
+                    }
+                    written += result
+                }
+                copied += UInt64(count)
+                if Date().timeIntervalSince(lastReport) >= 0.1 { try report() }
+            }
+            try report()
+            try context.manager("Finish", [.string(name)])
+            return 0
+        })
+}

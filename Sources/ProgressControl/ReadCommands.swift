@@ -1,0 +1,92 @@
+import Foundation
+import ProgressBus
+import ProgressCore
+
+/// The commands that show tasks, in the caller's locale.
+enum ReadCommands {
+    static let all = [list, get]
+
+    static let list = Command(
+        name: "list", usage: ["list [--json]"],
+        summary: "Shows every task: name, state, percent and detail.",
+        details: "Percents and details are in your locale (LC_ALL, LC_NUMERIC, LC_MESSAGES, LANG).",
+        options: [OptionSpec("json", "print a JSON array of every task's properties")],
+        examples: ["progressctl list", "progressctl list --json | jq '.[].Name'"],
+        run: { arguments, context in
+            _ = try arguments.positionals()
+            let tasks = try context.manager("Snapshot", [.string(context.locale)]).first?.dictionary ?? [:]
+            let ordered = tasks.keys.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }.compactMap { tasks[$0]?.dictionary }
+            if arguments.has("json") {
+                context.out(try json(ordered.map(jsonObject)) + "\n")
+                return 0
+            }
+            let rows = [["NAME", "STATE", "PERCENT", "DETAIL"]] + ordered.map { task in
+                [task["Name"]?.string ?? "", state(of: task), task["Label"]?.string ?? "", task["Detail"]?.string ?? ""]
+            }
+            context.out(table(rows))
+            return 0
+        })
+
+    static let get = Command(
+        name: "get", usage: ["get NAME [--json]"],
+        summary: "Shows one task's properties.",
+        details: "Texts are in your locale.",
+        options: [OptionSpec("json", "print a JSON object")],
+        examples: ["progressctl get backup", "progressctl get backup --json"],
+        run: { arguments, context in
+            let name = try arguments.positionals("NAME")[0]
+            let task = try context.manager("Describe", [.string(name), .string(context.locale)]).first?.dictionary ?? [:]
+            if arguments.has("json") {
+                context.out(try json(jsonObject(task)) + "\n")
+                return 0
+            }
+            let rows = TaskProperty.allCases.compactMap { property in
+                task[property.dbusName].map { [property.dbusName, text($0)] }
+            }
+            context.out(table(rows, separator: "  "))
+            return 0
+        })
+
+    /// State as people read it: "running", "paused", "stalled", or the outcome.
+    static func state(of task: [String: BusValue]) -> String {
+        let state = task["State"]?.string ?? ""
+        return state == "running" && task["Stalled"]?.bool == true ? "stalled" : state
+    }
+
+    static func text(_ value: BusValue) -> String {
+        switch value.unboxed {
+        case .string(let text), .objectPath(let text): text
+        case .bool(let flag): flag ? "true" : "false"
+        case .double(let number): String(number)
+        default: value.unboxed.integer.map(String.init) ?? value.unboxed.description
+        }
+    }
+
+    /// Columns padded by characters; the last column is not padded.
+    static func table(_ rows: [[String]], separator: String = "   ") -> String {
+        guard let columns = rows.map(\.count).max(), columns > 0 else { return "" }
+        let widths = (0..<columns).map { column in rows.map { column < $0.count ? $0[column].count : 0 }.max() ?? 0 }
+        return rows.map { row in
+            row.enumerated().map { column, cell in
+                column == row.count - 1 ? cell : cell + String(repeating: " ", count: widths[column] - cell.count)
+            }.joined(separator: separator).trimmingCharacters(in: .whitespaces)
+        }.joined(separator: "\n") + "\n"
+    }
+
+    static func jsonObject(_ task: [String: BusValue]) -> [String: Any] {
+        task.mapValues { value -> Any in
+            switch value.unboxed {
+            case .string(let text), .objectPath(let text): return text
+            case .bool(let flag): return flag
+            case .double(let number): return number
+            case .uint64(let number): return number
+            default: return value.unboxed.integer ?? value.unboxed.description
+            }
+        }
+    }
+
+    static func json(_ object: Any) throws -> String {
+        let data = try JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .prettyPrinted, .withoutEscapingSlashes])
+        return String(decoding: data, as: UTF8.self)
+    }
+}

@@ -1,0 +1,49 @@
+import Foundation
+import ProgressBus
+
+/// Asks the renderer service for a picture of a task.
+enum RenderCommand {
+    static let service = "org.progressd.Renderer1"
+
+    static let command = Command(
+        name: "render", usage: ["render NAME -o FILE [--style STYLE] [--size WxH] [--scale N] [--format FORMAT] [--theme THEME]"],
+        summary: "Draws a task as an image, through the renderer service.",
+        details: "Needs the renderer service (org.progressd.Renderer1); without it, exit status 69.",
+        options: [
+            OptionSpec("o", value: "FILE", "where to write the image"),
+            OptionSpec("style", value: "STYLE", "bar, striped, ring, skin or pulse"),
+            OptionSpec("size", value: "WxH", "in logical pixels, such as 300x24"),
+            OptionSpec("scale", value: "N", "device pixels per logical pixel"),
+            OptionSpec("format", value: "FORMAT", "png, svg, pdf or apng"),
+            OptionSpec("theme", value: "THEME", "light, dark or high-contrast"),
+        ],
+        examples: ["progressctl render backup -o backup.png --style ring --size 128x128 --scale 2"],
+        run: { arguments, context in
+            let name = try arguments.positionals("NAME")[0]
+            guard let file = arguments.values["o"] else { throw UsageError("missing -o FILE") }
+            var spec: [(String, BusValue)] = [("task", .string(name)), ("locale", .string(context.locale))]
+            for key in ["style", "format", "theme"] { if let value = arguments.values[key] { spec.append((key, .string(value))) } }
+            if let size = arguments.values["size"] {
+                let parts = size.split(separator: "x").compactMap { UInt32($0) }
+                guard parts.count == 2 else { throw UsageError("--size needs WIDTHxHEIGHT, such as 300x24, not '\(size)'") }
+                spec += [("width", .uint32(parts[0])), ("height", .uint32(parts[1]))]
+            }
+            if let scale = arguments.values["scale"] {
+                guard let value = Double(scale), value > 0 else { throw UsageError("--scale needs a number, not '\(scale)'") }
+                spec.append(("scale", .double(value)))
+            }
+            let reply: [BusValue]
+            do {
+                reply = try context.bus().call(service, "/org/progressd/Renderer1", "org.progressd.Renderer1", "Render",
+                                               [.vardict(spec)], autoStart: true)
+            } catch let error as BusCallError {
+                throw ServiceError.from(error, service: service)
+            }
+            let bytes = reply.first?.array?.compactMap { value -> UInt8? in
+                if case .byte(let byte) = value { return byte }
+                return nil
+            } ?? []
+            try Data(bytes).write(to: URL(fileURLWithPath: file))
+            return 0
+        })
+}

@@ -1,0 +1,5 @@
+import Foundation
+import ProgressControl
+
+/// progressctl: the command-line client of progressd.
+exit(ProgressControl.main(Array(CommandLine.arguments.dropFirst()), context: Context(environment: ProcessInfo.processInfo.environment)))
