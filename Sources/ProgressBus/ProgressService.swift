@@ -107,6 +107,8 @@ public final class ProgressService {
                 let name = try store.name(Variant.stringChild(parameters, 0))
                 let update = try TaskUpdate.parse(Variant.optionsChild(parameters, 1), for: .update, limits: store.limits)
                 complete(invocation, nil, try store.update(name, with: update, caller: sender))
+            case "UpdateMany":
+                complete(invocation, nil, try updateMany(Variant.child(parameters, 0), caller: sender))
             case "SetFraction":
                 let name = try store.name(Variant.stringChild(parameters, 0))
                 complete(invocation, nil, try store.setFraction(name, Variant.doubleChild(parameters, 1), caller: sender))
@@ -165,6 +167,41 @@ public final class ProgressService {
         } catch {
             g_dbus_method_invocation_return_dbus_error(invocation, BusNames.errorName(error), error.message)
         }
+    }
+
+    /// Applies each (name, changes) in order, as Update would. Every entry is parsed before
+    /// any is applied, so malformed input changes nothing; a refusal while applying stops
+    /// there, the entries before it staying applied, and the error names the entry.
+    private func updateMany(_ entries: OpaquePointer, caller: String) throws(ProgressError) -> [TaskChange] {
+        defer { g_variant_unref(entries) }
+        let count = Int(g_variant_n_children(entries))
+        if count > store.limits.maxBatchEntries {
+            throw .limitExceeded("UpdateMany got \(count) entries; the limit is \(store.limits.maxBatchEntries)")
+        }
+        var parsed: [(TaskName, TaskUpdate)] = []
+        parsed.reserveCapacity(count)
+        for index in 0..<count {
+            let entry = Variant.child(entries, index)
+            defer { g_variant_unref(entry) }
+            do throws(ProgressError) {
+                parsed.append((try store.name(Variant.stringChild(entry, 0)),
+                               try TaskUpdate.parse(Variant.optionsChild(entry, 1), for: .update, limits: store.limits)))
+            } catch {
+                throw error.prefixed("entry \(index)")
+            }
+        }
+        var changes: [TaskChange] = []
+        for (index, (name, update)) in parsed.enumerated() {
+            do throws(ProgressError) {
+                changes += try store.update(name, with: update, caller: caller)
+            } catch {
+                // What was applied is published; the caller learns where it stopped.
+                persist(changes)
+                for change in changes { publish(change) }
+                throw error.prefixed("entry \(index) (the \(index) before it were applied)")
+            }
+        }
+        return changes
     }
 
     /// The tail of every mutating call: persist, reply, emit.

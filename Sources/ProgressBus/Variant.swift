@@ -39,6 +39,11 @@ enum Variant {
 
     // MARK: Reading
 
+    /// Child `index` of a container, which the caller unrefs.
+    static func child(_ container: OpaquePointer, _ index: Int) -> OpaquePointer {
+        g_variant_get_child_value(container, gsize(index))!
+    }
+
     static func typeString(_ value: OpaquePointer) -> String { String(cString: g_variant_get_type_string(value)) }
 
     /// The string child `index` of a tuple (s, o or g).

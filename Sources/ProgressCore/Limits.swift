@@ -41,6 +41,9 @@ public struct Limits: Sendable, Equatable {
     public var maxSubscriptionsPerCaller = 16
     /// Subscriptions in all: each costs work on every change of the tasks it covers.
     public var maxSubscriptions = 1_024
+    /// Entries in one UpdateMany: a batch is for moving many updates in one message, and a
+    /// bounded one keeps a single call from holding the daemon for long.
+    public var maxBatchEntries = 4_096
     /// A child's weight relative to its siblings.
     public static let weightRange = 0.0...1_000_000.0
 

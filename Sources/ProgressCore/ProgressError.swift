@@ -28,6 +28,19 @@ public enum ProgressError: Error, Equatable, Sendable {
         }
     }
 
+    /// The same error, its message prefixed with where it happened.
+    public func prefixed(_ place: String) -> ProgressError {
+        let message = "\(place): \(self.message)"
+        return switch self {
+        case .invalidName: .invalidName(message)
+        case .invalidValue: .invalidValue(message)
+        case .noSuchTask: .noSuchTask(message)
+        case .unknownOption: .unknownOption(message)
+        case .limitExceeded: .limitExceeded(message)
+        case .notAllowed: .notAllowed(message)
+        }
+    }
+
     /// Every error name, for documentation and tests that keep the XML complete.
     public static let allNames = ["InvalidName", "InvalidValue", "NoSuchTask", "UnknownOption", "LimitExceeded", "NotAllowed"]
 }

@@ -133,4 +133,30 @@ final class ManagerApiTests: DaemonTestCase {
         BusConnection.pump(seconds: 0.3) { false }
         XCTAssertEqual(try property("script", "State"), .string("running"))
     }
+
+    func testUpdateManyAppliesEntriesInOrder() throws {
+        try start("a")
+        try start("b")
+        func entry(_ name: String, _ changes: [(String, BusValue)]) -> BusValue { .tuple([.string(name), .vardict(changes)]) }
+        let batch: [BusValue] = [
+            entry("a", [("fraction", .double(0.1))]), entry("b", [("title", .string("B"))]), entry("a", [("fraction", .double(0.2))]),
+        ]
+        try manager("UpdateMany", [.array(elementType: "(sa{sv})", batch)])
+        XCTAssertEqual(try property("a", "Fraction"), .double(0.2))
+        XCTAssertEqual(try property("b", "Title"), .string("B"))
+
+        let malformed: [BusValue] = [entry("a", [("fraction", .double(0.9))]), entry("b", [("colour", .string("red"))])]
+        assertBusError("UnknownOption", "entry 1: option 'colour'") {
+            try self.manager("UpdateMany", [.array(elementType: "(sa{sv})", malformed)])
+        }
+        XCTAssertEqual(try property("a", "Fraction"), .double(0.2), "a malformed batch changes nothing")
+
+        try manager("Finish", [.string("b")])
+        let stopping: [BusValue] = [entry("a", [("fraction", .double(0.5))]), entry("b", [("fraction", .double(0.5))]),
+                                    entry("a", [("fraction", .double(0.7))])]
+        assertBusError("InvalidValue", "entry 1 (the 1 before it were applied): task 'b' is finished") {
+            try self.manager("UpdateMany", [.array(elementType: "(sa{sv})", stopping)])
+        }
+        XCTAssertEqual(try property("a", "Fraction"), .double(0.5))
+    }
 }
