@@ -9,7 +9,7 @@ DEBUG_BIN = .build/debug
 # them (installed, that is $(PREFIX)/share/locale).
 LOCALE_BUILD = .build/share/locale
 
-.PHONY: all deps catalogs build release run test install uninstall clean
+.PHONY: all deps catalogs build release run test bench soak install uninstall clean
 
 all: build
 
@@ -34,6 +34,15 @@ run: build
 test: deps catalogs
 	$(SWIFT) build --build-tests
 	PROGRESSD_LOCALE_DIR=$(CURDIR)/$(LOCALE_BUILD) $(SWIFT) test
+
+# The benchmark: progressd (release) against bench/reference on one private bus; see bench/run-bench.py.
+BENCH_BUILD = .build/bench
+bench: release
+	mkdir -p $(BENCH_BUILD)
+	cc -O2 -Wall -o $(BENCH_BUILD)/reference-server bench/reference/reference-server.c $$(pkg-config --cflags --libs gio-2.0)
+	cc -O2 -Wall -o $(BENCH_BUILD)/load-client bench/load/load-client.c $$(pkg-config --cflags --libs dbus-1) -lm
+	cp "$$($(SWIFT) build -c release --show-bin-path)/progressd" $(BENCH_BUILD)/
+	python3 bench/run-bench.py $(BENCH_BUILD) $(BENCH_ARGS)
 
 install: release
 	install -Dm755 "$$($(SWIFT) build -c release --show-bin-path)/progressd" "$(DESTDIR)$(BINDIR)/progressd"

@@ -246,15 +246,19 @@ public final class TaskStore {
             task.stalled = false
         }
         updateEstimate(&task, before: before)
-        let counts = forceChange || !task.differences(from: before).isEmpty
+        var changed = task.differences(from: before)
+        let counts = forceChange || !changed.isEmpty
         if counts {
             task.serial += 1
             task.updated = max(clock.wallMicros, before.updated)
             countTowardsRate(&task)
+            // What counting the change itself moved.
+            changed.insert(.serial)
+            if task.updated != before.updated { changed.insert(.updated) }
+            if task.updatesFrequently != before.updatesFrequently { changed.insert(.updatesFrequently) }
         }
         // Stored even when nothing visible changed: the activity time or binding may have.
         tasks[task.name] = task
-        let changed = counts ? task.differences(from: before) : []
         let immediate = !changed.isDisjoint(with: [.state, .indeterminate, .stalled, .cancelRequested]) || !requests.isEmpty
         return TaskChange(name: task.name, kind: .updated, properties: changed, isImmediate: immediate, requests: requests)
     }

@@ -123,10 +123,19 @@ public final class MessageCatalog: @unchecked Sendable {
 }
 
 extension String {
-    /// Replaces each `{key}` with its value.
+    /// Replaces each `{key}` with its value, in one pass (this runs for every task of a Snapshot).
     func filling(_ values: [String: String]) -> String {
-        var result = self
-        for (key, value) in values { result = result.replacingOccurrences(of: "{\(key)}", with: value) }
+        var result = ""
+        result.reserveCapacity(utf8.count + 32)
+        var rest = self[...]
+        while let open = rest.firstIndex(of: "{") {
+            result += rest[..<open]
+            guard let close = rest[open...].firstIndex(of: "}") else { break }
+            let key = String(rest[rest.index(after: open)..<close])
+            if let value = values[key] { result += value } else { result += rest[open...close] }
+            rest = rest[rest.index(after: close)...]
+        }
+        result += rest
         return result
     }
 }

@@ -1,0 +1,259 @@
+/* The benchmark's load client, on libdbus (independent of GDBus, and cheaper per call,
+ * so the client is not what limits the rate). One mode per run; prints one line of
+ * "key=value" results. Calls go to object /org/progressd/Progress1, interface
+ * org.progressd.Progress1.Manager, of DEST.
+ *   call DEST COUNT            SetFraction one at a time
+ *   pipeline DEST COUNT DEPTH  SetFraction with DEPTH calls in flight
+ *   noreply DEST COUNT         SetFraction without replies, then one Ping to wait for them
+ *   batch DEST COUNT SIZE      UpdateMany with SIZE entries per call (COUNT updates in all)
+ *   flood DEST RATE SECONDS TASKS   RATE updates a second over TASKS tasks, no replies; the
+ *                              last value of every task is 1.0
+ *   start DEST COUNT           Start COUNT tasks (t0, t1, ...), 64 in flight
+ *   snapshot DEST TIMES        Snapshot(""), TIMES times; prints each call's milliseconds
+ *   listen SECONDS             counts PropertiesChanged per task object and the last Fraction
+ *   owner NAME                 waits until NAME has an owner; prints CLOCK_MONOTONIC then */
+#include <dbus/dbus.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#define PATH "/org/progressd/Progress1"
+#define MANAGER "org.progressd.Progress1.Manager"
+
+static DBusConnection *bus;
+
+static double now(void) {
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return t.tv_sec + t.tv_nsec / 1e9;
+}
+
+static void fail(const char *what, DBusError *error) {
+    fprintf(stderr, "load-client: %s: %s\n", what, error && dbus_error_is_set(error) ? error->message : "failed");
+    exit(1);
+}
+
+static DBusMessage *set_fraction(const char *dest, const char *name, double fraction) {
+    DBusMessage *message = dbus_message_new_method_call(dest, PATH, MANAGER, "SetFraction");
+    dbus_message_append_args(message, DBUS_TYPE_STRING, &name, DBUS_TYPE_DOUBLE, &fraction, DBUS_TYPE_INVALID);
+    return message;
+}
+
+static void check_reply(DBusMessage *reply) {
+    if (dbus_message_get_type(reply) == DBUS_MESSAGE_TYPE_ERROR) {
+        fprintf(stderr, "load-client: error reply %s\n", dbus_message_get_error_name(reply));
+        exit(1);
+    }
+}
+
+static void call_and_wait(DBusMessage *message) {
+    DBusError error;
+    dbus_error_init(&error);
+    DBusMessage *reply = dbus_connection_send_with_reply_and_block(bus, message, 60000, &error);
+    if (reply == NULL) fail("call", &error);
+    check_reply(reply);
+    dbus_message_unref(reply);
+    dbus_message_unref(message);
+}
+
+static void ping(const char *dest) {
+    call_and_wait(dbus_message_new_method_call(dest, PATH, "org.freedesktop.DBus.Peer", "Ping"));
+}
+
+/* Keeps DEPTH calls in flight until COUNT replies came back. */
+static void pipelined(const char *dest, long count, int depth, DBusMessage *(*make)(const char *, long)) {
+    long sent = 0, received = 0;
+    while (received < count) {
+        while (sent < count && sent - received < depth) {
+            DBusMessage *message = make(dest, sent++);
+            dbus_connection_send(bus, message, NULL);
+            dbus_message_unref(message);
+        }
+        dbus_connection_flush(bus);
+        dbus_connection_read_write(bus, -1);
+        DBusMessage *reply;
+        while ((reply = dbus_connection_pop_message(bus)) != NULL) {
+            int type = dbus_message_get_type(reply);
+            if (type == DBUS_MESSAGE_TYPE_METHOD_RETURN || type == DBUS_MESSAGE_TYPE_ERROR) {
+                check_reply(reply);
+                received++;
+            }
+            dbus_message_unref(reply);
+        }
+    }
+}
+
+static DBusMessage *next_fraction(const char *dest, long i) { return set_fraction(dest, "t0", (i % 1000) / 1000.0); }
+
+static DBusMessage *next_start(const char *dest, long i) {
+    char name[32];
+    snprintf(name, sizeof name, "t%ld", i);
+    const char *p = name;
+    DBusMessage *message = dbus_message_new_method_call(dest, PATH, MANAGER, "Start");
+    DBusMessageIter args, dict;
+    dbus_message_iter_init_append(message, &args);
+    dbus_message_iter_append_basic(&args, DBUS_TYPE_STRING, &p);
+    dbus_message_iter_open_container(&args, DBUS_TYPE_ARRAY, "{sv}", &dict);
+    dbus_message_iter_close_container(&args, &dict);
+    return message;
+}
+
+static long batch_size;
+static DBusMessage *next_batch(const char *dest, long i) {
+    DBusMessage *message = dbus_message_new_method_call(dest, PATH, MANAGER, "UpdateMany");
+    DBusMessageIter args, array, entry, dict, pair, variant;
+    dbus_message_iter_init_append(message, &args);
+    dbus_message_iter_open_container(&args, DBUS_TYPE_ARRAY, "(sa{sv})", &array);
+    for (long j = 0; j < batch_size; j++) {
+        const char *name = "t0", *key = "fraction";
+        double fraction = ((i * batch_size + j) % 1000) / 1000.0;
+        dbus_message_iter_open_container(&array, DBUS_TYPE_STRUCT, NULL, &entry);
+        dbus_message_iter_append_basic(&entry, DBUS_TYPE_STRING, &name);
+        dbus_message_iter_open_container(&entry, DBUS_TYPE_ARRAY, "{sv}", &dict);
+        dbus_message_iter_open_container(&dict, DBUS_TYPE_DICT_ENTRY, NULL, &pair);
+        dbus_message_iter_append_basic(&pair, DBUS_TYPE_STRING, &key);
+        dbus_message_iter_open_container(&pair, DBUS_TYPE_VARIANT, "d", &variant);
+        dbus_message_iter_append_basic(&variant, DBUS_TYPE_DOUBLE, &fraction);
+        dbus_message_iter_close_container(&pair, &variant);
+        dbus_message_iter_close_container(&dict, &pair);
+        dbus_message_iter_close_container(&entry, &dict);
+        dbus_message_iter_close_container(&array, &entry);
+    }
+    dbus_message_iter_close_container(&args, &array);
+    return message;
+}
+
+static void listen_for(double seconds) {
+    DBusError error;
+    dbus_error_init(&error);
+    dbus_bus_add_match(bus, "type='signal',interface='org.freedesktop.DBus.Properties',member='PropertiesChanged',"
+                            "path_namespace='/org/progressd/Progress1/tasks'", &error);
+    if (dbus_error_is_set(&error)) fail("match", &error);
+    printf("ready\n");
+    fflush(stdout);
+    enum { MAX = 4096 };
+    static char paths[MAX][128];
+    static long counts[MAX];
+    static double last[MAX];
+    int known = 0;
+    double end = now() + seconds;
+    while (now() < end) {
+        dbus_connection_read_write(bus, 50);
+        DBusMessage *message;
+        while ((message = dbus_connection_pop_message(bus)) != NULL) {
+            if (dbus_message_is_signal(message, "org.freedesktop.DBus.Properties", "PropertiesChanged")) {
+                const char *path = dbus_message_get_path(message);
+                int slot = 0;
+                while (slot < known && strcmp(paths[slot], path) != 0) slot++;
+                if (slot == known && known < MAX) {
+                    snprintf(paths[known], sizeof paths[known], "%s", path);
+                    last[known] = NAN;
+                    known++;
+                }
+                counts[slot]++;
+                DBusMessageIter args, dict, entry, value;
+                dbus_message_iter_init(message, &args);
+                dbus_message_iter_next(&args);
+                dbus_message_iter_recurse(&args, &dict);
+                while (dbus_message_iter_get_arg_type(&dict) == DBUS_TYPE_DICT_ENTRY) {
+                    const char *key;
+                    dbus_message_iter_recurse(&dict, &entry);
+                    dbus_message_iter_get_basic(&entry, &key);
+                    dbus_message_iter_next(&entry);
+                    dbus_message_iter_recurse(&entry, &value);
+                    if (strcmp(key, "Fraction") == 0) dbus_message_iter_get_basic(&value, &last[slot]);
+                    dbus_message_iter_next(&dict);
+                }
+            }
+            dbus_message_unref(message);
+        }
+    }
+    long total = 0, max = 0, finals = 0;
+    for (int i = 0; i < known; i++) {
+        total += counts[i];
+        if (counts[i] > max) max = counts[i];
+        if (last[i] == 1.0) finals++;
+    }
+    printf("objects=%d signals=%ld max_per_object=%ld last_value_delivered=%ld\n", known, total, max, finals);
+}
+
+int main(int argc, char **argv) {
+    if (argc < 3) { fprintf(stderr, "usage: see the comment at the top of load-client.c\n"); return 64; }
+    DBusError error;
+    dbus_error_init(&error);
+    bus = dbus_bus_get_private(DBUS_BUS_SESSION, &error);
+    if (bus == NULL) fail("connect", &error);
+    const char *mode = argv[1];
+    if (strcmp(mode, "listen") == 0) { listen_for(atof(argv[2])); return 0; }
+    if (strcmp(mode, "owner") == 0) {
+        while (!dbus_bus_name_has_owner(bus, argv[2], NULL)) {
+            struct timespec pause = {0, 200000};
+            nanosleep(&pause, NULL);
+        }
+        printf("owned_at=%.6f\n", now());
+        return 0;
+    }
+    const char *dest = argv[2];
+    long count = argc > 3 ? atol(argv[3]) : 0;
+    double start = now();
+    if (strcmp(mode, "call") == 0) {
+        for (long i = 0; i < count; i++) call_and_wait(set_fraction(dest, "t0", (i % 1000) / 1000.0));
+    } else if (strcmp(mode, "pipeline") == 0) {
+        pipelined(dest, count, atoi(argv[4]), next_fraction);
+    } else if (strcmp(mode, "noreply") == 0) {
+        for (long i = 0; i < count; i++) {
+            DBusMessage *message = set_fraction(dest, "t0", (i % 1000) / 1000.0);
+            dbus_message_set_no_reply(message, TRUE);
+            dbus_connection_send(bus, message, NULL);
+            dbus_message_unref(message);
+            if (i % 256 == 0) dbus_connection_flush(bus);
+        }
+        dbus_connection_flush(bus);
+        ping(dest);
+    } else if (strcmp(mode, "batch") == 0) {
+        batch_size = atol(argv[4]);
+        pipelined(dest, count / batch_size, 8, next_batch);
+    } else if (strcmp(mode, "start") == 0) {
+        pipelined(dest, count, 64, next_start);
+    } else if (strcmp(mode, "flood") == 0) {
+        double rate = atof(argv[3]), seconds = atof(argv[4]);
+        int objects = atoi(argv[5]);
+        long total = (long) (rate * seconds);
+        for (long i = 0; i < total; i++) {
+            while (now() < start + i / rate) {
+                struct timespec pause = {0, 100000};
+                nanosleep(&pause, NULL);
+            }
+            char name[32];
+            snprintf(name, sizeof name, "t%ld", i % objects);
+            double fraction = i >= total - objects ? 1.0 : (i % 997) / 1000.0;
+            DBusMessage *message = set_fraction(dest, name, fraction);
+            dbus_message_set_no_reply(message, TRUE);
+            dbus_connection_send(bus, message, NULL);
+            dbus_message_unref(message);
+            if (i % 64 == 0) dbus_connection_flush(bus);
+        }
+        dbus_connection_flush(bus);
+        ping(dest);
+        count = total;
+    } else if (strcmp(mode, "snapshot") == 0) {
+        for (long i = 0; i < count; i++) {
+            const char *locale = "";
+            DBusMessage *message = dbus_message_new_method_call(dest, PATH, MANAGER, "Snapshot");
+            dbus_message_append_args(message, DBUS_TYPE_STRING, &locale, DBUS_TYPE_INVALID);
+            double before = now();
+            call_and_wait(message);
+            printf("%s%.3f", i ? " " : "snapshot_ms=", (now() - before) * 1000);
+        }
+        printf("\n");
+        return 0;
+    } else {
+        fprintf(stderr, "load-client: unknown mode %s\n", mode);
+        return 64;
+    }
+    double elapsed = now() - start;
+    printf("calls=%ld seconds=%.6f rate=%.1f\n", count, elapsed, count / elapsed);
+    return 0;
+}

@@ -1,0 +1,215 @@
+#!/usr/bin/env python3
+"""make bench: progressd against a minimal C GDBus server (bench/reference) on the same
+private bus, driven by the same libdbus load client (bench/load). Every figure is a
+median of several runs, printed beside the reference's and as a ratio.
+
+Usage: run-bench.py BUILD_DIR [--quick]
+BUILD_DIR holds progressd (release), reference-server and load-client."""
+
+import ctypes
+import os
+import signal
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+
+BUILD = sys.argv[1]
+QUICK = "--quick" in sys.argv
+REPEATS = 3 if QUICK else 5
+PROGRESSD = "org.progressd.Progress1"
+REFERENCE = "org.progressd.Reference"
+LIBC = ctypes.CDLL("libc.so.6", use_errno=True)
+TICKS = os.sysconf("SC_CLK_TCK")
+
+
+def die_with_parent():
+    # PR_SET_PDEATHSIG: nothing this benchmark starts outlives it.
+    LIBC.prctl(1, signal.SIGKILL)
+
+
+class Bus:
+    def __init__(self):
+        self.process = subprocess.Popen(
+            ["dbus-daemon", "--session", "--nofork", "--nopidfile", "--print-address=1"],
+            stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, preexec_fn=die_with_parent, text=True)
+        self.address = self.process.stdout.readline().strip()
+        self.env = dict(os.environ, DBUS_SESSION_BUS_ADDRESS=self.address, LC_ALL="C.UTF-8")
+
+    def stop(self):
+        self.process.kill()
+        self.process.wait()
+
+
+def load(bus, *arguments):
+    out = subprocess.run([os.path.join(BUILD, "load-client"), *map(str, arguments)], env=bus.env,
+                         capture_output=True, text=True, check=True).stdout
+    values = {}
+    for word in out.split():
+        if "=" in word:
+            key, value = word.split("=", 1)
+            values[key] = float(value)
+    if "snapshot_ms=" in out:
+        values["snapshot_ms"] = [float(x) for x in out.split("snapshot_ms=")[1].split()]
+    return values
+
+
+class Server:
+    """progressd or the reference, started on `bus`; `started` is from exec to name owned."""
+
+    def __init__(self, bus, kind, signals=False):
+        self.kind = kind
+        self.name = PROGRESSD if kind == "progressd" else REFERENCE
+        watcher = subprocess.Popen([os.path.join(BUILD, "load-client"), "owner", self.name], env=bus.env,
+                                   stdout=subprocess.PIPE, text=True, preexec_fn=die_with_parent)
+        time.sleep(0.05)  # the watcher is connected
+        self.state = tempfile.mkdtemp(prefix="progressd-bench-", dir="/dev/shm" if os.path.isdir("/dev/shm") else None)
+        if kind == "progressd":
+            command = [os.path.join(BUILD, "progressd"), "--state-directory", self.state,
+                       "--max-tasks", "200000", "--max-tasks-per-caller", "200000"]
+        else:
+            command = [os.path.join(BUILD, "reference-server")] + (["--signals"] if signals else [])
+        began = time.monotonic()
+        self.process = subprocess.Popen(command, env=bus.env, stderr=subprocess.DEVNULL, preexec_fn=die_with_parent)
+        owned = float(watcher.stdout.readline().split("=")[1])
+        watcher.wait()
+        self.started = owned - began
+
+    def cpu_seconds(self):
+        fields = open(f"/proc/{self.process.pid}/stat").read().rsplit(")", 1)[1].split()
+        return (int(fields[11]) + int(fields[12])) / TICKS
+
+    def rss(self):
+        for line in open(f"/proc/{self.process.pid}/status"):
+            if line.startswith("VmRSS:"):
+                return int(line.split()[1]) * 1024
+        return 0
+
+    def stop(self):
+        self.process.terminate()
+        self.process.wait()
+        subprocess.run(["rm", "-rf", self.state])
+
+
+def median(values):
+    return statistics.median(values)
+
+
+def rows_for_calls(bus):
+    servers = {"progressd": Server(bus, "progressd"), "reference": Server(bus, "reference")}
+    try:
+        for server in servers.values():
+            load(bus, "start", server.name, 1)  # the task t0 the calls update
+        modes = [("SetFraction calls/s, one at a time", ["call", 5000 if QUICK else 20000]),
+                 ("SetFraction calls/s, 64 in flight", ["pipeline", 20000 if QUICK else 50000, 64]),
+                 ("SetFraction calls/s, no reply expected", ["noreply", 20000 if QUICK else 50000])]
+        rows = []
+        for title, arguments in modes:
+            rates = {kind: [] for kind in servers}
+            cpu = {kind: [] for kind in servers}
+            for _ in range(REPEATS):
+                for kind, server in servers.items():
+                    before = server.cpu_seconds()
+                    result = load(bus, arguments[0], server.name, *arguments[1:])
+                    rates[kind].append(result["rate"])
+                    cpu[kind].append((server.cpu_seconds() - before) / result["calls"] * 1e6)
+            rows.append((title, median(rates["progressd"]), median(rates["reference"]), "higher", ">= 0.9x"))
+            rows.append(("  daemon CPU µs per call (" + arguments[0] + ")", median(cpu["progressd"]),
+                         median(cpu["reference"]), "lower", "<= 1.1x"))
+        batch = [load(bus, "batch", PROGRESSD, 20000 if QUICK else 50000, 64)["rate"] for _ in range(REPEATS)]
+        single = [r for r in [load(bus, "pipeline", PROGRESSD, 20000, 64)["rate"] for _ in range(REPEATS)]]
+        rows.append(("UpdateMany, 64 updates a call: updates/s vs SetFraction 64 in flight",
+                     median(batch), median(single), "higher", "(kept if faster)"))
+        return rows
+    finally:
+        for server in servers.values():
+            server.stop()
+
+
+def rows_for_flood(bus):
+    rows = []
+    for tasks in (1, 100):
+        progressd = Server(bus, "progressd")
+        reference = Server(bus, "reference", signals=True)
+        try:
+            load(bus, "start", PROGRESSD, tasks)
+            per_task = {}
+            delivered = {}
+            for kind, name in (("progressd", PROGRESSD), ("reference", REFERENCE)):
+                listener = subprocess.Popen([os.path.join(BUILD, "load-client"), "listen", "5"], env=bus.env,
+                                            stdout=subprocess.PIPE, text=True, preexec_fn=die_with_parent)
+                listener.stdout.readline()  # ready
+                load(bus, "flood", name, 10000, 3, tasks)
+                out = listener.stdout.read()
+                listener.wait()
+                values = dict(word.split("=") for word in out.split())
+                per_task[kind] = int(values["max_per_object"]) / 3
+                delivered[kind] = int(values["last_value_delivered"])
+            rows.append((f"signals/s per task, 10,000 updates/s over {tasks} task{'s' if tasks > 1 else ''}",
+                         per_task["progressd"], per_task["reference"], "lower", "<= 10 (the rate)"))
+            rows.append((f"  tasks whose last value (1.0) was signalled, of {tasks}", delivered["progressd"],
+                         delivered["reference"], "equal", f"{tasks}"))
+        finally:
+            progressd.stop()
+            reference.stop()
+    return rows
+
+
+def rows_for_memory(bus):
+    rows = []
+    for count in ((1000, 10000) if QUICK else (1000, 10000, 100000)):
+        per_task = {}
+        for kind in ("progressd", "reference"):
+            server = Server(bus, kind)
+            try:
+                load(bus, "start", server.name, 1)
+                time.sleep(0.3)
+                before = server.rss()
+                load(bus, "start", server.name, count)
+                time.sleep(1.5)  # the once-a-second save has run
+                per_task[kind] = (server.rss() - before) / count
+            finally:
+                server.stop()
+        rows.append((f"RSS bytes per idle task, {count:,} tasks", per_task["progressd"], per_task["reference"],
+                     "lower", "< 2048 bytes"))
+    return rows
+
+
+def rows_for_snapshot_and_start(bus):
+    snapshot = {}
+    started = {"progressd": [], "reference": []}
+    for kind in ("progressd", "reference"):
+        server = Server(bus, kind)
+        try:
+            load(bus, "start", server.name, 10000)
+            time.sleep(1.5)
+            snapshot[kind] = median(load(bus, "snapshot", server.name, REPEATS)["snapshot_ms"])
+        finally:
+            server.stop()
+        for _ in range(REPEATS):
+            server = Server(bus, kind)
+            started[kind].append(server.started * 1000)
+            server.stop()
+    return [("Snapshot of 10,000 tasks, ms (reference: 1 property a task, progressd: 26)",
+             snapshot["progressd"], snapshot["reference"], "lower", "< 50 ms"),
+            ("Process start to bus name owned, ms", median(started["progressd"]), median(started["reference"]),
+             "lower", "< 100 ms")]
+
+
+def main():
+    bus = Bus()
+    try:
+        rows = rows_for_calls(bus) + rows_for_flood(bus) + rows_for_memory(bus) + rows_for_snapshot_and_start(bus)
+    finally:
+        bus.stop()
+    print(f"\nprogressd benchmark: medians of {REPEATS} runs, progressd against the reference in the same run\n")
+    print(f"| figure | progressd | reference | ratio | goal |")
+    print(f"|---|---:|---:|---:|---|")
+    for title, ours, theirs, _better, goal in rows:
+        ratio = f"{ours / theirs:.2f}x" if theirs else "-"
+        print(f"| {title} | {ours:,.1f} | {theirs:,.1f} | {ratio} | {goal} |")
+
+
+if __name__ == "__main__":
+    main()
