@@ -44,6 +44,14 @@ bench: release
 	cp "$$($(SWIFT) build -c release --show-bin-path)/progressd" $(BENCH_BUILD)/
 	python3 bench/run-bench.py $(BENCH_BUILD) $(BENCH_ARGS)
 
+# The long soak, fault and fuzz run (make test runs a short one).
+SOAK_SECONDS ?= 60
+FUZZ_CALLS ?= 20000
+soak: deps catalogs
+	$(SWIFT) build --build-tests
+	SOAK_SECONDS=$(SOAK_SECONDS) FUZZ_CALLS=$(FUZZ_CALLS) PROGRESSD_LOCALE_DIR=$(CURDIR)/$(LOCALE_BUILD) \
+	    $(SWIFT) test --filter 'SoakTests|FuzzTests|FaultTests|RestartTests'
+
 install: release
 	install -Dm755 "$$($(SWIFT) build -c release --show-bin-path)/progressd" "$(DESTDIR)$(BINDIR)/progressd"
 	install -Dm755 "$$($(SWIFT) build -c release --show-bin-path)/progressctl" "$(DESTDIR)$(BINDIR)/progressctl"

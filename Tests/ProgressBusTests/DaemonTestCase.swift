@@ -97,4 +97,5 @@ import ProgressCore
 
 enum TaskNameText {
     static func name(_ text: String) throws -> TaskName { try TaskName(text) }
+    static func decode(_ pathElement: String) -> String? { TaskName(pathElement: pathElement)?.text }
 }
