@@ -29,8 +29,12 @@ public final class StateDirectory: TaskJournal {
         return encoder
     }()
 
+    /// `$STATE_DIRECTORY` (what systemd's StateDirectory= made writable for the unit), else
     /// `$XDG_STATE_HOME/progressd`, or `~/.local/state/progressd` when that is unset.
     public static func defaultURL(environment: [String: String]) -> URL {
+        if let directory = environment["STATE_DIRECTORY"]?.split(separator: ":").first, directory.hasPrefix("/") {
+            return URL(fileURLWithPath: String(directory))
+        }
         if let state = environment["XDG_STATE_HOME"], state.hasPrefix("/") {
             return URL(fileURLWithPath: state).appendingPathComponent("progressd")
         }

@@ -39,9 +39,9 @@ final class FuzzTests: DaemonTestCase {
         }
 
         try round()
-        let firstRSS = try rss()
+        let firstRSS = try daemon.residentBytes()
         try round()
-        let secondRSS = try rss()
+        let secondRSS = try daemon.residentBytes()
         print("fuzz: outcomes \(outcomes.sorted { $0.key < $1.key }); slowest answer to another client \(slowest)s; RSS \(firstRSS) -> \(secondRSS)")
         XCTAssertTrue(daemon.process.isRunning, "the daemon survived")
         XCTAssertLessThan(slowest, 5, "another client was answered throughout")
@@ -162,11 +162,5 @@ final class FuzzTests: DaemonTestCase {
                     "min-percent-step", "tasks", "announcements", "changes", "bogus", ""]
         let count = Int.random(in: 0..<4, using: &random)
         return .vardict((0..<count).map { _ in (keys.randomElement(using: &random)!, value(&random)) })
-    }
-
-    private func rss() throws -> Int {
-        let status = try String(contentsOfFile: "/proc/\(daemon.process.processIdentifier)/status", encoding: .utf8)
-        let line = status.split(separator: "\n").first { $0.hasPrefix("VmRSS:") } ?? ""
-        return (Int(line.split(separator: " ").dropFirst().first ?? "") ?? 0) * 1024
     }
 }

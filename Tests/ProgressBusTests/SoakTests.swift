@@ -79,7 +79,7 @@ final class SoakTests: DaemonTestCase {
         // A warm-up round sets the daemon's memory at its working size; then the real one.
         _ = try round(seconds: min(1, Self.seconds / 3))
         try removeAll()
-        let baseline = try daemonRSS()
+        let baseline = try daemon.residentBytes()
         seen.removeAll()
         let expected = try round(seconds: Self.seconds)
         // Let trailing (coalesced) signals arrive, then compare.
@@ -109,7 +109,7 @@ final class SoakTests: DaemonTestCase {
             XCTAssertTrue(seen[name]?.states.contains(model.state) == true, "\(name) was \(model.state) but no signal said so")
         }
         try removeAll()
-        let after = try daemonRSS()
+        let after = try daemon.residentBytes()
         XCTAssertLessThanOrEqual(Double(after), Double(baseline) * 1.1, "RSS \(baseline) -> \(after) after the tasks were removed")
     }
 
@@ -157,12 +157,6 @@ final class SoakTests: DaemonTestCase {
     private func removeAll() throws {
         for name in try manager("List").first?.strings ?? [] { try manager("Remove", [.string(name)]) }
         BusConnection.pump(seconds: 0.5) { false }
-    }
-
-    private func daemonRSS() throws -> Int {
-        let status = try String(contentsOfFile: "/proc/\(daemon.process.processIdentifier)/status", encoding: .utf8)
-        let line = status.split(separator: "\n").first { $0.hasPrefix("VmRSS:") } ?? ""
-        return (Int(line.split(separator: " ").dropFirst().first ?? "") ?? 0) * 1024
     }
 
     static func name(of path: String) -> String? {

@@ -22,6 +22,14 @@ final class StateDirectoryTests: XCTestCase {
             pausable: false, cancelRequested: false, parent: nil, weight: 1, childFailure: .fail)
     }
 
+    /// Writes behind the state directory's back, as a crash or a disk error would leave it.
+    func appendToJournal(_ text: String) throws {
+        let handle = try FileHandle(forWritingTo: url.appendingPathComponent("journal-0.jsonl"))
+        try handle.seekToEnd()
+        try handle.write(contentsOf: Data(text.utf8))
+        try handle.close()
+    }
+
     func files() -> [String] {
         ((try? FileManager.default.contentsOfDirectory(atPath: url.path)) ?? []).sorted()
     }
@@ -42,11 +50,7 @@ final class StateDirectoryTests: XCTestCase {
         let state = try StateDirectory(url: url)
         _ = state.load()
         state.write([record("a")], removed: [])
-        let journal = url.appendingPathComponent("journal-0.jsonl")
-        let handle = try FileHandle(forWritingTo: journal)
-        try handle.seekToEnd()
-        try handle.write(contentsOf: Data(#"{"put":{"name":"b","tit"#.utf8))
-        try handle.close()
+        try appendToJournal(#"{"put":{"name":"b","tit"#)
         let (records, problems) = try StateDirectory(url: url).load()
         XCTAssertEqual(records.map(\.name), ["a"])
         XCTAssertEqual(problems, [])
@@ -56,11 +60,7 @@ final class StateDirectoryTests: XCTestCase {
         let state = try StateDirectory(url: url)
         _ = state.load()
         state.write([record("a")], removed: [])
-        let journal = url.appendingPathComponent("journal-0.jsonl")
-        let handle = try FileHandle(forWritingTo: journal)
-        try handle.seekToEnd()
-        try handle.write(contentsOf: Data("garbage\n".utf8))
-        try handle.close()
+        try appendToJournal("garbage\n")
         state.write([record("b")], removed: [])
         let (records, problems) = try StateDirectory(url: url).load()
         XCTAssertEqual(records.map(\.name), ["a", "b"])
@@ -116,6 +116,9 @@ final class StateDirectoryTests: XCTestCase {
     func testTheDefaultDirectoryFollowsXDG() {
         XCTAssertEqual(StateDirectory.defaultURL(environment: ["XDG_STATE_HOME": "/x/state", "HOME": "/h"]).path, "/x/state/progressd")
         XCTAssertEqual(StateDirectory.defaultURL(environment: ["HOME": "/h"]).path, "/h/.local/state/progressd")
+        XCTAssertEqual(
+            StateDirectory.defaultURL(environment: ["STATE_DIRECTORY": "/run/user/1000/state/progressd", "XDG_STATE_HOME": "/x"]).path,
+            "/run/user/1000/state/progressd", "systemd's StateDirectory= comes first")
         XCTAssertEqual(
             StateDirectory.defaultURL(environment: ["XDG_STATE_HOME": "relative", "HOME": "/h"]).path,
             "/h/.local/state/progressd", "XDG says relative paths are invalid and ignored")

@@ -44,6 +44,13 @@ public final class DaemonProcess {
         return process.terminationStatus
     }
 
+    /// The daemon's resident memory, from /proc.
+    public func residentBytes() throws -> Int {
+        let status = try String(contentsOfFile: "/proc/\(process.processIdentifier)/status", encoding: .utf8)
+        let line = status.split(separator: "\n").first { $0.hasPrefix("VmRSS:") } ?? ""
+        return (Int(line.split(separator: " ").dropFirst().first ?? "") ?? 0) * 1024
+    }
+
     /// SIGKILL: no chance to save anything.
     public func kill() {
         if process.isRunning { Glibc.kill(process.processIdentifier, SIGKILL) }
