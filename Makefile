@@ -55,6 +55,7 @@ soak: deps catalogs
 install: release
 	install -Dm755 "$$($(SWIFT) build -c release --show-bin-path)/progressd" "$(DESTDIR)$(BINDIR)/progressd"
 	install -Dm755 "$$($(SWIFT) build -c release --show-bin-path)/progressctl" "$(DESTDIR)$(BINDIR)/progressctl"
+	install -Dm755 "$$($(SWIFT) build -c release --show-bin-path)/progress-render" "$(DESTDIR)$(BINDIR)/progress-render"
 	install -Dm644 dbus/org.progressd.Progress1.xml "$(DESTDIR)$(DATADIR)/dbus-1/interfaces/org.progressd.Progress1.xml"
 	sed 's|@bindir@|$(BINDIR)|g' dbus/org.progressd.Progress1.service > progressd.dbus-service.tmp
 	install -Dm644 progressd.dbus-service.tmp "$(DESTDIR)$(DATADIR)/dbus-1/services/org.progressd.Progress1.service"
@@ -68,7 +69,7 @@ install: release
 	done
 
 uninstall:
-	rm -f "$(DESTDIR)$(BINDIR)/progressd" "$(DESTDIR)$(BINDIR)/progressctl" \
+	rm -f "$(DESTDIR)$(BINDIR)/progressd" "$(DESTDIR)$(BINDIR)/progressctl" "$(DESTDIR)$(BINDIR)/progress-render" \
 	    "$(DESTDIR)$(DATADIR)/dbus-1/interfaces/org.progressd.Progress1.xml" \
 	    "$(DESTDIR)$(DATADIR)/dbus-1/services/org.progressd.Progress1.service" \
 	    "$(DESTDIR)$(USERUNITDIR)/progressd.service" \

@@ -6,6 +6,7 @@ let package = Package(
     products: [
         .executable(name: "progressd", targets: ["progressd"]),
         .executable(name: "progressctl", targets: ["progressctl"]),
+        .executable(name: "progress-render", targets: ["progress-render"]),
     ],
     targets: [
         // System libraries from Debian (installed by `make deps`).
@@ -13,6 +14,9 @@ let package = Package(
             name: "CGLib", path: "Sources/CGLib", pkgConfig: "gio-unix-2.0",
             providers: [.apt(["libglib2.0-dev"])]),
 
+        .systemLibrary(
+            name: "CCairo", path: "Sources/CCairo", pkgConfig: "pangocairo",
+            providers: [.apt(["libcairo2-dev", "libpango1.0-dev", "libpng-dev"])]),
         // libc's gettext (libintl.h), for ProgressText's message catalogs.
         .systemLibrary(name: "CGettext", path: "Sources/CGettext"),
 
@@ -29,6 +33,11 @@ let package = Package(
 
         .executableTarget(name: "progressd", dependencies: ["ProgressBus", "ProgressText", "ProgressState", "ProgressCore"]),
 
+        // cairo and pango drawing, PNG through libpng: the only module that imports CCairo.
+        .target(name: "ProgressRender", dependencies: ["ProgressCore", "CCairo"]),
+        .executableTarget(
+            name: "progress-render", dependencies: ["ProgressRender", "ProgressControl", "ProgressText", "ProgressBus", "ProgressCore"]),
+
         // progressctl's commands, argument parsing and terminal drawing.
         .target(name: "ProgressControl", dependencies: ["ProgressBus", "ProgressText", "ProgressCore"]),
         .executableTarget(name: "progressctl", dependencies: ["ProgressControl"]),
@@ -38,8 +47,10 @@ let package = Package(
         .testTarget(name: "ProgressCoreTests", dependencies: ["ProgressCore"]),
         .testTarget(name: "ProgressTextTests", dependencies: ["ProgressText", "ProgressCore", "ProgressTestSupport"]),
         .testTarget(name: "ProgressStateTests", dependencies: ["ProgressState", "ProgressCore"]),
+        .testTarget(name: "ProgressRenderTests", dependencies: ["ProgressRender", "ProgressCore", "ProgressTestSupport", "progress-render"]),
         .testTarget(
-            name: "ProgressControlTests", dependencies: ["ProgressControl", "ProgressBus", "ProgressTestSupport", "progressctl", "progressd"]),
+            name: "ProgressControlTests",
+            dependencies: ["ProgressControl", "ProgressBus", "ProgressTestSupport", "progressctl", "progressd", "progress-render"]),
         .testTarget(
             name: "ProgressBusTests",
             dependencies: ["ProgressBus", "ProgressCore", "ProgressTestSupport", "progressd"]),

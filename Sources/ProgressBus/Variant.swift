@@ -97,6 +97,11 @@ enum Variant {
             defer { g_variant_unref(child) }
             return String(cString: g_variant_get_string(child, nil))
         })
+        case "ad": .doubles((0..<Int(g_variant_n_children(value))).map { index in
+            let child = g_variant_get_child_value(value, gsize(index))!
+            defer { g_variant_unref(child) }
+            return g_variant_get_double(child)
+        })
         default: .unsupported
         }
         return OptionValue(kind, signature: signature)

@@ -9,6 +9,8 @@ public struct OptionValue: Sendable, Equatable {
         case unsignedInteger(UInt64)
         /// An array of strings (`as`).
         case strings([String])
+        /// An array of numbers (`ad`).
+        case doubles([Double])
         /// A type no option takes (arrays, structs, nested variants).
         case unsupported
     }

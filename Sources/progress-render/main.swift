@@ -1,0 +1,121 @@
+import Foundation
+import ProgressBus
+import ProgressControl
+import ProgressCore
+import ProgressRender
+import ProgressText
+
+/// progress-render: draws a progress image from values or from a live task.
+let options: [OptionSpec] = [
+    OptionSpec("style", value: "STYLE", "bar, striped, ring or pulse (default bar)"),
+    OptionSpec("fraction", value: "F", "how much is done, 0 to 1"),
+    OptionSpec("task", value: "NAME", "draw a live progressd task instead"),
+    OptionSpec("size", value: "WxH", "in logical pixels (default 300x24)"),
+    OptionSpec("scale", value: "N", "device pixels per logical pixel (default 1)"),
+    OptionSpec("format", value: "FORMAT", "png, svg or pdf (default: from the file name)"),
+    OptionSpec("theme", value: "THEME", "light, dark or high-contrast"),
+    OptionSpec("state", value: "STATE", "running, paused, finished, failed or cancelled"),
+    OptionSpec("indeterminate", "the amount of work is unknown"),
+    OptionSpec("phase", value: "P", "animation phase of stripes or pulse, 0 to 1"),
+    OptionSpec("label", value: "TEXT", "a label to draw"),
+    OptionSpec("percent-label", "draw the percent, in the locale's own form"),
+    OptionSpec("locale", value: "LOCALE", "for the label and direction (default: from LANG)"),
+    OptionSpec("variant", value: "VARIANT", "default, or bar for the thin bar"),
+    OptionSpec("o", value: "FILE", "where to write the image"),
+    OptionSpec("list-styles", "print the styles and exit"),
+]
+let usage = """
+    Usage: progress-render [--style STYLE] (--fraction F | --task NAME) -o FILE [OPTIONS]
+
+    Draws a progress image as PNG, SVG or PDF.
+
+    Options:
+    \(options.map { "  " + $0.dashes + $0.name + ($0.value.map { " " + $0 } ?? "") + "  " + $0.help }.joined(separator: "\n"))
+
+    Examples:
+      progress-render --style ring --fraction 0.42 --size 128x128 --scale 2 -o ring.png
+      progress-render --style striped --task backup --percent-label -o backup.svg
+
+    """
+
+func fail(_ message: String, status: Int32) -> Never {
+    FileHandle.standardError.write(Data("progress-render: \(message)\n".utf8))
+    exit(status)
+}
+
+let arguments = Array(CommandLine.arguments.dropFirst())
+if arguments.contains("--help") || arguments.contains("-h") {
+    print(usage, terminator: "")
+    exit(0)
+}
+let parsed: Arguments
+do {
+    parsed = try Arguments(parsing: arguments, options: options, command: "progress-render")
+} catch {
+    fail(error.message + "\n" + usage, status: 64)
+}
+if parsed.has("list-styles") {
+    print(RenderSpec.Style.allCases.map(\.rawValue).joined(separator: "\n"))
+    exit(0)
+}
+guard let file = parsed.values["o"] else { fail("missing -o FILE", status: 64) }
+if !parsed.positionals.isEmpty { fail("unexpected argument '\(parsed.positionals[0])'", status: 64) }
+
+let environment = ProcessInfo.processInfo.environment
+let locale: LocaleName
+do {
+    locale = try parsed.values["locale"].map { text throws(ProgressError) in try LocaleName(text) } ?? LocaleName.fromEnvironment(environment)
+} catch {
+    fail(error.message, status: 64)
+}
+
+var spec: [(key: String, value: OptionValue)] = []
+@MainActor func put(_ key: String, _ value: OptionValue) { spec.append((key, value)) }
+for key in ["style", "theme", "state", "variant"] { if let value = parsed.values[key] { put(key, .string(value)) } }
+for key in ["fraction", "scale", "phase"] {
+    guard let text = parsed.values[key] else { continue }
+    guard let number = Double(text) else { fail("--\(key) needs a number, not '\(text)'", status: 64) }
+    put(key, .double(number))
+}
+if let size = parsed.values["size"] {
+    let parts = size.split(separator: "x").compactMap { UInt64($0) }
+    guard parts.count == 2 else { fail("--size needs WIDTHxHEIGHT, such as 300x24, not '\(size)'", status: 64) }
+    put("width", .uint64(parts[0]))
+    put("height", .uint64(parts[1]))
+}
+if parsed.has("indeterminate") { put("indeterminate", .bool(true)) }
+let format = parsed.values["format"] ?? URL(fileURLWithPath: file).pathExtension.lowercased()
+put("format", .string(format.isEmpty ? "png" : format))
+if Locale.Language(identifier: locale.identifier).characterDirection == .rightToLeft { put("direction", .string("rtl")) }
+
+var wholePercent: Int?
+if let name = parsed.values["task"] {
+    do {
+        let task = try BusConnection.session().call(
+            BusNames.busName, BusNames.managerPath, BusNames.managerInterface, "Describe",
+            [.string(name), .string(locale.identifier)], autoStart: true).first?.dictionary ?? [:]
+        put("fraction", .double(task["Fraction"]?.double ?? 0))
+        put("indeterminate", .bool(task["Indeterminate"]?.bool ?? false))
+        put("state", .string(task["State"]?.string ?? "running"))
+        put("stalled", .bool(task["Stalled"]?.bool ?? false))
+        if parsed.has("percent-label") { put("label", .string(task["Label"]?.string ?? "")) }
+    } catch {
+        fail(error.description, status: error.name.hasPrefix(BusNames.errorPrefix) ? 1 : 69)
+    }
+} else if parsed.has("percent-label") {
+    // The same rule as the daemon's labels: rounded down; only a finished task reads 100.
+    let fraction = spec.last { $0.key == "fraction" }.flatMap { if case .double(let x) = $0.value.kind { x } else { nil } } ?? 0
+    let finished = parsed.values["state"] == "finished"
+    wholePercent = finished ? 100 : min(99, Int((fraction * 100 + 1e-9).rounded(.down)))
+    put("label", .string(TaskDescriber(locale: locale, catalog: MessageCatalog()).label(wholePercent: wholePercent!)))
+}
+if let label = parsed.values["label"] { put("label", .string(label)) }
+
+do {
+    let image = try ProgressRenderer.render(try RenderSpec.parse(spec))
+    try Data(image.data).write(to: URL(fileURLWithPath: file))
+} catch let error as RenderError {
+    fail(error.message, status: 64)
+} catch {
+    fail("could not write \(file): \(error)", status: 73)
+}
