@@ -62,6 +62,12 @@ install: release
 	sed 's|@bindir@|$(BINDIR)|g' systemd/progressd.service > progressd.unit.tmp
 	install -Dm644 progressd.unit.tmp "$(DESTDIR)$(USERUNITDIR)/progressd.service"
 	rm -f progressd.dbus-service.tmp progressd.unit.tmp
+	install -Dm644 dbus/org.progressd.Renderer1.xml "$(DESTDIR)$(DATADIR)/dbus-1/interfaces/org.progressd.Renderer1.xml"
+	sed 's|@bindir@|$(BINDIR)|g' dbus/org.progressd.Renderer1.service > renderer.dbus-service.tmp
+	install -Dm644 renderer.dbus-service.tmp "$(DESTDIR)$(DATADIR)/dbus-1/services/org.progressd.Renderer1.service"
+	sed 's|@bindir@|$(BINDIR)|g' systemd/progress-render.service > renderer.unit.tmp
+	install -Dm644 renderer.unit.tmp "$(DESTDIR)$(USERUNITDIR)/progress-render.service"
+	rm -f renderer.dbus-service.tmp renderer.unit.tmp
 	for po in po/*.po; do \
 	    lang=$$(basename $$po .po); \
 	    install -Dm644 "$(LOCALE_BUILD)/$$lang/LC_MESSAGES/progressd.mo" \
@@ -73,6 +79,9 @@ uninstall:
 	    "$(DESTDIR)$(DATADIR)/dbus-1/interfaces/org.progressd.Progress1.xml" \
 	    "$(DESTDIR)$(DATADIR)/dbus-1/services/org.progressd.Progress1.service" \
 	    "$(DESTDIR)$(USERUNITDIR)/progressd.service" \
+	    "$(DESTDIR)$(DATADIR)/dbus-1/interfaces/org.progressd.Renderer1.xml" \
+	    "$(DESTDIR)$(DATADIR)/dbus-1/services/org.progressd.Renderer1.service" \
+	    "$(DESTDIR)$(USERUNITDIR)/progress-render.service" \
 	    $(patsubst po/%.po,"$(DESTDIR)$(DATADIR)/locale/%/LC_MESSAGES/progressd.mo",$(wildcard po/*.po))
 
 clean:

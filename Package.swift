@@ -29,7 +29,7 @@ let package = Package(
         // The GDBus adapter: the only module that imports CGLib.
         .target(
             name: "ProgressBus", dependencies: ["ProgressCore", "CGLib"],
-            resources: [.embedInCode("org.progressd.Progress1.xml")]),
+            resources: [.embedInCode("org.progressd.Progress1.xml"), .embedInCode("org.progressd.Renderer1.xml")]),
 
         .executableTarget(name: "progressd", dependencies: ["ProgressBus", "ProgressText", "ProgressState", "ProgressCore"]),
 
@@ -47,7 +47,9 @@ let package = Package(
         .testTarget(name: "ProgressCoreTests", dependencies: ["ProgressCore"]),
         .testTarget(name: "ProgressTextTests", dependencies: ["ProgressText", "ProgressCore", "ProgressTestSupport"]),
         .testTarget(name: "ProgressStateTests", dependencies: ["ProgressState", "ProgressCore"]),
-        .testTarget(name: "ProgressRenderTests", dependencies: ["ProgressRender", "ProgressCore", "ProgressTestSupport", "progress-render"]),
+        .testTarget(
+            name: "ProgressRenderTests",
+            dependencies: ["ProgressRender", "ProgressCore", "ProgressBus", "ProgressTestSupport", "progress-render", "progressd", "progressctl"]),
         .testTarget(
             name: "ProgressControlTests",
             dependencies: ["ProgressControl", "ProgressBus", "ProgressTestSupport", "progressctl", "progressd", "progress-render"]),

@@ -5,15 +5,40 @@ import ProgressCore
 /// connection closes or the name cannot be owned (exit 1, so that systemd restarts it).
 public final class Daemon {
     private let configuration: ServiceConfiguration
-    private var loop: OpaquePointer?
-    private var exitCode: Int32 = 0
-    private var stopping = false
 
     public init(configuration: ServiceConfiguration) {
         self.configuration = configuration
     }
 
     public func run() -> Int32 {
+        var service: ProgressService?
+        return ServiceRunner(busName: BusNames.busName).run(
+            setUp: { connection throws(DaemonError) in
+                let created = try ProgressService(connection: connection, configuration: configuration)
+                try created.register()
+                service = created
+            },
+            tearDown: {
+                service?.saveNow()
+                service?.unregister()
+            })
+    }
+}
+
+/// A service on the session bus: connects, lets `setUp` export its objects, then owns
+/// `busName` and runs the GLib main loop until SIGTERM/SIGINT (exit 0), or until the bus
+/// connection closes or the name can not be owned (exit 1).
+public final class ServiceRunner {
+    private let busName: String
+    private var loop: OpaquePointer?
+    private var exitCode: Int32 = 0
+    private var stopping = false
+
+    public init(busName: String) {
+        self.busName = busName
+    }
+
+    public func run(setUp: (OpaquePointer) throws(DaemonError) -> Void, tearDown: () -> Void) -> Int32 {
         var error: UnsafeMutablePointer<GError>?
         guard let connection = g_bus_get_sync(G_BUS_TYPE_SESSION, nil, &error) else {
             Log.error("could not connect to the session bus: \(consumeMessage(error))")
@@ -23,25 +48,23 @@ public final class Daemon {
         // GDBus would raise SIGTERM on close, which reads as a clean stop; a lost bus is a failure.
         g_dbus_connection_set_exit_on_close(connection, 0)
 
-        let service: ProgressService
         do {
-            service = try ProgressService(connection: connection, configuration: configuration)
-            try service.register()
+            try setUp(connection)
         } catch {
             Log.error(error.description)
             return 1
         }
-        defer { service.unregister() }
+        defer { tearDown() }
 
         loop = g_main_loop_new(nil, 0)
         defer { g_main_loop_unref(loop) }
         let userData = Unmanaged.passUnretained(self).toOpaque()
         let closed: @convention(c) (OpaquePointer?, gboolean, UnsafeMutablePointer<GError>?, gpointer?) -> Void = { _, _, _, userData in
-            Daemon.from(userData).stop(exitCode: 1, "the bus connection closed")
+            ServiceRunner.from(userData).stop(exitCode: 1, "the bus connection closed")
         }
         _ = shim_signal_connect(UnsafeMutableRawPointer(connection), "closed", unsafeBitCast(closed, to: GCallback.self), userData)
         let stopOnSignal: GSourceFunc = { userData in
-            Daemon.from(userData).stop(exitCode: 0, "stopping on signal")
+            ServiceRunner.from(userData).stop(exitCode: 0, "stopping on signal")
             return 1 // G_SOURCE_CONTINUE: the loop is ending anyway.
         }
         let sigterm = g_unix_signal_add(SIGTERM, stopOnSignal, userData)
@@ -52,21 +75,20 @@ public final class Daemon {
         }
 
         let owner = g_bus_own_name_on_connection(
-            connection, BusNames.busName, G_BUS_NAME_OWNER_FLAGS_DO_NOT_QUEUE,
+            connection, busName, G_BUS_NAME_OWNER_FLAGS_DO_NOT_QUEUE,
             { connection, name, userData in
                 let address = g_getenv("DBUS_SESSION_BUS_ADDRESS").map { String(cString: $0) } ?? ""
                 Log.notice("serving \(String(cString: name!)) on \(address.isEmpty ? "the session bus" : address)")
             },
             { connection, name, userData in
-                Daemon.from(userData).stop(
+                ServiceRunner.from(userData).stop(
                     exitCode: 1,
-                    "could not own \(String(cString: name!)): another progressd is running, or the bus refused the name")
+                    "could not own \(String(cString: name!)): another instance is running, or the bus refused the name")
             },
             userData, nil)
         defer { g_bus_unown_name(owner) }
 
         g_main_loop_run(loop)
-        service.saveNow()
         // Whatever the daemon replied to has been queued; send it before the connection goes.
         g_dbus_connection_flush_sync(connection, nil, nil)
         return exitCode
@@ -82,7 +104,7 @@ public final class Daemon {
         g_main_loop_quit(loop)
     }
 
-    private static func from(_ userData: gpointer?) -> Daemon {
-        Unmanaged<Daemon>.fromOpaque(userData!).takeUnretainedValue()
+    private static func from(_ userData: gpointer?) -> ServiceRunner {
+        Unmanaged<ServiceRunner>.fromOpaque(userData!).takeUnretainedValue()
     }
 }

@@ -21,7 +21,7 @@ enum RenderCommand {
         run: { arguments, context in
             let name = try arguments.positionals("NAME")[0]
             guard let file = arguments.values["o"] else { throw UsageError("missing -o FILE") }
-            var spec: [(String, BusValue)] = [("task", .string(name)), ("locale", .string(context.locale))]
+            var spec: [(String, BusValue)] = [("task", .string(name)), ("locale", .string(context.locale)), ("label", .string("percent"))]
             for key in ["style", "format", "theme"] { if let value = arguments.values[key] { spec.append((key, .string(value))) } }
             if let size = arguments.values["size"] {
                 let parts = size.split(separator: "x").compactMap { UInt32($0) }

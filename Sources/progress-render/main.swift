@@ -23,9 +23,11 @@ let options: [OptionSpec] = [
     OptionSpec("variant", value: "VARIANT", "default, or bar for the thin bar"),
     OptionSpec("o", value: "FILE", "where to write the image"),
     OptionSpec("list-styles", "print the styles and exit"),
+    OptionSpec("service", "serve org.progressd.Renderer1 on the session bus (D-Bus activation)"),
 ]
 let usage = """
     Usage: progress-render [--style STYLE] (--fraction F | --task NAME) -o FILE [OPTIONS]
+           progress-render --service
 
     Draws a progress image as PNG, SVG or PDF.
 
@@ -54,6 +56,21 @@ do {
 } catch {
     fail(error.message + "\n" + usage, status: 64)
 }
+if parsed.has("service") {
+    // D-Bus activation starts this: serve org.progressd.Renderer1 until the bus goes or a signal comes.
+    let environment = ProcessInfo.processInfo.environment
+    let service: RendererService
+    do {
+        service = try RendererService { options throws(RendererService.Refusal) in
+            try RenderRequest.render(options, environment: environment)
+        }
+    } catch {
+        fail(error.description, status: 1)
+    }
+    exit(ServiceRunner(busName: RendererService.busName).run(
+        setUp: { connection throws(DaemonError) in try service.register(on: connection) },
+        tearDown: {}))
+}
 if parsed.has("list-styles") {
     print(RenderSpec.Style.allCases.map(\.rawValue).joined(separator: "\n"))
     exit(0)
@@ -62,16 +79,11 @@ guard let file = parsed.values["o"] else { fail("missing -o FILE", status: 64) }
 if !parsed.positionals.isEmpty { fail("unexpected argument '\(parsed.positionals[0])'", status: 64) }
 
 let environment = ProcessInfo.processInfo.environment
-let locale: LocaleName
-do {
-    locale = try parsed.values["locale"].map { text throws(ProgressError) in try LocaleName(text) } ?? LocaleName.fromEnvironment(environment)
-} catch {
-    fail(error.message, status: 64)
-}
-
 var spec: [(key: String, value: OptionValue)] = []
 @MainActor func put(_ key: String, _ value: OptionValue) { spec.append((key, value)) }
-for key in ["style", "theme", "state", "variant"] { if let value = parsed.values[key] { put(key, .string(value)) } }
+for key in ["style", "theme", "state", "variant", "task", "locale", "label"] {
+    if let value = parsed.values[key] { put(key, .string(value)) }
+}
 for key in ["fraction", "scale", "phase"] {
     guard let text = parsed.values[key] else { continue }
     guard let number = Double(text) else { fail("--\(key) needs a number, not '\(text)'", status: 64) }
@@ -84,38 +96,15 @@ if let size = parsed.values["size"] {
     put("height", .uint64(parts[1]))
 }
 if parsed.has("indeterminate") { put("indeterminate", .bool(true)) }
+if parsed.has("percent-label") { put("label", .string("percent")) }
 let format = parsed.values["format"] ?? URL(fileURLWithPath: file).pathExtension.lowercased()
 put("format", .string(format.isEmpty ? "png" : format))
-if Locale.Language(identifier: locale.identifier).characterDirection == .rightToLeft { put("direction", .string("rtl")) }
-
-var wholePercent: Int?
-if let name = parsed.values["task"] {
-    do {
-        let task = try BusConnection.session().call(
-            BusNames.busName, BusNames.managerPath, BusNames.managerInterface, "Describe",
-            [.string(name), .string(locale.identifier)], autoStart: true).first?.dictionary ?? [:]
-        put("fraction", .double(task["Fraction"]?.double ?? 0))
-        put("indeterminate", .bool(task["Indeterminate"]?.bool ?? false))
-        put("state", .string(task["State"]?.string ?? "running"))
-        put("stalled", .bool(task["Stalled"]?.bool ?? false))
-        if parsed.has("percent-label") { put("label", .string(task["Label"]?.string ?? "")) }
-    } catch {
-        fail(error.description, status: error.name.hasPrefix(BusNames.errorPrefix) ? 1 : 69)
-    }
-} else if parsed.has("percent-label") {
-    // The same rule as the daemon's labels: rounded down; only a finished task reads 100.
-    let fraction = spec.last { $0.key == "fraction" }.flatMap { if case .double(let x) = $0.value.kind { x } else { nil } } ?? 0
-    let finished = parsed.values["state"] == "finished"
-    wholePercent = finished ? 100 : min(99, Int((fraction * 100 + 1e-9).rounded(.down)))
-    put("label", .string(TaskDescriber(locale: locale, catalog: MessageCatalog()).label(wholePercent: wholePercent!)))
-}
-if let label = parsed.values["label"] { put("label", .string(label)) }
 
 do {
-    let image = try ProgressRenderer.render(try RenderSpec.parse(spec))
-    try Data(image.data).write(to: URL(fileURLWithPath: file))
-} catch let error as RenderError {
-    fail(error.message, status: 64)
+    let image = try RenderRequest.render(spec, environment: environment).image
+    try Data(image).write(to: URL(fileURLWithPath: file))
+} catch let refusal as RendererService.Refusal {
+    fail(refusal.message, status: refusal.name == "InvalidSpec" ? 64 : refusal.name == "NoSuchTask" ? 1 : 69)
 } catch {
     fail("could not write \(file): \(error)", status: 73)
 }

@@ -21,7 +21,7 @@ final class DaemonLifecycleTests: XCTestCase {
         let first = try DaemonProcess(bus: bus)
         let second = try CommandResult.run(BuildProducts.url(of: "progressd").path, [], environment: bus.environment)
         XCTAssertEqual(second.status, 1)
-        XCTAssertTrue(second.errors.contains("another progressd is running"), second.errors)
+        XCTAssertTrue(second.errors.contains("could not own org.progressd.Progress1: another instance is running"), second.errors)
         XCTAssertEqual(first.stop(), 0)
     }
 

@@ -38,19 +38,24 @@ final class PackagingTests: XCTestCase {
         try FileManager.default.createDirectory(at: runtime, withIntermediateDirectories: true)
         try FileManager.default.setAttributes([.posixPermissions: 0o700], ofItemAtPath: runtime.path)
         defer { try? FileManager.default.removeItem(at: unitDirectory) }
-        let unit = unitDirectory.appendingPathComponent("progressd.service")
-        let text = try installed("systemd/progressd.service")
-        try text.write(to: unit, atomically: true, encoding: .utf8)
-        XCTAssertTrue(text.contains("Type=dbus\n"))
-        XCTAssertTrue(text.contains("BusName=\(BusNames.busName)\n"))
-        let activation = try installed("dbus/org.progressd.Progress1.service")
-        XCTAssertTrue(activation.contains("SystemdService=progressd.service\n"))
-        XCTAssertTrue(activation.contains("Name=\(BusNames.busName)\n"))
+        for (unitName, activationName, busName) in [
+            ("progressd.service", "org.progressd.Progress1.service", BusNames.busName),
+            ("progress-render.service", "org.progressd.Renderer1.service", RendererService.busName),
+        ] {
+            let unit = unitDirectory.appendingPathComponent(unitName)
+            let text = try installed("systemd/\(unitName)")
+            try text.write(to: unit, atomically: true, encoding: .utf8)
+            XCTAssertTrue(text.contains("Type=dbus\n"))
+            XCTAssertTrue(text.contains("BusName=\(busName)\n"))
+            let activation = try installed("dbus/\(activationName)")
+            XCTAssertTrue(activation.contains("SystemdService=\(unitName)\n"))
+            XCTAssertTrue(activation.contains("Name=\(busName)\n"))
 
-        var environment = ProcessInfo.processInfo.environment
-        environment["XDG_RUNTIME_DIR"] = runtime.path
-        let result = try CommandResult.run("systemd-analyze", ["--user", "verify", unit.path], environment: environment)
-        XCTAssertEqual(result.status, 0, result.output + result.errors)
-        XCTAssertEqual(result.errors, "", "systemd-analyze has no complaints")
+            var environment = ProcessInfo.processInfo.environment
+            environment["XDG_RUNTIME_DIR"] = runtime.path
+            let result = try CommandResult.run("systemd-analyze", ["--user", "verify", unit.path], environment: environment)
+            XCTAssertEqual(result.status, 0, result.output + result.errors)
+            XCTAssertEqual(result.errors, "", "systemd-analyze has no complaints about \(unitName)")
+        }
     }
 }

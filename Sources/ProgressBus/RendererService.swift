@@ -1,0 +1,76 @@
+import CGLib
+import ProgressCore
+
+/// The GDBus side of progress-render's service: org.progressd.Renderer1.Render. The drawing
+/// itself is a closure the executable gives, so that this module stays the only one that
+/// touches GLib and knows nothing of cairo.
+public final class RendererService {
+    public static let busName = "org.progressd.Renderer1"
+    public static let path = "/org/progressd/Renderer1"
+    public static let interface = "org.progressd.Renderer1"
+    public static let errorPrefix = "org.progressd.Renderer1.Error."
+    public static let introspectionXML = String(decoding: PackageResources.org_progressd_Renderer1_xml, as: UTF8.self)
+
+    /// A refusal: the last part of the error name ("InvalidSpec") and the message.
+    public struct Refusal: Error {
+        public let name: String
+        public let message: String
+        public init(_ name: String, _ message: String) {
+            self.name = name
+            self.message = message
+        }
+    }
+
+    public typealias Render = ([(key: String, value: OptionValue)]) throws(Refusal) -> (image: [UInt8], info: [(String, PropertyValue)])
+
+    private let render: Render
+    private let node: UnsafeMutablePointer<GDBusNodeInfo>
+    private let vtable = UnsafeMutablePointer<GDBusInterfaceVTable>.allocate(capacity: 1)
+    private var registration: UInt32 = 0
+
+    public init(render: @escaping Render) throws(DaemonError) {
+        self.render = render
+        var error: UnsafeMutablePointer<GError>?
+        guard let node = g_dbus_node_info_new_for_xml(Self.introspectionXML, &error) else {
+            throw DaemonError("the embedded renderer XML does not parse: \(consumeMessage(error))")
+        }
+        self.node = node
+        vtable.initialize(to: GDBusInterfaceVTable(
+            method_call: { _, _, _, _, _, parameters, invocation, userData in
+                Unmanaged<RendererService>.fromOpaque(userData!).takeUnretainedValue().handle(parameters!, invocation!)
+            },
+            get_property: nil, set_property: nil, padding: (nil, nil, nil, nil, nil, nil, nil, nil)))
+    }
+
+    deinit {
+        vtable.deallocate()
+        g_dbus_node_info_unref(node)
+    }
+
+    public func register(on connection: OpaquePointer) throws(DaemonError) {
+        var error: UnsafeMutablePointer<GError>?
+        registration = g_dbus_connection_register_object(
+            connection, Self.path, node.pointee.interfaces[0], vtable, Unmanaged.passUnretained(self).toOpaque(), nil, &error)
+        guard registration != 0 else { throw DaemonError("could not export \(Self.path): \(consumeMessage(error))") }
+    }
+
+    public func unregister(from connection: OpaquePointer) {
+        if registration != 0 { g_dbus_connection_unregister_object(connection, registration) }
+        registration = 0
+    }
+
+    private func handle(_ parameters: OpaquePointer, _ invocation: OpaquePointer) {
+        do throws(Refusal) {
+            let result = try render(Variant.optionsChild(parameters, 0))
+            let image = result.image.withUnsafeBytes { bytes in
+                g_variant_new_fixed_array(shim_variant_type("y"), bytes.baseAddress, gsize(bytes.count), 1)!
+            }
+            let info = Variant.container("a{sv}") { builder in
+                for (key, value) in result.info { Variant.addEntry(builder, key, Variant.property(value)) }
+            }
+            g_dbus_method_invocation_return_value(invocation, Variant.tuple([image, info]))
+        } catch {
+            g_dbus_method_invocation_return_dbus_error(invocation, Self.errorPrefix + error.name, error.message)
+        }
+    }
+}

@@ -1,0 +1,89 @@
+import Foundation
+import ProgressBus
+import ProgressTestSupport
+import XCTest
+
+/// org.progressd.Renderer1 on a private bus, started by D-Bus activation from its file.
+final class RendererServiceTests: XCTestCase {
+    var bus: PrivateBus!
+    var services: URL!
+
+    override func setUpWithError() throws {
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        services = FileManager.default.temporaryDirectory.appendingPathComponent("render-services-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: services, withIntermediateDirectories: true)
+        let bin = BuildProducts.url(of: "progress-render").deletingLastPathComponent().path
+        let activation = try String(contentsOf: root.appendingPathComponent("dbus/org.progressd.Renderer1.service"), encoding: .utf8)
+            .replacingOccurrences(of: "@bindir@", with: bin)
+        try activation.write(to: services.appendingPathComponent("org.progressd.Renderer1.service"), atomically: true, encoding: .utf8)
+        bus = try PrivateBus(serviceDirectory: services)
+    }
+
+    override func tearDown() {
+        bus?.stop()
+        try? FileManager.default.removeItem(at: services)
+    }
+
+    func render(_ spec: [(String, BusValue)], on connection: BusConnection) throws -> (bytes: [UInt8], info: [String: BusValue]) {
+        let reply = try connection.call(RendererService.busName, RendererService.path, RendererService.interface, "Render",
+                                        [.vardict(spec)], autoStart: true)
+        let bytes = reply[0].array?.compactMap { value -> UInt8? in if case .byte(let byte) = value { byte } else { nil } } ?? []
+        return (bytes, reply[1].dictionary ?? [:])
+    }
+
+    func testRenderByActivation() throws {
+        let client = try bus.connect()
+        let (bytes, info) = try render([("style", .string("ring")), ("fraction", .double(0.42)), ("width", .uint32(64)),
+                                        ("height", .uint32(64)), ("scale", .double(2)), ("label", .string("percent")),
+                                        ("locale", .string("fr_FR")), ("title", .string("Copie"))], on: client)
+        XCTAssertEqual(Array(bytes.prefix(4)), [0x89, 0x50, 0x4E, 0x47])
+        XCTAssertEqual(info["width"], .uint64(128))
+        XCTAssertEqual(info["scale"], .double(2))
+        XCTAssertEqual(info["format"], .string("png"))
+        XCTAssertEqual(info["alt-text"], .string("Copie: 42\u{A0}%"))
+        let introspection = try client.call(RendererService.busName, RendererService.path,
+                                            "org.freedesktop.DBus.Introspectable", "Introspect").first?.string ?? ""
+        let file = try IntrospectionXML.parse(RendererService.introspectionXML)
+        XCTAssertEqual(try IntrospectionXML.parse(introspection).interfaces[RendererService.interface],
+                       file.interfaces[RendererService.interface])
+    }
+
+    func testRefusalsAreNamed() throws {
+        let client = try bus.connect()
+        for (spec, name, fragment) in [
+            ([("width", BusValue.uint32(0))], "InvalidSpec", "width 0 is outside 1...4096"),
+            ([("style", .string("donut"))], "InvalidSpec", "style 'donut'"),
+            ([("locale", .string("xx"))], "InvalidSpec", "locale 'xx' is not a locale"),
+            ([("bogus", .bool(true))], "InvalidSpec", "key 'bogus' is not known"),
+            ([("label", .int32(3))], "InvalidSpec", "key 'label' expects a string"),
+            ([("task", .string("copy"))], "Unavailable", "progressd can not be reached"),
+        ] as [([(String, BusValue)], String, String)] {
+            XCTAssertThrowsError(try render(spec, on: client)) { error in
+                let error = error as? BusCallError
+                XCTAssertEqual(error?.name, RendererService.errorPrefix + name)
+                XCTAssertTrue(error?.message.contains(fragment) == true, "\(error?.message ?? "")")
+            }
+        }
+    }
+
+    /// progressctl render, through the service, of a live task.
+    func testProgressctlRendersALiveTask() throws {
+        let daemon = try DaemonProcess(bus: bus)
+        defer { daemon.stop() }
+        let client = try bus.connect()
+        _ = try client.call(BusNames.busName, BusNames.managerPath, BusNames.managerInterface, "Start",
+                            [.string("copy"), .vardict([("title", .string("Copy")), ("fraction", .double(0.5))])])
+        let (_, info) = try render([("task", .string("copy")), ("label", .string("percent"))], on: client)
+        XCTAssertEqual(info["alt-text"], .string("Copy: 50 percent"))
+        XCTAssertThrowsError(try render([("task", .string("ghost"))], on: client)) { error in
+            XCTAssertEqual((error as? BusCallError)?.name, RendererService.errorPrefix + "NoSuchTask")
+        }
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("ctl-\(UUID().uuidString).png")
+        defer { try? FileManager.default.removeItem(at: file) }
+        let result = try CommandResult.run(BuildProducts.url(of: "progressctl").path,
+                                           ["render", "copy", "-o", file.path, "--style", "striped", "--size", "200x20"],
+                                           environment: bus.environment.merging(["LC_ALL": "C.UTF-8"]) { $1 })
+        XCTAssertEqual(result.status, 0, result.errors)
+        XCTAssertEqual(Array(try Data(contentsOf: file).prefix(4)), [0x89, 0x50, 0x4E, 0x47])
+    }
+}
