@@ -97,6 +97,11 @@ enum Variant {
             defer { g_variant_unref(child) }
             return String(cString: g_variant_get_string(child, nil))
         })
+        case "ay": .bytes({
+            var count: gsize = 0
+            guard let data = g_variant_get_fixed_array(value, &count, 1), count > 0 else { return [] }
+            return Array(UnsafeBufferPointer(start: data.assumingMemoryBound(to: UInt8.self), count: Int(count)))
+        }())
         case "ad": .doubles((0..<Int(g_variant_n_children(value))).map { index in
             let child = g_variant_get_child_value(value, gsize(index))!
             defer { g_variant_unref(child) }

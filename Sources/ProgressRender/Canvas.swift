@@ -76,17 +76,10 @@ final class Canvas {
         case .png:
             let width = Int(cairo_image_surface_get_width(surface))
             let height = Int(cairo_image_surface_get_height(surface))
-            var png: UnsafeMutablePointer<UInt8>?
-            var length = 0
-            // pHYs: 96 dpi at scale 1, in pixels per metre.
-            let pixelsPerMetre = UInt32((96 / 0.0254 * spec.scale).rounded())
-            guard shim_png_encode(cairo_image_surface_get_data(surface), Int32(width), Int32(height),
-                                  cairo_image_surface_get_stride(surface), pixelsPerMetre, &png, &length) == 0, let png else {
-                throw RenderError("libpng could not encode the image")
-            }
-            defer { free(png) }
-            return RenderedImage(data: Array(UnsafeBufferPointer(start: png, count: length)), width: width, height: height,
-                                 scale: spec.scale, format: .png)
+            let data = try PNGEncoder.encode(
+                cairo_image_surface_get_data(surface), width: width, height: height,
+                stride: Int(cairo_image_surface_get_stride(surface)), scale: spec.scale)
+            return RenderedImage(data: data, width: width, height: height, scale: spec.scale, format: .png)
         case .svg, .pdf:
             cairo_surface_finish(surface)
             return RenderedImage(data: output?.bytes ?? [], width: spec.width, height: spec.height, scale: 1, format: spec.format)
@@ -147,6 +140,31 @@ final class Canvas {
 
     func release(_ layout: OpaquePointer) {
         g_object_unref(UnsafeMutableRawPointer(layout))
+    }
+}
+
+/// PNG through libpng (see shim.h for the settings).
+public enum PNGEncoder {
+    /// Encodes ARGB pixels (premultiplied, native endian, as cairo draws them), with a
+    /// pHYs chunk of 96 dpi times `scale`.
+    public static func encode(_ pixels: [UInt32], width: Int, height: Int, scale: Double = 1) throws(RenderError) -> [UInt8] {
+        var copy = pixels
+        return try copy.withUnsafeMutableBytes { bytes in
+            Result { () throws(RenderError) in
+                try encode(bytes.bindMemory(to: UInt8.self).baseAddress!, width: width, height: height, stride: width * 4, scale: scale)
+            }
+        }.get()
+    }
+
+    static func encode(_ data: UnsafeMutablePointer<UInt8>, width: Int, height: Int, stride: Int, scale: Double) throws(RenderError) -> [UInt8] {
+        var png: UnsafeMutablePointer<UInt8>?
+        var length = 0
+        let pixelsPerMetre = UInt32((96 / 0.0254 * scale).rounded())
+        guard shim_png_encode(data, Int32(width), Int32(height), Int32(stride), pixelsPerMetre, &png, &length) == 0, let png else {
+            throw RenderError("libpng could not encode the image")
+        }
+        defer { free(png) }
+        return Array(UnsafeBufferPointer(start: png, count: length))
     }
 }
 

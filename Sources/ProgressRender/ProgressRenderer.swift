@@ -21,6 +21,7 @@ public enum ProgressRenderer {
         let canvas = try Canvas(spec)
         let indeterminate = spec.indeterminate || spec.style == .pulse
         switch (spec.style, indeterminate) {
+        case (.skin, _): try SkinPainter(canvas: canvas, spec: spec).paint()
         case (.ring, _): RingPainter(canvas: canvas, spec: spec, indeterminate: indeterminate).paint()
         case (.striped, _): BarPainter(canvas: canvas, spec: spec).paintStriped(indeterminate: indeterminate)
         case (_, true): BarPainter(canvas: canvas, spec: spec).paintPulse()

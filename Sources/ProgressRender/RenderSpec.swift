@@ -1,16 +1,21 @@
 import ProgressCore
 
-/// A spec the renderer refuses: org.progressd.Renderer1.Error.InvalidSpec, with the key and value.
+/// A spec the renderer refuses: org.progressd.Renderer1.Error.InvalidSpec (or InvalidImage
+/// for a skin image that is not a usable PNG), with the key and value.
 public struct RenderError: Error, Equatable, CustomStringConvertible {
     public let message: String
-    public init(_ message: String) { self.message = message }
+    /// The last part of the D-Bus error name.
+    public let name: String
+    public init(_ message: String, name: String = "InvalidSpec") {
+        self.message = message
+        self.name = name
+    }
     public var description: String { message }
-    public static let errorName = "org.progressd.Renderer1.Error.InvalidSpec"
 }
 
 /// What to draw. Sizes are logical pixels; `scale` makes device pixels (HiDPI).
-public struct RenderSpec: Equatable, Sendable {
-    public enum Style: String, CaseIterable, Sendable { case bar, striped, ring, pulse }
+public struct RenderSpec: Sendable {
+    public enum Style: String, CaseIterable, Sendable { case bar, striped, ring, pulse, skin }
     public enum Format: String, CaseIterable, Sendable { case png, svg, pdf }
 
     public var style = Style.bar
@@ -40,6 +45,12 @@ public struct RenderSpec: Equatable, Sendable {
     /// Ring: the gradient along the arc, and where each color sits (0 to 1).
     public var colors: [Color] = [Color(hex: 0x2EC27E), Color(hex: 0xF6D32D), Color(hex: 0xE01B24)]
     public var locations: [Double] = [0, 0.5, 1]
+    /// Skin: PNG images of the track and the fill, and their caps (the corners that keep
+    /// their size) as vertical and horizontal widths in image pixels.
+    public var trackImage: [UInt8]?
+    public var fillImage: [UInt8]?
+    public var trackCaps = (vertical: 4.0, horizontal: 9.0)
+    public var fillCaps = (vertical: 3.0, horizontal: 8.0)
 
     /// Limits, each with its reason: a side of 4096 logical pixels is larger than any panel
     /// or notification needs; scale 4 covers every HiDPI screen; 16 M device pixels bound the
@@ -48,13 +59,16 @@ public struct RenderSpec: Equatable, Sendable {
     public static let scaleRange = 0.5...4.0
     public static let maxDevicePixels = 16_777_216
     public static let maxColors = 16
+    /// A skin image is a small picture that stretches: 1024 pixels a side and 4 MB are plenty.
+    public static let maxSkinSide = 1_024
+    public static let maxSkinBytes = 4 * 1_024 * 1_024
 
     public init() {}
 
     public static let keys = [
         "style", "width", "height", "scale", "format", "fraction", "indeterminate", "state", "stalled", "theme", "phase",
         "label", "direction", "variant", "progress-color", "track-color", "start-angle", "end-angle", "line-width",
-        "colors", "locations",
+        "colors", "locations", "track-image", "fill-image", "track-caps", "fill-caps",
     ]
 
     public static func parse(_ options: [(key: String, value: OptionValue)]) throws(RenderError) -> RenderSpec {
@@ -104,6 +118,17 @@ public struct RenderSpec: Equatable, Sendable {
                     throw RenderError("locations needs an array of numbers (ad), got type '\(value.signature)'")
                 }
                 spec.locations = numbers
+            case "track-image", "fill-image":
+                guard case .bytes(let bytes) = value.kind else { throw wrongType(key, value, "PNG bytes (ay)") }
+                guard bytes.count <= maxSkinBytes else {
+                    throw RenderError("\(key) is \(bytes.count) bytes; the limit is \(maxSkinBytes)", name: "InvalidImage")
+                }
+                if key == "track-image" { spec.trackImage = bytes } else { spec.fillImage = bytes }
+            case "track-caps", "fill-caps":
+                guard case .doubles(let caps) = value.kind, caps.count == 2, caps.allSatisfy({ $0.isFinite && (0...512).contains($0) }) else {
+                    throw RenderError("\(key) needs two numbers (ad), the vertical and horizontal caps, 0 to 512")
+                }
+                if key == "track-caps" { spec.trackCaps = (caps[0], caps[1]) } else { spec.fillCaps = (caps[0], caps[1]) }
             default:
                 throw RenderError("key '\(key)' is not known; accepted: \(keys.joined(separator: ", "))")
             }
@@ -111,6 +136,9 @@ public struct RenderSpec: Equatable, Sendable {
         if spec.locations.count != spec.colors.count || spec.locations != spec.locations.sorted()
             || !spec.locations.allSatisfy({ (0...1).contains($0) }) {
             throw RenderError("locations must rise from 0 to 1, one for each of the \(spec.colors.count) colors")
+        }
+        if spec.style == .skin && (spec.trackImage == nil || spec.fillImage == nil) {
+            throw RenderError("style 'skin' needs track-image and fill-image (PNG bytes)")
         }
         let pixels = Double(spec.width) * Double(spec.height) * spec.scale * spec.scale
         if pixels > Double(maxDevicePixels) {

@@ -47,7 +47,7 @@ enum RenderRequest {
         do {
             spec = try RenderSpec.parse(rest)
         } catch {
-            throw RendererService.Refusal("InvalidSpec", error.message)
+            throw RendererService.Refusal(error.name, error.message)
         }
         // The same rule as the daemon's labels: rounded down; only a finished task reads 100.
         let percent = spec.state == .finished ? 100 : min(99, Int((spec.fraction * 100 + 1e-9).rounded(.down)))
@@ -86,7 +86,7 @@ enum RenderRequest {
                                  ("scale", .double(image.scale)), ("format", .string(image.format.rawValue)),
                                  ("alt-text", .string(altText))])
         } catch {
-            throw RendererService.Refusal("InvalidSpec", error.message)
+            throw RendererService.Refusal(error.name, error.message)
         }
     }
 }

@@ -7,7 +7,7 @@ import ProgressText
 
 /// progress-render: draws a progress image from values or from a live task.
 let options: [OptionSpec] = [
-    OptionSpec("style", value: "STYLE", "bar, striped, ring or pulse (default bar)"),
+    OptionSpec("style", value: "STYLE", "bar, striped, ring, pulse or skin (default bar)"),
     OptionSpec("fraction", value: "F", "how much is done, 0 to 1"),
     OptionSpec("task", value: "NAME", "draw a live progressd task instead"),
     OptionSpec("size", value: "WxH", "in logical pixels (default 300x24)"),
@@ -21,6 +21,8 @@ let options: [OptionSpec] = [
     OptionSpec("percent-label", "draw the percent, in the locale's own form"),
     OptionSpec("locale", value: "LOCALE", "for the label and direction (default: from LANG)"),
     OptionSpec("variant", value: "VARIANT", "default, or bar for the thin bar"),
+    OptionSpec("track-image", value: "PNG", "skin: the track's image"),
+    OptionSpec("fill-image", value: "PNG", "skin: the fill's image"),
     OptionSpec("o", value: "FILE", "where to write the image"),
     OptionSpec("list-styles", "print the styles and exit"),
     OptionSpec("service", "serve org.progressd.Renderer1 on the session bus (D-Bus activation)"),
@@ -96,6 +98,11 @@ if let size = parsed.values["size"] {
     put("height", .uint64(parts[1]))
 }
 if parsed.has("indeterminate") { put("indeterminate", .bool(true)) }
+for key in ["track-image", "fill-image"] {
+    guard let path = parsed.values[key] else { continue }
+    guard let data = FileManager.default.contents(atPath: path) else { fail("can not read \(path)", status: 66) }
+    put(key, OptionValue(.bytes(Array(data)), signature: "ay"))
+}
 if parsed.has("percent-label") { put("label", .string("percent")) }
 let format = parsed.values["format"] ?? URL(fileURLWithPath: file).pathExtension.lowercased()
 put("format", .string(format.isEmpty ? "png" : format))
@@ -104,7 +111,7 @@ do {
     let image = try RenderRequest.render(spec, environment: environment).image
     try Data(image).write(to: URL(fileURLWithPath: file))
 } catch let refusal as RendererService.Refusal {
-    fail(refusal.message, status: refusal.name == "InvalidSpec" ? 64 : refusal.name == "NoSuchTask" ? 1 : 69)
+    fail(refusal.message, status: ["InvalidSpec", "InvalidImage"].contains(refusal.name) ? 64 : refusal.name == "NoSuchTask" ? 1 : 69)
 } catch {
     fail("could not write \(file): \(error)", status: 73)
 }

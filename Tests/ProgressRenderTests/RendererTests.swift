@@ -142,6 +142,10 @@ final class RendererTests: XCTestCase {
                 spec.height = height
                 spec.fraction = 0.7
                 spec.label = "70%"
+                if style == .skin {
+                    spec.trackImage = try SkinTests.sliced(width: 30, height: 12)
+                    spec.fillImage = try SkinTests.sliced(width: 20, height: 8)
+                }
                 XCTAssertFalse(try ProgressRenderer.render(spec).data.isEmpty, "\(style) \(width)x\(height)")
             }
         }
