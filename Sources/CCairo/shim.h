@@ -6,6 +6,7 @@
 #include <cairo-svg.h>
 #include <pango/pangocairo.h>
 #include <png.h>
+#include <zlib.h>
 #include <setjmp.h>
 #include <stdlib.h>
 #include <string.h>

@@ -37,7 +37,7 @@ final class Canvas {
     init(_ spec: RenderSpec) throws(RenderError) {
         self.spec = spec
         switch spec.format {
-        case .png:
+        case .png, .apng:
             output = nil
             surface = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, Int32(Self.devicePixels(spec.width, spec.scale)),
                                                  Int32(Self.devicePixels(spec.height, spec.scale)))
@@ -73,7 +73,7 @@ final class Canvas {
     func encode() throws(RenderError) -> RenderedImage {
         cairo_surface_flush(surface)
         switch spec.format {
-        case .png:
+        case .png, .apng:
             let width = Int(cairo_image_surface_get_width(surface))
             let height = Int(cairo_image_surface_get_height(surface))
             let data = try PNGEncoder.encode(

@@ -6,7 +6,18 @@ import ProgressCore
 /// indeterminate (pulse) frames, in three themes, with every state looking different.
 public enum ProgressRenderer {
     public static func render(_ spec: RenderSpec) throws(RenderError) -> RenderedImage {
-        try draw(spec).encode()
+        guard spec.format == .apng else { return try draw(spec).encode() }
+        var frames: [[UInt8]] = []
+        var size = (width: 0, height: 0)
+        for frame in Animation.frames(of: spec) {
+            let image = try draw(frame).encode()
+            frames.append(image.data)
+            size = (image.width, image.height)
+        }
+        let data = Animation.assemble(
+            frames, width: size.width, height: size.height,
+            delayMilliseconds: Int((spec.duration * 1_000 / Double(frames.count)).rounded()), loops: spec.fromFraction == nil)
+        return RenderedImage(data: data, width: size.width, height: size.height, scale: spec.scale, format: .apng)
     }
 
     /// The drawn pixels before encoding (ARGB, premultiplied, row by row), for tests and

@@ -16,7 +16,8 @@ public struct RenderError: Error, Equatable, CustomStringConvertible {
 /// What to draw. Sizes are logical pixels; `scale` makes device pixels (HiDPI).
 public struct RenderSpec: Sendable {
     public enum Style: String, CaseIterable, Sendable { case bar, striped, ring, pulse, skin }
-    public enum Format: String, CaseIterable, Sendable { case png, svg, pdf }
+    public enum Format: String, CaseIterable, Sendable { case png, svg, pdf, apng }
+    public enum Easing: String, CaseIterable, Sendable { case easeOut = "ease-out", spring }
 
     public var style = Style.bar
     public var width = 300
@@ -49,6 +50,17 @@ public struct RenderSpec: Sendable {
     /// their size) as vertical and horizontal widths in image pixels.
     public var trackImage: [UInt8]?
     public var fillImage: [UInt8]?
+    /// Animation (format apng): how many frames over how long. Without `fromFraction` the
+    /// frames loop the stripes or the pulse seamlessly; with it they move the value from
+    /// there to `fraction`, once, along `easing`.
+    public var frames = 24
+    public var duration = 1.0
+    public var fromFraction: Double?
+    public var easing = Easing.easeOut
+    /// How far a spring overshoots and rings, 0 to 20 (the original's 12).
+    public var bounciness = 12.0
+    /// A single frame, as people who turn motion off expect (the high-contrast theme too).
+    public var reduceMotion = false
     public var trackCaps = (vertical: 4.0, horizontal: 9.0)
     public var fillCaps = (vertical: 3.0, horizontal: 8.0)
 
@@ -59,6 +71,8 @@ public struct RenderSpec: Sendable {
     public static let scaleRange = 0.5...4.0
     public static let maxDevicePixels = 16_777_216
     public static let maxColors = 16
+    /// Frames: two seconds at 60 fps; more is a video, not a progress picture.
+    public static let maxFrames = 120
     /// A skin image is a small picture that stretches: 1024 pixels a side and 4 MB are plenty.
     public static let maxSkinSide = 1_024
     public static let maxSkinBytes = 4 * 1_024 * 1_024
@@ -68,7 +82,8 @@ public struct RenderSpec: Sendable {
     public static let keys = [
         "style", "width", "height", "scale", "format", "fraction", "indeterminate", "state", "stalled", "theme", "phase",
         "label", "direction", "variant", "progress-color", "track-color", "start-angle", "end-angle", "line-width",
-        "colors", "locations", "track-image", "fill-image", "track-caps", "fill-caps",
+        "colors", "locations", "track-image", "fill-image", "track-caps", "fill-caps", "frames", "duration",
+        "from-fraction", "easing", "bounciness", "reduce-motion",
     ]
 
     public static func parse(_ options: [(key: String, value: OptionValue)]) throws(RenderError) -> RenderSpec {
@@ -118,6 +133,12 @@ public struct RenderSpec: Sendable {
                     throw RenderError("locations needs an array of numbers (ad), got type '\(value.signature)'")
                 }
                 spec.locations = numbers
+            case "frames": spec.frames = try whole(key, value, in: 1...maxFrames)
+            case "duration": spec.duration = try number(key, value, in: 0.1...10)
+            case "from-fraction": spec.fromFraction = try number(key, value, in: 0...1)
+            case "easing": spec.easing = try choice(key, value, Easing.self)
+            case "bounciness": spec.bounciness = try number(key, value, in: 0...20)
+            case "reduce-motion": spec.reduceMotion = try flag(key, value)
             case "track-image", "fill-image":
                 guard case .bytes(let bytes) = value.kind else { throw wrongType(key, value, "PNG bytes (ay)") }
                 guard bytes.count <= maxSkinBytes else {
@@ -141,6 +162,7 @@ public struct RenderSpec: Sendable {
             throw RenderError("style 'skin' needs track-image and fill-image (PNG bytes)")
         }
         let pixels = Double(spec.width) * Double(spec.height) * spec.scale * spec.scale
+            * Double(spec.format == .apng ? spec.frames : 1)
         if pixels > Double(maxDevicePixels) {
             throw RenderError("\(spec.width)x\(spec.height) at scale \(spec.scale) is \(Int(pixels)) device pixels; the limit is \(maxDevicePixels)")
         }

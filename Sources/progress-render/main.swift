@@ -21,6 +21,11 @@ let options: [OptionSpec] = [
     OptionSpec("percent-label", "draw the percent, in the locale's own form"),
     OptionSpec("locale", value: "LOCALE", "for the label and direction (default: from LANG)"),
     OptionSpec("variant", value: "VARIANT", "default, or bar for the thin bar"),
+    OptionSpec("frames", value: "N", "apng: frames (default 24)"),
+    OptionSpec("duration", value: "SECONDS", "apng: length of the animation (default 1)"),
+    OptionSpec("from-fraction", value: "F", "apng: animate the value from F to --fraction"),
+    OptionSpec("easing", value: "EASING", "apng: ease-out (default) or spring"),
+    OptionSpec("reduce-motion", "a single frame, without motion"),
     OptionSpec("track-image", value: "PNG", "skin: the track's image"),
     OptionSpec("fill-image", value: "PNG", "skin: the fill's image"),
     OptionSpec("o", value: "FILE", "where to write the image"),
@@ -83,10 +88,15 @@ if !parsed.positionals.isEmpty { fail("unexpected argument '\(parsed.positionals
 let environment = ProcessInfo.processInfo.environment
 var spec: [(key: String, value: OptionValue)] = []
 @MainActor func put(_ key: String, _ value: OptionValue) { spec.append((key, value)) }
-for key in ["style", "theme", "state", "variant", "task", "locale", "label"] {
+for key in ["style", "theme", "state", "variant", "task", "locale", "label", "easing"] {
     if let value = parsed.values[key] { put(key, .string(value)) }
 }
-for key in ["fraction", "scale", "phase"] {
+if let frames = parsed.values["frames"] {
+    guard let count = UInt64(frames) else { fail("--frames needs a whole number, not '\(frames)'", status: 64) }
+    put("frames", .uint64(count))
+}
+if parsed.has("reduce-motion") { put("reduce-motion", .bool(true)) }
+for key in ["fraction", "scale", "phase", "duration", "from-fraction"] {
     guard let text = parsed.values[key] else { continue }
     guard let number = Double(text) else { fail("--\(key) needs a number, not '\(text)'", status: 64) }
     put(key, .double(number))
