@@ -18,7 +18,7 @@ final class ProgressRenderCommandTests: XCTestCase {
         let svg = directory.appendingPathComponent("bar.svg").path
         XCTAssertEqual(try run(["--fraction", "0.5", "-o", svg, "--locale", "ar_EG", "--percent-label"]).status, 0)
         XCTAssertTrue(try String(contentsOfFile: svg, encoding: .utf8).contains("<svg"))
-        XCTAssertEqual(try run(["--list-styles"]).output, "bar\nstriped\nring\npulse\n")
+        XCTAssertEqual(try run(["--list-styles"]).output, "bar\nstriped\nring\npulse\nskin\n")
         let bad = try run(["--fraction", "2", "-o", ring])
         XCTAssertEqual(bad.status, 64)
         XCTAssertEqual(bad.errors, "progress-render: fraction 2.0 is outside 0.0...1.0\n")
