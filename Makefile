@@ -9,7 +9,7 @@ DEBUG_BIN = .build/debug
 # them (installed, that is $(PREFIX)/share/locale).
 LOCALE_BUILD = .build/share/locale
 
-.PHONY: all deps catalogs build release run test bench soak install uninstall clean
+.PHONY: all deps catalogs build release run test bench soak gallery install uninstall clean
 
 all: build
 
@@ -43,6 +43,10 @@ bench: release
 	cc -O2 -Wall -o $(BENCH_BUILD)/load-client bench/load/load-client.c $$(pkg-config --cflags --libs dbus-1) -lm
 	cp "$$($(SWIFT) build -c release --show-bin-path)/progressd" $(BENCH_BUILD)/
 	python3 bench/run-bench.py $(BENCH_BUILD) $(BENCH_ARGS)
+
+# Every style, theme and state of progress-render, into docs/gallery/ (shown in the README).
+gallery: build
+	sh scripts/gallery.sh $(DEBUG_BIN)/progress-render docs/gallery
 
 # The long soak, fault and fuzz run (make test runs a short one).
 SOAK_SECONDS ?= 60
