@@ -6,6 +6,28 @@ public struct Raster: Sendable {
     public let height: Int
     public let pixels: [UInt32]
 
+    /// Reads a PNG (through cairo), as tests and tools compare images.
+    public init(png: [UInt8]) throws(RenderError) {
+        let surface = try SkinPainter.decode(png, key: "image")
+        defer { cairo_surface_destroy(surface) }
+        let width = Int(cairo_image_surface_get_width(surface))
+        let height = Int(cairo_image_surface_get_height(surface))
+        let stride = Int(cairo_image_surface_get_stride(surface))
+        let data = cairo_image_surface_get_data(surface)!
+        var pixels: [UInt32] = []
+        for y in 0..<height {
+            let row = UnsafeRawPointer(data + y * stride).assumingMemoryBound(to: UInt32.self)
+            pixels.append(contentsOf: UnsafeBufferPointer(start: row, count: width))
+        }
+        self.init(width: width, height: height, pixels: pixels)
+    }
+
+    public init(width: Int, height: Int, pixels: [UInt32]) {
+        self.width = width
+        self.height = height
+        self.pixels = pixels
+    }
+
     /// The color at a device pixel, unpremultiplied.
     public func color(x: Int, y: Int) -> Color {
         let pixel = pixels[y * width + x]
