@@ -38,6 +38,9 @@ let package = Package(
         .executableTarget(
             name: "progress-render", dependencies: ["ProgressRender", "ProgressControl", "ProgressText", "ProgressBus", "ProgressCore"]),
 
+        // make bench's renderer side (bench/render is its C reference).
+        .executableTarget(name: "render-bench", dependencies: ["ProgressRender"], path: "bench/render-swift"),
+
         // progressctl's commands, argument parsing and terminal drawing.
         .target(name: "ProgressControl", dependencies: ["ProgressBus", "ProgressText", "ProgressCore"]),
         .executableTarget(name: "progressctl", dependencies: ["ProgressControl"]),

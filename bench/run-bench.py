@@ -197,12 +197,29 @@ def rows_for_snapshot_and_start(bus):
              "lower", "< 100 ms")]
 
 
+def rows_for_render():
+    """progress-render's drawing against plain C drawing the same images (bench/render)."""
+    count = 200 if QUICK else 500
+    results = {"swift": {}, "c": {}}
+    for _ in range(REPEATS):
+        for side, program in (("swift", "render-bench-swift"), ("c", "render-bench-c")):
+            out = subprocess.run([os.path.join(BUILD, program), str(count)], capture_output=True, text=True, check=True).stdout
+            for line in out.splitlines():
+                case, rate = line.split()
+                results[side].setdefault(case, []).append(float(rate))
+    titles = {"striped-1": "images/s, striped 300x24 with label, scale 1", "striped-2": "images/s, striped 300x24 with label, scale 2",
+              "ring-1": "images/s, ring 128x128 with label, scale 1", "ring-2": "images/s, ring 128x128 with label, scale 2"}
+    return [(titles[case], median(results["swift"][case]), median(results["c"][case]), "higher", ">= 0.83x (within 1.2x)")
+            for case in titles]
+
+
 def main():
     bus = Bus()
     try:
         rows = rows_for_calls(bus) + rows_for_flood(bus) + rows_for_memory(bus) + rows_for_snapshot_and_start(bus)
     finally:
         bus.stop()
+    rows += rows_for_render()
     print(f"\nprogressd benchmark: medians of {REPEATS} runs, progressd against the reference in the same run\n")
     print(f"| figure | progressd | reference | ratio | goal |")
     print(f"|---|---:|---:|---:|---|")
