@@ -52,10 +52,12 @@ let package = Package(
         .testTarget(name: "ProgressStateTests", dependencies: ["ProgressState", "ProgressCore"]),
         .testTarget(
             name: "ProgressRenderTests",
-            dependencies: ["ProgressRender", "ProgressCore", "ProgressBus", "ProgressTestSupport", "progress-render", "progressd", "progressctl"]),
+            dependencies: ["ProgressRender", "ProgressCore", "ProgressBus", "ProgressTestSupport", "progress-render", "progressd", "progressctl"],
+            exclude: ["References"]),
         .testTarget(
             name: "ProgressControlTests",
-            dependencies: ["ProgressControl", "ProgressBus", "ProgressTestSupport", "progressctl", "progressd", "progress-render"]),
+            dependencies: ["ProgressControl", "ProgressBus", "ProgressTestSupport", "progressctl", "progressd", "progress-render"],
+            exclude: ["help"]),
         .testTarget(
             name: "ProgressBusTests",
             dependencies: ["ProgressBus", "ProgressCore", "ProgressTestSupport", "progressd"]),

@@ -79,6 +79,14 @@ public struct Arguments: Equatable {
         return number
     }
 
+    /// A size option written WIDTHxHEIGHT, such as 300x24.
+    public func size(_ name: String) throws(UsageError) -> (width: UInt32, height: UInt32)? {
+        guard let text = values[name] else { return nil }
+        let parts = text.split(separator: "x").compactMap { UInt32($0) }
+        guard parts.count == 2 else { throw UsageError("--\(name) needs WIDTHxHEIGHT, such as 300x24, not '\(text)'") }
+        return (parts[0], parts[1])
+    }
+
     /// Exactly `names.count` positional arguments, named for the error message.
     public func positionals(_ names: String...) throws(UsageError) -> [String] {
         if positionals.count < names.count {

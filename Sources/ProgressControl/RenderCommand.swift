@@ -23,11 +23,7 @@ enum RenderCommand {
             guard let file = arguments.values["o"] else { throw UsageError("missing -o FILE") }
             var spec: [(String, BusValue)] = [("task", .string(name)), ("locale", .string(context.locale)), ("label", .string("percent"))]
             for key in ["style", "format", "theme"] { if let value = arguments.values[key] { spec.append((key, .string(value))) } }
-            if let size = arguments.values["size"] {
-                let parts = size.split(separator: "x").compactMap { UInt32($0) }
-                guard parts.count == 2 else { throw UsageError("--size needs WIDTHxHEIGHT, such as 300x24, not '\(size)'") }
-                spec += [("width", .uint32(parts[0])), ("height", .uint32(parts[1]))]
-            }
+            if let size = try arguments.size("size") { spec += [("width", .uint32(size.width)), ("height", .uint32(size.height))] }
             if let scale = arguments.values["scale"] {
                 guard let value = Double(scale), value > 0 else { throw UsageError("--scale needs a number, not '\(scale)'") }
                 spec.append(("scale", .double(value)))

@@ -115,7 +115,7 @@ private final class Runner {
                 terminated = true
             }
             if regex == nil && Date().timeIntervalSince(lastPulse) >= 1 {
-                try? context.manager("Pulse", [.string(name)])
+                _ = try? context.manager("Pulse", [.string(name)])
                 lastPulse = Date()
             }
             flushReport(force: false)
@@ -157,7 +157,7 @@ private final class Runner {
         guard let report = pendingReport, force || Date().timeIntervalSince(lastReport) >= 0.1 else { return }
         pendingReport = nil
         lastReport = Date()
-        try? context.manager("Update", [.string(name), .vardict(report)])
+        _ = try? context.manager("Update", [.string(name), .vardict(report)])
     }
 }
 

@@ -137,7 +137,7 @@ struct BarPainter {
         guard box.width > 0 else { return paintLabel(insideFill: true) }
         let color = fill
         canvas.roundedRectangle(x: box.x, y: 0, width: box.width, height: height, radius: min(radius, box.width / 2))
-        if spec.theme.allowsGradients {
+        if spec.theme.allowsGradients && !spec.flatFill {
             let gradient = cairo_pattern_create_linear(0, 0, 0, height)
             let light = color.brightness(times: 1.3)
             let dark = color.brightness(times: 0.75)

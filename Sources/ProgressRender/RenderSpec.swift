@@ -37,6 +37,8 @@ public struct RenderSpec: Sendable {
     public var rightToLeft = false
     /// The thin `bar` variant of the platform bar, for toolbars.
     public var thin = false
+    /// Striped: a flat fill instead of the shaded one.
+    public var flatFill = false
     public var progressColor: Color?
     public var trackColor: Color?
     /// Ring: where the arc starts and ends, in degrees clockwise from 3 o'clock.
@@ -83,7 +85,7 @@ public struct RenderSpec: Sendable {
         "style", "width", "height", "scale", "format", "fraction", "indeterminate", "state", "stalled", "theme", "phase",
         "label", "direction", "variant", "progress-color", "track-color", "start-angle", "end-angle", "line-width",
         "colors", "locations", "track-image", "fill-image", "track-caps", "fill-caps", "frames", "duration",
-        "from-fraction", "easing", "bounciness", "reduce-motion",
+        "from-fraction", "easing", "bounciness", "reduce-motion", "fill",
     ]
 
     public static func parse(_ options: [(key: String, value: OptionValue)]) throws(RenderError) -> RenderSpec {
@@ -133,6 +135,12 @@ public struct RenderSpec: Sendable {
                     throw RenderError("locations needs an array of numbers (ad), got type '\(value.signature)'")
                 }
                 spec.locations = numbers
+            case "fill":
+                switch try text(key, value) {
+                case "gradient": spec.flatFill = false
+                case "flat": spec.flatFill = true
+                case let other: throw RenderError("fill '\(other)' is not gradient or flat")
+                }
             case "frames": spec.frames = try whole(key, value, in: 1...maxFrames)
             case "duration": spec.duration = try number(key, value, in: 0.1...10)
             case "from-fraction": spec.fromFraction = try number(key, value, in: 0...1)

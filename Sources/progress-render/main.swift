@@ -21,6 +21,7 @@ let options: [OptionSpec] = [
     OptionSpec("percent-label", "draw the percent, in the locale's own form"),
     OptionSpec("locale", value: "LOCALE", "for the label and direction (default: from LANG)"),
     OptionSpec("variant", value: "VARIANT", "default, or bar for the thin bar"),
+    OptionSpec("fill", value: "FILL", "striped: gradient (default) or flat"),
     OptionSpec("frames", value: "N", "apng: frames (default 24)"),
     OptionSpec("duration", value: "SECONDS", "apng: length of the animation (default 1)"),
     OptionSpec("from-fraction", value: "F", "apng: animate the value from F to --fraction"),
@@ -88,7 +89,7 @@ if !parsed.positionals.isEmpty { fail("unexpected argument '\(parsed.positionals
 let environment = ProcessInfo.processInfo.environment
 var spec: [(key: String, value: OptionValue)] = []
 @MainActor func put(_ key: String, _ value: OptionValue) { spec.append((key, value)) }
-for key in ["style", "theme", "state", "variant", "task", "locale", "label", "easing"] {
+for key in ["style", "theme", "state", "variant", "task", "locale", "label", "easing", "fill"] {
     if let value = parsed.values[key] { put(key, .string(value)) }
 }
 if let frames = parsed.values["frames"] {
@@ -101,11 +102,13 @@ for key in ["fraction", "scale", "phase", "duration", "from-fraction"] {
     guard let number = Double(text) else { fail("--\(key) needs a number, not '\(text)'", status: 64) }
     put(key, .double(number))
 }
-if let size = parsed.values["size"] {
-    let parts = size.split(separator: "x").compactMap { UInt64($0) }
-    guard parts.count == 2 else { fail("--size needs WIDTHxHEIGHT, such as 300x24, not '\(size)'", status: 64) }
-    put("width", .uint64(parts[0]))
-    put("height", .uint64(parts[1]))
+do {
+    if let size = try parsed.size("size") {
+        put("width", .uint64(UInt64(size.width)))
+        put("height", .uint64(UInt64(size.height)))
+    }
+} catch {
+    fail(error.message, status: 64)
 }
 if parsed.has("indeterminate") { put("indeterminate", .bool(true)) }
 for key in ["track-image", "fill-image"] {

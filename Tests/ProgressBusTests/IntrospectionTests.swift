@@ -10,10 +10,12 @@ final class IntrospectionTests: DaemonTestCase {
         "org.freedesktop.DBus.Properties", "org.freedesktop.DBus.Introspectable", "org.freedesktop.DBus.Peer",
     ]
 
-    static var xmlFile: String {
+    static func file(_ name: String) -> String {
         let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        return try! String(contentsOf: root.appendingPathComponent("dbus/org.progressd.Progress1.xml"), encoding: .utf8)
+        return try! String(contentsOf: root.appendingPathComponent("dbus/\(name)"), encoding: .utf8)
     }
+
+    static var xmlFile: String { file("org.progressd.Progress1.xml") }
 
     func introspect(_ path: String) throws -> IntrospectionXML.Node {
         let xml = try client.call(BusNames.busName, path, "org.freedesktop.DBus.Introspectable", "Introspect").first!.string!
@@ -54,9 +56,14 @@ final class IntrospectionTests: DaemonTestCase {
     /// gdbus-codegen style: each method, signal and property has a comment opening with
     /// its name, and each argument is documented as @name.
     func testEveryMemberAndArgumentIsDocumented() throws {
-        let xml = Self.xmlFile
+        try assertDocumented(Self.xmlFile, atLeast: 25)
+        try assertDocumented(Self.file("org.progressd.Renderer1.xml"), atLeast: 2)
+        XCTAssertEqual(Self.file("org.progressd.Renderer1.xml"), RendererService.introspectionXML, "the embedded file is the one on disk")
+    }
+
+    private func assertDocumented(_ xml: String, atLeast minimum: Int) throws {
         let members = matches(of: #"<(?:method|signal|property|interface) name="([^"]+)""#, in: xml)
-        XCTAssertGreaterThan(members.count, 25)
+        XCTAssertGreaterThanOrEqual(members.count, minimum)
         for member in members {
             let shortName = member.split(separator: ".").count > 2 ? member : member
             let documented = xml.range(of: "<!--\n\\s*\(NSRegularExpression.escapedPattern(for: shortName)):", options: .regularExpression)

@@ -110,6 +110,14 @@ final class RendererTests: XCTestCase {
         XCTAssertNotEqual(try raster { $0.style = .pulse; $0.phase = 0.1 }.pixels, moving.pixels)
     }
 
+    func testAFlatStripedFillIsOneColorBetweenTheStripes() throws {
+        let shaded = try raster { $0.style = .striped; $0.fraction = 1; $0.progressColor = Color(hex: 0x3584E4) }
+        let flat = try raster { $0.style = .striped; $0.fraction = 1; $0.progressColor = Color(hex: 0x3584E4); $0.flatFill = true }
+        // Column 12 at phase 0 falls in the gap of a stripe period (a quarter of each is empty).
+        XCTAssertTrue(close(flat.color(x: 12, y: 6), flat.color(x: 12, y: 18), within: 0.01), "flat: top and bottom alike")
+        XCTAssertFalse(close(shaded.color(x: 12, y: 6), shaded.color(x: 12, y: 18), within: 0.05), "shaded: lighter at the top")
+    }
+
     func testLabelsAreReadableByWCAGLuminance() {
         XCTAssertEqual(BarPainter.readableText(on: Color(hex: 0x3584E4)).red, 0, "black on the light theme's blue")
         XCTAssertEqual(BarPainter.readableText(on: Color(hex: 0x1C1C1C)).red, 1, "white on near-black")
