@@ -26,6 +26,16 @@ public struct OptionValue: Sendable, Equatable {
         self.signature = signature
     }
 
+    /// The value as a number, from a double or any integer (`gdbus call` writes 1 as an int32).
+    public var number: Double? {
+        switch kind {
+        case .double(let number): number
+        case .signedInteger(let number): Double(number)
+        case .unsignedInteger(let number): Double(number)
+        default: nil
+        }
+    }
+
     public static func string(_ value: String) -> OptionValue { OptionValue(.string(value), signature: "s") }
     public static func double(_ value: Double) -> OptionValue { OptionValue(.double(value), signature: "d") }
     public static func bool(_ value: Bool) -> OptionValue { OptionValue(.bool(value), signature: "b") }

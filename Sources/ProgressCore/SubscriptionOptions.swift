@@ -26,13 +26,7 @@ public struct SubscriptionOptions: Sendable, Equatable {
             case ("locale", .string(let locale)):
                 parsed.locale = locale
             case ("interval-seconds", _):
-                let seconds: Double
-                switch value.kind {
-                case .double(let number): seconds = number
-                case .signedInteger(let number): seconds = Double(number)
-                case .unsignedInteger(let number): seconds = Double(number)
-                default: throw wrongType(key, value, "a number of seconds (d)")
-                }
+                guard let seconds = value.number else { throw wrongType(key, value, "a number of seconds (d)") }
                 guard seconds.isFinite, intervalRange.contains(seconds) else {
                     throw .invalidValue("interval-seconds \(seconds) is outside \(intervalRange.lowerBound)...\(Int(intervalRange.upperBound))")
                 }

@@ -112,12 +112,8 @@ public struct TaskUpdate: Sendable, Equatable {
 
     /// Doubles accept integers too: `gdbus call` writes `<1>` as an int32.
     private static func number(_ key: String, _ value: OptionValue) throws(ProgressError) -> Double {
-        switch value.kind {
-        case .double(let number): return number
-        case .signedInteger(let number): return Double(number)
-        case .unsignedInteger(let number): return Double(number)
-        default: throw wrongType(key, value, expected: "a number (d)")
-        }
+        guard let number = value.number else { throw wrongType(key, value, expected: "a number (d)") }
+        return number
     }
 
     /// Counts accept every integer type, for the same reason, but never a negative one.

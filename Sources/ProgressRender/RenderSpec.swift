@@ -188,13 +188,7 @@ public struct RenderSpec: Sendable {
     }
 
     private static func number(_ key: String, _ value: OptionValue, in range: ClosedRange<Double>) throws(RenderError) -> Double {
-        let number: Double
-        switch value.kind {
-        case .double(let x): number = x
-        case .signedInteger(let x): number = Double(x)
-        case .unsignedInteger(let x): number = Double(x)
-        default: throw wrongType(key, value, "a number (d)")
-        }
+        guard let number = value.number else { throw wrongType(key, value, "a number (d)") }
         guard number.isFinite, range.contains(number) else {
             throw RenderError("\(key) \(number) is outside \(range.lowerBound)...\(range.upperBound)")
         }
