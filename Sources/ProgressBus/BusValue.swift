@@ -156,10 +156,6 @@ public indirect enum BusValue: Equatable, Sendable, CustomStringConvertible {
     }
 
     static func children(_ container: OpaquePointer) -> [BusValue] {
-        (0..<Int(g_variant_n_children(container))).map { index in
-            let child = g_variant_get_child_value(container, gsize(index))!
-            defer { g_variant_unref(child) }
-            return BusValue(child)
-        }
+        Variant.mapChildren(container, BusValue.init)
     }
 }

@@ -39,6 +39,15 @@ enum Variant {
 
     // MARK: Reading
 
+    /// Each child of a container, transformed; the children are released after.
+    static func mapChildren<T>(_ container: OpaquePointer, _ transform: (OpaquePointer) -> T) -> [T] {
+        (0..<Int(g_variant_n_children(container))).map { index in
+            let child = g_variant_get_child_value(container, gsize(index))!
+            defer { g_variant_unref(child) }
+            return transform(child)
+        }
+    }
+
     /// Child `index` of a container, which the caller unrefs.
     static func child(_ container: OpaquePointer, _ index: Int) -> OpaquePointer {
         g_variant_get_child_value(container, gsize(index))!
@@ -92,21 +101,13 @@ enum Variant {
         case "n": .signedInteger(Int64(g_variant_get_int16(value)))
         case "i": .signedInteger(Int64(g_variant_get_int32(value)))
         case "x": .signedInteger(Int64(g_variant_get_int64(value)))
-        case "as": .strings((0..<Int(g_variant_n_children(value))).map { index in
-            let child = g_variant_get_child_value(value, gsize(index))!
-            defer { g_variant_unref(child) }
-            return String(cString: g_variant_get_string(child, nil))
-        })
+        case "as": .strings(mapChildren(value) { String(cString: g_variant_get_string($0, nil)) })
         case "ay": .bytes({
             var count: gsize = 0
             guard let data = g_variant_get_fixed_array(value, &count, 1), count > 0 else { return [] }
             return Array(UnsafeBufferPointer(start: data.assumingMemoryBound(to: UInt8.self), count: Int(count)))
         }())
-        case "ad": .doubles((0..<Int(g_variant_n_children(value))).map { index in
-            let child = g_variant_get_child_value(value, gsize(index))!
-            defer { g_variant_unref(child) }
-            return g_variant_get_double(child)
-        })
+        case "ad": .doubles(mapChildren(value) { g_variant_get_double($0) })
         default: .unsupported
         }
         return OptionValue(kind, signature: signature)

@@ -199,7 +199,7 @@ struct BarPainter {
         let y = trackBox.y + (trackBox.height - text.height) / 2
         // Striped bars are shaded around `fill`; its middle is what the text sits on.
         let trackUnder = insideFill ? (spec.trackColor ?? Color(red: 0.51, green: 0.51, blue: 0.51)) : track
-        for (region, background) in [(fillRegion(), fill), (trackRegion(), trackUnder)] {
+        for (region, background) in [(fillBox, fill), (trackRegion(), trackUnder)] {
             cairo_save(cr)
             cairo_rectangle(cr, region.x, 0, region.width, height)
             cairo_clip(cr)
@@ -208,8 +208,6 @@ struct BarPainter {
             cairo_restore(cr)
         }
     }
-
-    private func fillRegion() -> (x: Double, width: Double) { fillBox }
 
     private func trackRegion() -> (x: Double, width: Double) {
         spec.rightToLeft ? (0, width - fillBox.width) : (fillBox.width, width - fillBox.width)

@@ -55,6 +55,7 @@ public final class StateDirectory: TaskJournal {
     /// Returns the records and a line for the log about each problem.
     public func load() -> (records: [TaskRecord], problems: [String]) {
         var problems: [String] = []
+        let decoder = JSONDecoder()
         var records: [String: TaskRecord] = [:]
         var order: [String] = []
         func put(_ record: TaskRecord) {
@@ -64,7 +65,7 @@ public final class StateDirectory: TaskJournal {
         if FileManager.default.fileExists(atPath: snapshot.path) {
             do {
                 let data = try Data(contentsOf: snapshot)
-                for record in try JSONDecoder().decode([TaskRecord].self, from: data) { put(record) }
+                for record in try decoder.decode([TaskRecord].self, from: data) { put(record) }
             } catch {
                 let aside = moveAside(snapshot)
                 moveAside(journalURL(generation))
@@ -76,7 +77,7 @@ public final class StateDirectory: TaskJournal {
         if let data = try? Data(contentsOf: journalURL(generation)) {
             let lines = data.split(separator: UInt8(ascii: "\n"))
             for (index, line) in lines.enumerated() {
-                guard let entry = try? JSONDecoder().decode(JournalEntry.self, from: line) else {
+                guard let entry = try? decoder.decode(JournalEntry.self, from: line) else {
                     // The last line may be torn by a crash mid-write; any other is damage.
                     if index != lines.count - 1 { problems.append("skipped damaged line \(index + 1) of \(journalURL(generation).path)") }
                     continue
