@@ -67,7 +67,8 @@ public struct TaskUpdate: Sendable, Equatable {
             case "updates-frequently": update.updatesFrequently = try flag(key, value)
             case "state" where call == .update: update.state = try requestedState(value)
             case "lifetime" where call == .start: update.lifetime = try choice(key, value, Lifetime.self)
-            case "parent" where call == .start: update.parent = try text(key, value, maxBytes: limits.maxNameBytes)
+            // Checked as a task name by the store, with the same InvalidName as any other name.
+            case "parent" where call == .start: update.parent = try text(key, value, maxBytes: .max)
             case "lease-seconds": update.leaseSeconds = try seconds(key, value, in: Limits.durationRange)
             case "stall-seconds": update.stallSeconds = try seconds(key, value, in: Limits.durationRange)
             case "linger-seconds": update.lingerSeconds = try seconds(key, value, in: 0...Limits.durationRange.upperBound)

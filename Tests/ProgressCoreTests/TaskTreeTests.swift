@@ -125,6 +125,8 @@ final class TaskTreeTests: XCTestCase {
 
     func testParentsMustExistBeLiveAndNotTooDeep() throws {
         assertError(try child("orphan", of: "nobody"), "NoSuchTask", "parent 'nobody' does not exist")
+        assertError(try child("orphan", of: String(repeating: "p", count: 201)), "InvalidName", "201 bytes")
+        assertError(try child("orphan", of: "tab\there"), "InvalidName", "U+0009")
         try start("done")
         _ = try store.finish(name("done"), caller: job)
         assertError(try child("late", of: "done"), "InvalidValue", "parent 'done' is finished")
