@@ -197,21 +197,44 @@ def rows_for_snapshot_and_start(bus):
              "lower", "< 100 ms")]
 
 
+def same_render_images():
+    """Both sides write each case's PNG; the comparison only means something if they match."""
+    with tempfile.TemporaryDirectory() as swift_dir, tempfile.TemporaryDirectory() as c_dir:
+        subprocess.run([os.path.join(BUILD, "render-bench-swift"), "write", swift_dir], check=True)
+        subprocess.run([os.path.join(BUILD, "render-bench-c"), "write", c_dir], check=True)
+        differing = []
+        for name in sorted(os.listdir(c_dir)):
+            with open(os.path.join(swift_dir, name), "rb") as ours, open(os.path.join(c_dir, name), "rb") as theirs:
+                if ours.read() != theirs.read():
+                    differing.append(name)
+        return differing
+
+
 def rows_for_render():
-    """progress-render's drawing against plain C drawing the same images (bench/render)."""
-    count = 200 if QUICK else 500
+    """progress-render's drawing against plain C drawing the same images (bench/render).
+    Rounds of short runs alternate the two programs (and which goes first), so that the
+    machine's drift over a run falls on both alike; each figure is the median over rounds."""
+    differing = same_render_images()
+    if differing:
+        print(f"warning: progress-render and bench/render drew different images: {', '.join(differing)}", file=sys.stderr)
+    rounds, count = (5, 100) if QUICK else (15, 200)
     results = {"swift": {}, "c": {}}
-    for _ in range(REPEATS):
-        for side, program in (("swift", "render-bench-swift"), ("c", "render-bench-c")):
+    for round_number in range(rounds):
+        order = (("swift", "render-bench-swift"), ("c", "render-bench-c"))
+        for side, program in (order if round_number % 2 == 0 else order[::-1]):
             out = subprocess.run([os.path.join(BUILD, program), str(count)], capture_output=True, text=True, check=True).stdout
             for line in out.splitlines():
                 case, rate = line.split()
                 results[side].setdefault(case, []).append(float(rate))
-    titles = {"striped-1": "images/s, striped 300x24 with label, scale 1", "striped-2": "images/s, striped 300x24 with label, scale 2",
-              "ring-1": "images/s, ring 128x128 with label, scale 1", "ring-2": "images/s, ring 128x128 with label, scale 2"}
+    same = "same PNG bytes" if not differing else "IMAGES DIFFER"
+    titles = {"striped-1": f"images/s, striped 300x24 with label, scale 1 ({same}; median of {rounds} rounds)",
+              "striped-2": f"images/s, striped 300x24 with label, scale 2 ({same}; median of {rounds} rounds)",
+              "ring-1": f"images/s, ring 128x128 with label, scale 1 ({same}; median of {rounds} rounds)",
+              "ring-2": f"images/s, ring 128x128 with label, scale 2 ({same}; median of {rounds} rounds)"}
     rows = [(titles[case], median(results["swift"][case]), median(results["c"][case]), "higher", ">= 0.83x (within 1.2x)")
             for case in titles]
     encodes = {"encode-ours": [], "encode-cairo": []}
+    count = 200 if QUICK else 500
     sizes = {}
     for _ in range(REPEATS):
         out = subprocess.run([os.path.join(BUILD, "render-bench-c"), str(count * 4), "encoders"],

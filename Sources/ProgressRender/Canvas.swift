@@ -132,13 +132,17 @@ final class Canvas {
 
     /// A rectangle with fully rounded ends when `radius` is half its height.
     func roundedRectangle(x: Double, y: Double, width: Double, height: Double, radius: Double) {
+        Self.roundedRectangle(context, x: x, y: y, width: width, height: height, radius: radius)
+    }
+
+    static func roundedRectangle(_ cr: OpaquePointer, x: Double, y: Double, width: Double, height: Double, radius: Double) {
         let r = min(radius, width / 2, height / 2)
-        cairo_new_sub_path(context)
-        cairo_arc(context, x + width - r, y + r, r, -.pi / 2, 0)
-        cairo_arc(context, x + width - r, y + height - r, r, 0, .pi / 2)
-        cairo_arc(context, x + r, y + height - r, r, .pi / 2, .pi)
-        cairo_arc(context, x + r, y + r, r, .pi, 3 * .pi / 2)
-        cairo_close_path(context)
+        cairo_new_sub_path(cr)
+        cairo_arc(cr, x + width - r, y + r, r, -.pi / 2, 0)
+        cairo_arc(cr, x + width - r, y + height - r, r, 0, .pi / 2)
+        cairo_arc(cr, x + r, y + height - r, r, .pi / 2, .pi)
+        cairo_arc(cr, x + r, y + r, r, .pi, 3 * .pi / 2)
+        cairo_close_path(cr)
     }
 
     /// Text laid out by pango; returns its logical width and height.

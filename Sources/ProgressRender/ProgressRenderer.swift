@@ -120,18 +120,8 @@ struct BarPainter {
         canvas.roundedRectangle(x: 0, y: 0, width: width, height: height, radius: radius)
         canvas.setColor(spec.trackColor ?? Color(red: 0.51, green: 0.51, blue: 0.51))
         cairo_fill(cr)
-        if spec.theme.allowsGradients {
-            // The inner shadow: black from the top edge, fading within the upper part.
-            cairo_save(cr)
-            canvas.roundedRectangle(x: 0, y: 0, width: width, height: height, radius: radius)
-            cairo_clip(cr)
-            let shadow = cairo_pattern_create_linear(0, 0, 0, height * 0.5)
-            cairo_pattern_add_color_stop_rgba(shadow, 0, 0, 0, 0, 0.45)
-            cairo_pattern_add_color_stop_rgba(shadow, 1, 0, 0, 0, 0)
-            cairo_set_source(cr, shadow)
-            cairo_paint(cr)
-            cairo_pattern_destroy(shadow)
-            cairo_restore(cr)
+        if spec.theme.allowsGradients && spec.innerShadow {
+            InnerShadow.paint(on: canvas, width: width, height: height, radius: radius, scale: spec.scale)
         }
         let box = indeterminate ? (x: 0.0, width: width) : fillBox
         guard box.width > 0 else { return paintLabel(insideFill: true) }

@@ -39,6 +39,8 @@ public struct RenderSpec: Sendable {
     public var thin = false
     /// Striped: a flat fill instead of the shaded one.
     public var flatFill = false
+    /// Striped: the track's inner shadow (never in high contrast).
+    public var innerShadow = true
     public var progressColor: Color?
     public var trackColor: Color?
     /// Ring: where the arc starts and ends, in degrees clockwise from 3 o'clock.
@@ -86,6 +88,7 @@ public struct RenderSpec: Sendable {
         "label", "direction", "variant", "progress-color", "track-color", "start-angle", "end-angle", "line-width",
         "colors", "locations", "track-image", "fill-image", "track-caps", "fill-caps", "frames", "duration",
         "from-fraction", "easing", "bounciness", "reduce-motion", "fill",
+        "inner-shadow",
     ]
 
     public static func parse(_ options: [(key: String, value: OptionValue)]) throws(RenderError) -> RenderSpec {
@@ -141,6 +144,7 @@ public struct RenderSpec: Sendable {
                 case "flat": spec.flatFill = true
                 case let other: throw RenderError("fill '\(other)' is not gradient or flat")
                 }
+            case "inner-shadow": spec.innerShadow = try flag(key, value)
             case "frames": spec.frames = try whole(key, value, in: 1...maxFrames)
             case "duration": spec.duration = try number(key, value, in: 0.1...10)
             case "from-fraction": spec.fromFraction = try number(key, value, in: 0...1)

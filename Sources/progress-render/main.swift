@@ -22,6 +22,7 @@ let options: [OptionSpec] = [
     OptionSpec("locale", value: "LOCALE", "for the label and direction (default: from LANG)"),
     OptionSpec("variant", value: "VARIANT", "default, or bar for the thin bar"),
     OptionSpec("fill", value: "FILL", "striped: gradient (default) or flat"),
+    OptionSpec("no-inner-shadow", "striped: no inner shadow in the track"),
     OptionSpec("frames", value: "N", "apng: frames (default 24)"),
     OptionSpec("duration", value: "SECONDS", "apng: length of the animation (default 1)"),
     OptionSpec("from-fraction", value: "F", "apng: animate the value from F to --fraction"),
@@ -97,6 +98,7 @@ if let frames = parsed.values["frames"] {
     put("frames", .uint64(count))
 }
 if parsed.has("reduce-motion") { put("reduce-motion", .bool(true)) }
+if parsed.has("no-inner-shadow") { put("inner-shadow", .bool(false)) }
 for key in ["fraction", "scale", "phase", "duration", "from-fraction"] {
     guard let text = parsed.values[key] else { continue }
     guard let number = Double(text) else { fail("--\(key) needs a number, not '\(text)'", status: 64) }
