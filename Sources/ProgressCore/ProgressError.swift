@@ -52,7 +52,7 @@ func quoted(_ text: String, limit: Int = 64) -> String {
     var count = 0
     for character in text.unicodeScalars {
         if count == limit { return "'\(shown)…'" }
-        if character.properties.generalCategory == .control {
+        if character.isControl {
             shown += "\\u{\(String(character.value, radix: 16))}"
         } else {
             shown.unicodeScalars.append(character)
@@ -60,4 +60,10 @@ func quoted(_ text: String, limit: Int = 64) -> String {
         count += 1
     }
     return "'\(shown)'"
+}
+
+extension Unicode.Scalar {
+    /// Unicode's control characters (general category Cc) are exactly U+0000–U+001F and
+    /// U+007F–U+009F; comparing values spares a property lookup on every call's name.
+    var isControl: Bool { value < 0x20 || (0x7F...0x9F).contains(value) }
 }

@@ -16,7 +16,7 @@ public struct TaskName: Hashable, Sendable, CustomStringConvertible {
             throw .invalidName(
                 "task name \(quoted(text)) is \(byteCount) bytes; the limit is \(limits.maxNameBytes)")
         }
-        if let control = text.unicodeScalars.first(where: { $0.properties.generalCategory == .control }) {
+        if let control = text.unicodeScalars.first(where: \.isControl) {
             throw .invalidName(
                 "task name \(quoted(text)) contains control character U+\(hex4(control.value))")
         }

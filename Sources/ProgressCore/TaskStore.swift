@@ -178,7 +178,8 @@ public final class TaskStore {
     // MARK: Rules
 
     private func apply(_ update: TaskUpdate, to task: inout ProgressTask) throws(ProgressError) {
-        let name = quoted(task.name.text)
+        // Only an error message needs the quoted name.
+        var name: String { quoted(task.name.text) }
         if let requested = update.state, requested != task.ownState {
             switch (task.ownState, requested) {
             case (.running, .paused), (.paused, .running):

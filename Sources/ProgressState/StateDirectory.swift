@@ -123,10 +123,16 @@ public final class StateDirectory: TaskJournal {
         let temporary = url.appendingPathComponent("tasks-\(next).json.tmp")
         do {
             let data = try encoder.encode(records)
-            FileManager.default.createFile(atPath: temporary.path, contents: nil, attributes: [.posixPermissions: 0o600])
+            guard FileManager.default.createFile(atPath: temporary.path, contents: nil, attributes: [.posixPermissions: 0o600]) else {
+                throw CocoaError(.fileWriteNoPermission, userInfo: [NSFilePathErrorKey: temporary.path])
+            }
             let handle = try FileHandle(forWritingTo: temporary)
             try handle.write(contentsOf: data)
-            _ = fsync(handle.fileDescriptor)
+            // A generation that may not be on the disk must not replace the one that is.
+            guard fsync(handle.fileDescriptor) == 0 else {
+                try? handle.close()
+                throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: temporary.path])
+            }
             try handle.close()
             guard rename(temporary.path, snapshotURL(next).path) == 0 else {
                 throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: snapshotURL(next).path])

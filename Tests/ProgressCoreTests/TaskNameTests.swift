@@ -1,4 +1,4 @@
-import ProgressCore
+@testable import ProgressCore
 import XCTest
 
 final class TaskNameTests: XCTestCase {
@@ -46,5 +46,15 @@ final class TaskNameTests: XCTestCase {
         XCTAssertNil(TaskName(pathElement: "_C3_A9"))  // uppercase hex is not what the escape writes
         XCTAssertNil(TaskName(pathElement: "_c3"))  // not UTF-8
         XCTAssertNil(TaskName(pathElement: "_09"))  // a control character
+    }
+
+    func testControlCharactersAreExactlyUnicodesCategoryCc() throws {
+        for value in UInt32(0)...0x10FFFF {
+            guard let scalar = Unicode.Scalar(value) else { continue }
+            XCTAssertEqual(scalar.isControl, scalar.properties.generalCategory == .control, "U+\(String(value, radix: 16))")
+        }
+        XCTAssertThrowsError(try TaskName("tab\there"))
+        XCTAssertThrowsError(try TaskName("c1\u{85}next line"))
+        XCTAssertNoThrow(try TaskName("no-break\u{A0}space"))
     }
 }
