@@ -38,7 +38,8 @@ static void shim_png_flush(png_structp png) { (void) png; }
  * from a block kept by each thread between encodes. Allocating and freeing it per image
  * made glibc return it to the kernel and take it back (brk, page faults) on every image:
  * about a fifth of the renderer's time for small images. The block grows to the largest
- * need seen, up to shim_png_arena_limit; what does not fit falls back to malloc. */
+ * need seen, up to shim_png_arena_limit; what does not fit falls back to malloc. It lives
+ * as long as its thread: progress-render draws on one. */
 typedef struct {
     unsigned char *base;
     size_t capacity;
