@@ -227,17 +227,15 @@ def rows_for_render():
                 case, rate = line.split()
                 results[side].setdefault(case, []).append(float(rate))
     same = "same PNG bytes" if not differing else "IMAGES DIFFER"
-    titles = {"striped-1": f"images/s, striped 300x24 with label, scale 1 ({same}; median of {rounds} rounds)",
-              "striped-2": f"images/s, striped 300x24 with label, scale 2 ({same}; median of {rounds} rounds)",
-              "ring-1": f"images/s, ring 128x128 with label, scale 1 ({same}; median of {rounds} rounds)",
-              "ring-2": f"images/s, ring 128x128 with label, scale 2 ({same}; median of {rounds} rounds)"}
-    rows = [(titles[case], median(results["swift"][case]), median(results["c"][case]), "higher", ">= 0.83x (within 1.2x)")
-            for case in titles]
+    titles = {"striped-1": "images/s, striped 300x24 with label, scale 1", "striped-2": "images/s, striped 300x24 with label, scale 2",
+              "ring-1": "images/s, ring 128x128 with label, scale 1", "ring-2": "images/s, ring 128x128 with label, scale 2"}
+    rows = [(f"{titles[case]} ({same}; median of {rounds} rounds)", median(results["swift"][case]),
+             median(results["c"][case]), "higher", ">= 0.83x (within 1.2x)") for case in titles]
     encodes = {"encode-ours": [], "encode-cairo": []}
-    count = 200 if QUICK else 500
+    encodes_per_run = 800 if QUICK else 2000
     sizes = {}
     for _ in range(REPEATS):
-        out = subprocess.run([os.path.join(BUILD, "render-bench-c"), str(count * 4), "encoders"],
+        out = subprocess.run([os.path.join(BUILD, "render-bench-c"), str(encodes_per_run), "encoders"],
                              capture_output=True, text=True, check=True).stdout
         for line in out.splitlines():
             name, rate, size = line.split()
