@@ -51,6 +51,8 @@ struct BarPainter {
     var height: Double { Double(spec.height) }
     var fill: Color { spec.progressColor ?? spec.theme.fill(for: spec.state, stalled: spec.stalled) }
     var track: Color { spec.trackColor ?? spec.theme.track }
+    /// The striped bar's track: the reference bar's grey in every theme.
+    var stripedTrack: Color { spec.trackColor ?? Color(red: 0.51, green: 0.51, blue: 0.51) }
 
     /// The track's rectangle: the whole height, or a thin line for the `bar` variant.
     var trackBox: (y: Double, height: Double) {
@@ -118,7 +120,7 @@ struct BarPainter {
     func paintStriped(indeterminate: Bool) {
         let radius = height / 2
         canvas.roundedRectangle(x: 0, y: 0, width: width, height: height, radius: radius)
-        canvas.setColor(spec.trackColor ?? Color(red: 0.51, green: 0.51, blue: 0.51))
+        canvas.setColor(stripedTrack)
         cairo_fill(cr)
         if spec.theme.allowsGradients && spec.innerShadow {
             InnerShadow.paint(on: canvas, width: width, height: height, radius: radius, scale: spec.scale)
@@ -188,7 +190,7 @@ struct BarPainter {
         }
         let y = trackBox.y + (trackBox.height - text.height) / 2
         // Striped bars are shaded around `fill`; its middle is what the text sits on.
-        let trackUnder = insideFill ? (spec.trackColor ?? Color(red: 0.51, green: 0.51, blue: 0.51)) : track
+        let trackUnder = insideFill ? stripedTrack : track
         for (region, background) in [(fillBox, fill), (trackRegion(), trackUnder)] {
             cairo_save(cr)
             cairo_rectangle(cr, region.x, 0, region.width, height)

@@ -56,6 +56,7 @@ final class RendererServiceTests: XCTestCase {
             ([("locale", .string("xx"))], "InvalidSpec", "locale 'xx' is not a locale"),
             ([("bogus", .bool(true))], "InvalidSpec", "key 'bogus' is not known"),
             ([("label", .int32(3))], "InvalidSpec", "key 'label' expects a string"),
+            ([("inner-shadow", .string("yes"))], "InvalidSpec", "key 'inner-shadow' expects a boolean"),
             ([("task", .string("copy"))], "Unavailable", "progressd can not be reached"),
         ] as [([(String, BusValue)], String, String)] {
             XCTAssertThrowsError(try render(spec, on: client)) { error in
