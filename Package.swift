@@ -26,41 +26,64 @@ let package = Package(
         .target(name: "ProgressText", dependencies: ["ProgressCore", "CGettext"]),
         // The state directory: a journal and snapshots of TaskRecords (Foundation, no GLib).
         .target(name: "ProgressState", dependencies: ["ProgressCore"]),
-        // The GDBus adapter: the only module that imports CGLib.
+        // GDBus plumbing: variants, method tables, the main-loop timer, the service runner, and
+        // the names and XML of the Progress1 API that both sides share.
         .target(
             name: "ProgressBus", dependencies: ["ProgressCore", "CGLib"],
-            resources: [.embedInCode("org.progressd.Progress1.xml"), .embedInCode("org.progressd.Renderer1.xml")]),
+            resources: [.embedInCode("org.progressd.Progress1.xml")]),
+        // The client side: calls and signals, for progressctl, progress-render and the tests.
+        .target(name: "ProgressClient", dependencies: ["ProgressBus", "ProgressCore", "CGLib"]),
+        // The Progress1 server: the front door's D-Bus inputs and the change stream's outputs.
+        .target(name: "ProgressDaemon", dependencies: ["ProgressBus", "ProgressCore", "CGLib"]),
+        // The Renderer1 server (progress-render --service).
+        .target(
+            name: "ProgressRendererService", dependencies: ["ProgressBus", "ProgressCore", "CGLib"],
+            resources: [.embedInCode("org.progressd.Renderer1.xml")]),
+        // Argument parsing that both command-line programs share.
+        .target(name: "ProgressCommandLine"),
 
-        .executableTarget(name: "progressd", dependencies: ["ProgressBus", "ProgressText", "ProgressState", "ProgressCore"]),
+        .executableTarget(
+            name: "progressd", dependencies: ["ProgressDaemon", "ProgressBus", "ProgressText", "ProgressState", "ProgressCore"]),
 
         // cairo and pango drawing, PNG through libpng: the only module that imports CCairo.
         .target(name: "ProgressRender", dependencies: ["ProgressCore", "CCairo"]),
         .executableTarget(
-            name: "progress-render", dependencies: ["ProgressRender", "ProgressControl", "ProgressText", "ProgressBus", "ProgressCore"]),
+            name: "progress-render",
+            dependencies: [
+                "ProgressRender", "ProgressCommandLine", "ProgressRendererService", "ProgressClient", "ProgressText",
+                "ProgressBus", "ProgressCore",
+            ]),
 
         // make bench's renderer side (bench/render is its C reference).
         .executableTarget(name: "render-bench", dependencies: ["ProgressRender"], path: "bench/render-swift"),
 
         // progressctl's commands, argument parsing and terminal drawing.
-        .target(name: "ProgressControl", dependencies: ["ProgressBus", "ProgressText", "ProgressCore"]),
+        .target(
+            name: "ProgressControl", dependencies: ["ProgressCommandLine", "ProgressClient", "ProgressBus", "ProgressText", "ProgressCore"]),
         .executableTarget(name: "progressctl", dependencies: ["ProgressControl"]),
 
         // Private dbus-daemon and daemon processes for the integration tests.
-        .target(name: "ProgressTestSupport", dependencies: ["ProgressBus"], path: "Tests/Support"),
+        .target(name: "ProgressTestSupport", dependencies: ["ProgressClient", "ProgressBus"], path: "Tests/Support"),
         .testTarget(name: "ProgressCoreTests", dependencies: ["ProgressCore"]),
         .testTarget(name: "ProgressTextTests", dependencies: ["ProgressText", "ProgressCore", "ProgressTestSupport"]),
         .testTarget(name: "ProgressStateTests", dependencies: ["ProgressState", "ProgressCore"]),
         .testTarget(
             name: "ProgressRenderTests",
-            dependencies: ["ProgressRender", "ProgressCore", "ProgressBus", "ProgressTestSupport", "progress-render", "progressd", "progressctl"],
+            dependencies: [
+                "ProgressRender", "ProgressRendererService", "ProgressCore", "ProgressBus", "ProgressClient", "ProgressTestSupport",
+                "progress-render", "progressd", "progressctl",
+            ],
             exclude: ["References"]),
         .testTarget(
             name: "ProgressControlTests",
-            dependencies: ["ProgressControl", "ProgressBus", "ProgressTestSupport", "progressctl", "progressd", "progress-render"],
+            dependencies: [
+                "ProgressControl", "ProgressCommandLine", "ProgressBus", "ProgressClient", "ProgressTestSupport", "progressctl",
+                "progressd", "progress-render",
+            ],
             exclude: ["help"]),
         .testTarget(
             name: "ProgressBusTests",
-            dependencies: ["ProgressBus", "ProgressCore", "ProgressTestSupport", "progressd"]),
+            dependencies: ["ProgressDaemon", "ProgressBus", "ProgressClient", "ProgressCore", "ProgressTestSupport", "progressd"]),
     ],
     swiftLanguageModes: [.v6]
 )

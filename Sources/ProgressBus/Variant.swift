@@ -4,12 +4,12 @@ import ProgressCore
 /// Small, allocation-light helpers between GVariant and the Swift types the daemon uses.
 /// Every function returns a floating reference where GLib would, so results can be passed
 /// straight to a builder, a tuple or a reply.
-enum Variant {
-    static func string(_ text: String) -> OpaquePointer { g_variant_new_string(text) }
+public enum Variant {
+    public static func string(_ text: String) -> OpaquePointer { g_variant_new_string(text) }
 
-    static func objectPath(_ path: String) -> OpaquePointer { g_variant_new_object_path(path) }
+    public static func objectPath(_ path: String) -> OpaquePointer { g_variant_new_object_path(path) }
 
-    static func property(_ value: PropertyValue) -> OpaquePointer {
+    public static func property(_ value: PropertyValue) -> OpaquePointer {
         switch value {
         case .string(let text): g_variant_new_string(text)
         case .double(let number): g_variant_new_double(number)
@@ -19,13 +19,13 @@ enum Variant {
         }
     }
 
-    static func tuple(_ items: [OpaquePointer]) -> OpaquePointer {
+    public static func tuple(_ items: [OpaquePointer]) -> OpaquePointer {
         var items = items.map { Optional($0) }
         return g_variant_new_tuple(&items, gsize(items.count))
     }
 
     /// Builds a container of `type`, such as "a{sv}" or "as".
-    static func container(_ type: String, _ fill: (UnsafeMutablePointer<GVariantBuilder>) -> Void) -> OpaquePointer {
+    public static func container(_ type: String, _ fill: (UnsafeMutablePointer<GVariantBuilder>) -> Void) -> OpaquePointer {
         let builder = g_variant_builder_new(shim_variant_type(type))!
         fill(builder)
         let result = g_variant_builder_end(builder)!
@@ -33,14 +33,18 @@ enum Variant {
         return result
     }
 
-    static func addEntry(_ builder: UnsafeMutablePointer<GVariantBuilder>, _ key: String, _ value: OpaquePointer) {
+    public static func add(_ builder: UnsafeMutablePointer<GVariantBuilder>, _ value: OpaquePointer) {
+        g_variant_builder_add_value(builder, value)
+    }
+
+    public static func addEntry(_ builder: UnsafeMutablePointer<GVariantBuilder>, _ key: String, _ value: OpaquePointer) {
         g_variant_builder_add_value(builder, g_variant_new_dict_entry(g_variant_new_string(key), g_variant_new_variant(value)))
     }
 
     // MARK: Reading
 
     /// Each child of a container, transformed; the children are released after.
-    static func mapChildren<T>(_ container: OpaquePointer, _ transform: (OpaquePointer) -> T) -> [T] {
+    public static func mapChildren<T>(_ container: OpaquePointer, _ transform: (OpaquePointer) -> T) -> [T] {
         (0..<Int(g_variant_n_children(container))).map { index in
             let child = g_variant_get_child_value(container, gsize(index))!
             defer { g_variant_unref(child) }
@@ -49,27 +53,27 @@ enum Variant {
     }
 
     /// Child `index` of a container, which the caller unrefs.
-    static func child(_ container: OpaquePointer, _ index: Int) -> OpaquePointer {
+    public static func child(_ container: OpaquePointer, _ index: Int) -> OpaquePointer {
         g_variant_get_child_value(container, gsize(index))!
     }
 
-    static func typeString(_ value: OpaquePointer) -> String { String(cString: g_variant_get_type_string(value)) }
+    public static func typeString(_ value: OpaquePointer) -> String { String(cString: g_variant_get_type_string(value)) }
 
     /// The string child `index` of a tuple (s, o or g).
-    static func stringChild(_ tuple: OpaquePointer, _ index: Int) -> String {
+    public static func stringChild(_ tuple: OpaquePointer, _ index: Int) -> String {
         let child = g_variant_get_child_value(tuple, gsize(index))!
         defer { g_variant_unref(child) }
         return String(cString: g_variant_get_string(child, nil))
     }
 
-    static func doubleChild(_ tuple: OpaquePointer, _ index: Int) -> Double {
+    public static func doubleChild(_ tuple: OpaquePointer, _ index: Int) -> Double {
         let child = g_variant_get_child_value(tuple, gsize(index))!
         defer { g_variant_unref(child) }
         return g_variant_get_double(child)
     }
 
     /// The entries of the a{sv} child `index`, in the order the client sent them.
-    static func optionsChild(_ tuple: OpaquePointer, _ index: Int) -> [(key: String, value: OptionValue)] {
+    public static func optionsChild(_ tuple: OpaquePointer, _ index: Int) -> [(key: String, value: OptionValue)] {
         let dictionary = g_variant_get_child_value(tuple, gsize(index))!
         defer { g_variant_unref(dictionary) }
         let count = Int(g_variant_n_children(dictionary))
@@ -88,7 +92,7 @@ enum Variant {
         return options
     }
 
-    static func option(_ value: OpaquePointer) -> OptionValue {
+    public static func option(_ value: OpaquePointer) -> OptionValue {
         let signature = typeString(value)
         let kind: OptionValue.Kind = switch signature {
         case "s", "o", "g": .string(String(cString: g_variant_get_string(value, nil)))

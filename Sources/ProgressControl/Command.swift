@@ -1,3 +1,4 @@
+import ProgressCommandLine
 /// One progressctl command: what `--help` says about it, and what it does.
 public struct Command: Sendable {
     public let name: String

@@ -1,5 +1,6 @@
 import Foundation
 import ProgressBus
+import ProgressClient
 import ProgressText
 
 /// A failure to talk to the service (exit 69) or a refusal from it (exit 1, its message as is).

@@ -1,5 +1,7 @@
 import Foundation
+import ProgressCommandLine
 import ProgressBus
+import ProgressClient
 
 #if canImport(Glibc)
 import Glibc

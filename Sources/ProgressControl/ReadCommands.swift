@@ -1,5 +1,7 @@
 import Foundation
+import ProgressCommandLine
 import ProgressBus
+import ProgressClient
 import ProgressCore
 
 /// The commands that show tasks, in the caller's locale.

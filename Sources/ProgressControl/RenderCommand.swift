@@ -1,5 +1,7 @@
 import Foundation
+import ProgressCommandLine
 import ProgressBus
+import ProgressClient
 
 /// Asks the renderer service for a picture of a task.
 enum RenderCommand {

@@ -1,5 +1,7 @@
 import Foundation
+import ProgressCommandLine
 import ProgressBus
+import ProgressClient
 import ProgressCore
 
 #if canImport(Glibc)

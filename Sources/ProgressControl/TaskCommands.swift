@@ -1,4 +1,6 @@
+import ProgressCommandLine
 import ProgressBus
+import ProgressClient
 
 /// The commands a job uses to report: one line each in a shell script.
 enum TaskCommands {

@@ -52,10 +52,10 @@ public struct ProgressTask: Sendable {
     var estimatorCountsUnits = false
 
     /// The connection charged for the task against the per-caller cap.
-    var creator: String
+    var creator: ClientID
     /// For `caller` tasks: the connection whose departure fails the task. Nil after a
     /// restart until the job starts the task again.
-    var boundConnection: String?
+    var boundConnection: ClientID?
     /// When the job last touched the task (monotonic), for stall and lease.
     var lastActivity: Int64
     /// When the task reached its outcome (monotonic), for linger.
@@ -66,7 +66,7 @@ public struct ProgressTask: Sendable {
     var rateWindowStart: Int64?
     var rateWindowCount = 0
 
-    init(name: TaskName, caller: String, wallMicros: Int64, monotonicMicros: Int64, limits: Limits, serial: UInt64 = 0) {
+    init(name: TaskName, caller: ClientID, wallMicros: Int64, monotonicMicros: Int64, limits: Limits, serial: UInt64 = 0) {
         self.name = name
         creator = caller
         created = wallMicros

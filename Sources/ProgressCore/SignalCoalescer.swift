@@ -8,10 +8,13 @@
 ///   anything held, so signals stay in order.
 /// - Before the daemon answers a read (Get, GetAll, GetManagedObjects, Snapshot) it flushes
 ///   what is held, so that no reply overtakes a signal about an older value.
-public struct SignalCoalescer: Sendable {
+///
+/// The rules are the same for any object with properties (the manager's TaskCount and
+/// Overall too), so the coalescer is generic over what it keys and holds.
+public struct Coalescer<Key: Hashable & Sendable, Properties: SetAlgebra & Sendable>: Sendable {
     public let intervalMicros: Int64
-    private var lastSignal: [TaskName: Int64] = [:]
-    private var held: [TaskName: TaskProperties] = [:]
+    private var lastSignal: [Key: Int64] = [:]
+    private var held: [Key: Properties] = [:]
 
     public init(maxSignalsPerSecond: Int) {
         self.init(intervalMicros: 1_000_000 / Int64(max(1, maxSignalsPerSecond)))
@@ -21,37 +24,38 @@ public struct SignalCoalescer: Sendable {
         self.intervalMicros = max(1, intervalMicros)
     }
 
-    public enum Decision: Equatable, Sendable {
+    public enum Decision: Sendable {
         /// Signal these properties now.
-        case signal(TaskProperties)
+        case signal(Properties)
         /// Held; the earliest they go out is `until` (monotonic microseconds).
         case hold(until: Int64)
         /// Nothing to signal (no visible change, or no PropertiesChanged for this kind).
         case none
     }
 
-    public mutating func record(_ change: TaskChange, now: Int64) -> Decision {
-        switch change.kind {
-        case .removed:
-            lastSignal[change.name] = nil
-            held[change.name] = nil
-            return .none
-        case .created:
-            // InterfacesAdded carries every property: it counts as the task's first signal.
-            lastSignal[change.name] = now
-            held[change.name] = nil
-            return .none
-        case .updated:
-            if change.properties.isEmpty { return .none }
-            let pending = held[change.name] ?? []
-            guard let last = lastSignal[change.name], !change.isImmediate, now - last < intervalMicros else {
-                held[change.name] = nil
-                lastSignal[change.name] = now
-                return .signal(pending.union(change.properties))
-            }
-            held[change.name] = pending.union(change.properties)
-            return .hold(until: last + intervalMicros)
+    /// A change of `properties` of `key`; `immediate` ones are never held.
+    public mutating func record(_ key: Key, _ properties: Properties, immediate: Bool, now: Int64) -> Decision {
+        if properties.isEmpty { return .none }
+        let pending = held[key] ?? Properties()
+        guard let last = lastSignal[key], !immediate, now - last < intervalMicros else {
+            held[key] = nil
+            lastSignal[key] = now
+            return .signal(pending.union(properties))
         }
+        held[key] = pending.union(properties)
+        return .hold(until: last + intervalMicros)
+    }
+
+    /// The object went: nothing is held for it, and a new one of the same key starts afresh.
+    public mutating func forget(_ key: Key) {
+        lastSignal[key] = nil
+        held[key] = nil
+    }
+
+    /// A signal carrying every property went out by other means (InterfacesAdded).
+    public mutating func markSent(_ key: Key, now: Int64) {
+        lastSignal[key] = now
+        held[key] = nil
     }
 
     public var hasHeld: Bool { !held.isEmpty }
@@ -62,8 +66,8 @@ public struct SignalCoalescer: Sendable {
     }
 
     /// Takes the held signals whose interval is up.
-    public mutating func takeDue(now: Int64) -> [(name: TaskName, properties: TaskProperties)] {
-        var due: [(name: TaskName, properties: TaskProperties)] = []
+    public mutating func takeDue(now: Int64) -> [(name: Key, properties: Properties)] {
+        var due: [(name: Key, properties: Properties)] = []
         for (name, properties) in held where lastSignal[name].map({ now - $0 >= intervalMicros }) ?? true {
             due.append((name, properties))
         }
@@ -75,17 +79,38 @@ public struct SignalCoalescer: Sendable {
     }
 
     /// Takes what is held for one task, ahead of its interval.
-    public mutating func flush(_ name: TaskName, now: Int64) -> TaskProperties? {
+    public mutating func flush(_ name: Key, now: Int64) -> Properties? {
         guard let properties = held.removeValue(forKey: name) else { return nil }
         lastSignal[name] = now
         return properties
     }
 
     /// Takes everything held, ahead of its interval.
-    public mutating func flushAll(now: Int64) -> [(name: TaskName, properties: TaskProperties)] {
+    public mutating func flushAll(now: Int64) -> [(name: Key, properties: Properties)] {
         let all = held.map { (name: $0.key, properties: $0.value) }
         held.removeAll()
         for entry in all { lastSignal[entry.name] = now }
         return all
+    }
+}
+
+extension Coalescer.Decision: Equatable where Properties: Equatable {}
+
+/// The coalescer of task PropertiesChanged signals.
+public typealias SignalCoalescer = Coalescer<TaskName, TaskProperties>
+
+extension Coalescer where Key == TaskName, Properties == TaskProperties {
+    public mutating func record(_ change: TaskChange, now: Int64) -> Decision {
+        switch change.kind {
+        case .removed:
+            forget(change.name)
+            return .none
+        case .created:
+            // InterfacesAdded carries every property: it counts as the task's first signal.
+            markSent(change.name, now: now)
+            return .none
+        case .updated:
+            return record(change.name, change.properties, immediate: change.isImmediate, now: now)
+        }
     }
 }

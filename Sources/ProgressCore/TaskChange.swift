@@ -1,5 +1,12 @@
 /// What a store mutation did, for the bus adapter to turn into a reply and signals.
 public struct TaskChange: Sendable, Equatable {
+    /// Equal when they say the same thing; the removed task's last value is a copy of what
+    /// the store had, so it takes no part.
+    public static func == (a: TaskChange, b: TaskChange) -> Bool {
+        a.name == b.name && a.kind == b.kind && a.properties == b.properties && a.isImmediate == b.isImmediate
+            && a.requests == b.requests && a.isRestart == b.isRestart && a.sequence == b.sequence
+    }
+
     public enum Kind: Sendable, Equatable {
         /// A new task: its object appears (InterfacesAdded).
         case created
@@ -20,10 +27,15 @@ public struct TaskChange: Sendable, Equatable {
     public let requests: [TaskRequest]
     /// An ended task started afresh on the same object.
     public let isRestart: Bool
+    /// The task as it was when it went, for a `removed` change: outputs holding signals
+    /// about it can still send them, and say what ended.
+    public let lastValue: ProgressTask?
+    /// The change's place in the daemon's one sequence; the front door numbers it.
+    public internal(set) var sequence: UInt64 = 0
 
     public init(
         name: TaskName, kind: Kind, properties: TaskProperties, isImmediate: Bool, requests: [TaskRequest] = [],
-        isRestart: Bool = false
+        isRestart: Bool = false, lastValue: ProgressTask? = nil
     ) {
         self.name = name
         self.kind = kind
@@ -31,6 +43,7 @@ public struct TaskChange: Sendable, Equatable {
         self.isImmediate = isImmediate
         self.requests = requests
         self.isRestart = isRestart
+        self.lastValue = lastValue
     }
 
     public var isEmpty: Bool { kind == .updated && properties.isEmpty && requests.isEmpty }

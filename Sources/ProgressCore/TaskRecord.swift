@@ -114,7 +114,7 @@ extension TaskStore {
                 continue
             }
             var task = ProgressTask(
-                name: name, caller: "", wallMicros: record.created, monotonicMicros: now, limits: limits,
+                name: name, caller: ClientID(""), wallMicros: record.created, monotonicMicros: now, limits: limits,
                 serial: record.serial)
             task.title = record.title
             task.ownState = record.state

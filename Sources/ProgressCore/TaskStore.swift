@@ -1,15 +1,15 @@
 /// All tasks, and every rule about how they change. Each mutation validates everything
 /// before it changes anything, and returns the changes it made: the task's own first,
 /// then its ancestors', whose values follow from their children.
-/// Callers are D-Bus unique names (":1.42"); the store only compares them.
+/// Only the front door (TaskFrontDoor) calls the mutating methods: they are internal to Core.
 public final class TaskStore {
     public let limits: Limits
     let clock: Clock
     var tasks: [TaskName: ProgressTask] = [:]
     /// Tasks charged to each connection, for the per-caller cap.
-    private var chargedTasks: [String: Int] = [:]
+    private var chargedTasks: [ClientID: Int] = [:]
     /// `caller` tasks bound to each connection, so a closed connection costs only its own tasks.
-    private var boundTasks: [String: Set<TaskName>] = [:]
+    private var boundTasks: [ClientID: Set<TaskName>] = [:]
     var children: [TaskName: Set<TaskName>] = [:]
 
     public init(clock: Clock, limits: Limits = Limits()) {
@@ -34,7 +34,7 @@ public final class TaskStore {
     // MARK: The job's calls
 
     /// Creates the task, re-attaches the caller to a live one, or starts an ended one afresh.
-    public func start(_ name: TaskName, with update: TaskUpdate, caller: String) throws(ProgressError) -> [TaskChange] {
+    func start(_ name: TaskName, with update: TaskUpdate, caller: ClientID) throws(ProgressError) -> [TaskChange] {
         let parent = try update.parent.map { text throws(ProgressError) in try validParent(text, for: name) }
         if let existing = tasks[name], existing.isLive {
             if let parent, parent != existing.parent {
@@ -72,7 +72,7 @@ public final class TaskStore {
         return [own] + recomputeAncestors(of: task)
     }
 
-    public func update(_ name: TaskName, with update: TaskUpdate, caller: String) throws(ProgressError) -> [TaskChange] {
+    func update(_ name: TaskName, with update: TaskUpdate) throws(ProgressError) -> [TaskChange] {
         var task = try liveTask(name, action: "updated")
         if task.hasChildren && update.setsValue {
             throw .invalidValue(
@@ -82,15 +82,15 @@ public final class TaskStore {
         return commitAndPropagate(task, replacing: tasks[name]!, activity: true)
     }
 
-    public func setFraction(_ name: TaskName, _ fraction: Double, caller: String) throws(ProgressError) -> [TaskChange] {
+    func setFraction(_ name: TaskName, _ fraction: Double) throws(ProgressError) -> [TaskChange] {
         var update = TaskUpdate()
         update.fraction = try TaskUpdate.validFraction(fraction)
-        return try self.update(name, with: update, caller: caller)
+        return try self.update(name, with: update)
     }
 
     /// Shows activity: makes the task indeterminate if it was not, and always counts as a change,
     /// so that pollers watching Serial see each pulse.
-    public func pulse(_ name: TaskName, caller: String) throws(ProgressError) -> [TaskChange] {
+    func pulse(_ name: TaskName) throws(ProgressError) -> [TaskChange] {
         var task = try liveTask(name, action: "pulsed")
         if task.hasChildren {
             throw .invalidValue("task \(quoted(name.text)) has children: it is as indeterminate as they are")
@@ -101,7 +101,7 @@ public final class TaskStore {
     }
 
     /// Finishing a finished task again is accepted and changes nothing, so a retried call is harmless.
-    public func finish(_ name: TaskName, caller: String) throws(ProgressError) -> [TaskChange] {
+    func finish(_ name: TaskName) throws(ProgressError) -> [TaskChange] {
         let existing = try anyTask(name)
         if existing.ownState == .finished { return [] }
         var task = try liveTask(name, action: "finished")
@@ -114,7 +114,7 @@ public final class TaskStore {
     }
 
     /// Failing a failed task again with the same message is accepted and changes nothing.
-    public func fail(_ name: TaskName, message: String, caller: String) throws(ProgressError) -> [TaskChange] {
+    func fail(_ name: TaskName, message: String) throws(ProgressError) -> [TaskChange] {
         let message = try TaskUpdate.validText(message, key: "message", maxBytes: limits.maxMessageBytes)
         let existing = try anyTask(name)
         if existing.ownState == .failed && existing.message == message { return [] }
@@ -125,7 +125,7 @@ public final class TaskStore {
     }
 
     /// Drops the task and everything below it, deepest first.
-    public func remove(_ name: TaskName) throws(ProgressError) -> [TaskChange] {
+    func remove(_ name: TaskName) throws(ProgressError) -> [TaskChange] {
         let task = try anyTask(name)
         var changes = removeSubtree(name)
         if let parent = task.parent, let parentTask = tasks[parent] {
@@ -135,7 +135,7 @@ public final class TaskStore {
     }
 
     /// A connection left the bus: the live `caller` tasks bound to it fail at once.
-    public func connectionClosed(_ caller: String) -> [TaskChange] {
+    func connectionClosed(_ caller: ClientID) -> [TaskChange] {
         chargedTasks[caller] = nil
         guard let names = boundTasks.removeValue(forKey: caller) else { return [] }
         var changes: [TaskChange] = []
@@ -152,7 +152,7 @@ public final class TaskStore {
 
     // MARK: Requests from user interfaces
 
-    public func requestCancel(_ name: TaskName) throws(ProgressError) -> [TaskChange] {
+    func requestCancel(_ name: TaskName) throws(ProgressError) -> [TaskChange] {
         var task = try liveTask(name, action: "cancelled")
         guard task.cancellable else {
             throw .notAllowed("task \(quoted(name.text)) is not cancellable (its job did not start it with cancellable: true)")
@@ -163,13 +163,13 @@ public final class TaskStore {
         return commitAndPropagate(task, replacing: before, activity: false, requests: [.cancelRequested])
     }
 
-    public func requestPause(_ name: TaskName) throws(ProgressError) -> [TaskChange] {
+    func requestPause(_ name: TaskName) throws(ProgressError) -> [TaskChange] {
         let task = try pausableTask(name)
         if task.ownState == .paused { return [] }
         return [TaskChange(name: name, kind: .updated, properties: [], isImmediate: true, requests: [.pauseRequested])]
     }
 
-    public func requestResume(_ name: TaskName) throws(ProgressError) -> [TaskChange] {
+    func requestResume(_ name: TaskName) throws(ProgressError) -> [TaskChange] {
         let task = try pausableTask(name)
         if task.ownState == .running { return [] }
         return [TaskChange(name: name, kind: .updated, properties: [], isImmediate: true, requests: [.resumeRequested])]
@@ -310,7 +310,7 @@ public final class TaskStore {
         if task.rateWindowCount > limits.maxSignalsPerSecond { task.detectedFrequent = true }
     }
 
-    private func bind(_ task: inout ProgressTask, lifetime: Lifetime, to caller: String) {
+    private func bind(_ task: inout ProgressTask, lifetime: Lifetime, to caller: ClientID) {
         if let old = task.boundConnection {
             boundTasks[old]?.remove(task.name)
             if boundTasks[old]?.isEmpty == true { boundTasks[old] = nil }
@@ -340,7 +340,7 @@ public final class TaskStore {
             children[parent]?.remove(name)
             if children[parent]?.isEmpty == true { children[parent] = nil }
         }
-        changes.append(TaskChange(name: name, kind: .removed, properties: [], isImmediate: true))
+        changes.append(TaskChange(name: name, kind: .removed, properties: [], isImmediate: true, lastValue: task))
         return changes
     }
 
@@ -363,7 +363,7 @@ public final class TaskStore {
         return parent
     }
 
-    private func checkCapacity(for caller: String, addsTask: Bool, chargesCaller: Bool) throws(ProgressError) {
+    private func checkCapacity(for caller: ClientID, addsTask: Bool, chargesCaller: Bool) throws(ProgressError) {
         if addsTask && tasks.count >= limits.maxTasks {
             throw .limitExceeded("the daemon holds \(tasks.count) tasks; the limit is \(limits.maxTasks)")
         }

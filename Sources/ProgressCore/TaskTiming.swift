@@ -25,7 +25,7 @@ extension TaskStore {
     }
 
     /// Applies every timing rule that is due.
-    public func housekeeping() -> [TaskChange] {
+    func housekeeping() -> [TaskChange] {
         let now = clock.monotonicMicros
         var changes: [TaskChange] = []
         var expired: [TaskName] = []

@@ -1,5 +1,7 @@
 import Foundation
 import ProgressBus
+import ProgressRendererService
+import ProgressClient
 import ProgressCore
 import ProgressRender
 import ProgressText

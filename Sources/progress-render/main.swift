@@ -1,6 +1,7 @@
 import Foundation
+import ProgressCommandLine
 import ProgressBus
-import ProgressControl
+import ProgressRendererService
 import ProgressCore
 import ProgressRender
 import ProgressText

@@ -1,4 +1,5 @@
 import Foundation
+import ProgressDaemon
 import ProgressBus
 import ProgressCore
 import ProgressState

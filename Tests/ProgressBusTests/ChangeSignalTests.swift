@@ -1,4 +1,5 @@
 import ProgressBus
+import ProgressClient
 import XCTest
 
 /// The promises of the change signals, at the default rate of 10 a second.

@@ -1,4 +1,5 @@
 import Foundation
+import ProgressCommandLine
 import ProgressBus
 import ProgressTestSupport
 import XCTest

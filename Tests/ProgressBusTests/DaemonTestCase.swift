@@ -1,4 +1,5 @@
 import ProgressBus
+import ProgressClient
 import ProgressTestSupport
 import XCTest
 

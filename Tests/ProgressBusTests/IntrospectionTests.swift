@@ -1,5 +1,6 @@
 import Foundation
 import ProgressBus
+import ProgressRendererService
 import ProgressCore
 import XCTest
 
@@ -65,8 +66,7 @@ final class IntrospectionTests: DaemonTestCase {
         let members = matches(of: #"<(?:method|signal|property|interface) name="([^"]+)""#, in: xml)
         XCTAssertGreaterThanOrEqual(members.count, minimum)
         for member in members {
-            let shortName = member.split(separator: ".").count > 2 ? member : member
-            let documented = xml.range(of: "<!--\n\\s*\(NSRegularExpression.escapedPattern(for: shortName)):", options: .regularExpression)
+            let documented = xml.range(of: "<!--\n\\s*\(NSRegularExpression.escapedPattern(for: member)):", options: .regularExpression)
             XCTAssertNotNil(documented, "\(member) has no doc comment opening with its name")
         }
         let blocks = xml.components(separatedBy: "<method ").dropFirst().map { ($0, "</method>") }

@@ -1,4 +1,5 @@
 import ProgressBus
+import ProgressClient
 import XCTest
 
 final class ManagerApiTests: DaemonTestCase {

@@ -1,5 +1,6 @@
 import Foundation
 import ProgressBus
+import ProgressRendererService
 import ProgressTestSupport
 import XCTest
 

@@ -1,5 +1,6 @@
 import Foundation
 import ProgressBus
+import ProgressClient
 import ProgressTestSupport
 import XCTest
 

@@ -1,3 +1,4 @@
+import ProgressCommandLine
 @testable import ProgressControl
 import XCTest
 

@@ -1,11 +1,11 @@
-import ProgressCore
+@testable import ProgressCore
 import XCTest
 
 final class AnnouncementPolicyTests: XCTestCase {
     let clock = ManualClock()
     lazy var store = TaskStore(clock: clock)
     let copy = try! TaskName("copy")
-    let job = ":1.10"
+    let job: ClientID = ":1.10"
     var policy = AnnouncementPolicy()
 
     /// Applies a store call and returns what the policy says about it.
@@ -21,16 +21,16 @@ final class AnnouncementPolicyTests: XCTestCase {
 
     func fraction(_ value: Double, after seconds: Double) throws -> [AnnouncementPolicy.Event] {
         clock.advance(seconds: seconds)
-        return heard(try store.setFraction(copy, value, caller: job))
+        return heard(try store.setFraction(copy, value))
     }
 
     func testTheStartAndEveryOutcomeAreSaid() throws {
         XCTAssertEqual(heard(try start()), [.started])
-        XCTAssertEqual(heard(try store.finish(copy, caller: job)), [.finished])
+        XCTAssertEqual(heard(try store.finish(copy)), [.finished])
         XCTAssertEqual(heard(try start()), [.started], "started again")
-        XCTAssertEqual(heard(try store.fail(copy, message: "disk full", caller: job)), [.failed])
+        XCTAssertEqual(heard(try store.fail(copy, message: "disk full")), [.failed])
         _ = try start()
-        XCTAssertEqual(heard(try store.update(copy, with: TaskUpdate.parse([("state", .string("cancelled"))], for: .update), caller: job)), [.cancelled])
+        XCTAssertEqual(heard(try store.update(copy, with: TaskUpdate.parse([("state", .string("cancelled"))], for: .update))), [.cancelled])
     }
 
     func testProgressAtMostEveryIntervalAndOnlyWhenTheWholePercentChanged() throws {
@@ -59,7 +59,7 @@ final class AnnouncementPolicyTests: XCTestCase {
         let stall = store.housekeeping().compactMap { policy.consider($0, task: store.task($0.name), now: clock.monotonicMicros) }
         XCTAssertEqual(stall.map(\.event), [.stalled])
         XCTAssertEqual(stall.first?.politeness, .polite)
-        let failure = try store.fail(copy, message: "x", caller: job).compactMap {
+        let failure = try store.fail(copy, message: "x").compactMap {
             policy.consider($0, task: store.task($0.name), now: clock.monotonicMicros)
         }
         XCTAssertEqual(failure.first?.politeness, .assertive)
@@ -68,7 +68,7 @@ final class AnnouncementPolicyTests: XCTestCase {
     func testPausesAreSaidAndIndeterminateProgressIsNot() throws {
         _ = heard(try start([("pausable", .bool(true))]))
         clock.advance(seconds: 20)
-        XCTAssertEqual(heard(try store.pulse(copy, caller: job)), [])
-        XCTAssertEqual(heard(try store.update(copy, with: TaskUpdate.parse([("state", .string("paused"))], for: .update), caller: job)), [.paused])
+        XCTAssertEqual(heard(try store.pulse(copy)), [])
+        XCTAssertEqual(heard(try store.update(copy, with: TaskUpdate.parse([("state", .string("paused"))], for: .update))), [.paused])
     }
 }

@@ -1,11 +1,11 @@
-import ProgressCore
+@testable import ProgressCore
 import XCTest
 
 final class RateEstimateTests: XCTestCase {
     let clock = ManualClock()
     lazy var store = TaskStore(clock: clock)
     let copy = try! TaskName("copy")
-    let job = ":1.10"
+    let job: ClientID = ":1.10"
 
     var task: ProgressTask { store.task(copy)! }
 
@@ -14,11 +14,11 @@ final class RateEstimateTests: XCTestCase {
     }
 
     func complete(_ units: UInt64) throws {
-        _ = try store.update(copy, with: TaskUpdate.parse([("completed", .uint64(units))], for: .update), caller: job)
+        _ = try store.update(copy, with: TaskUpdate.parse([("completed", .uint64(units))], for: .update))
     }
 
     func state(_ state: String) throws {
-        _ = try store.update(copy, with: TaskUpdate.parse([("state", .string(state))], for: .update), caller: job)
+        _ = try store.update(copy, with: TaskUpdate.parse([("state", .string(state))], for: .update))
     }
 
     func testASteadyJobGetsAnEstimateAfterSeveralSamples() throws {
@@ -39,7 +39,7 @@ final class RateEstimateTests: XCTestCase {
         try start()
         for second in 1...6 {
             clock.advance(seconds: 1)
-            _ = try store.setFraction(copy, Double(second) / 100, caller: job)
+            _ = try store.setFraction(copy, Double(second) / 100)
         }
         XCTAssertEqual(task.rate, 0.01, accuracy: 1e-9)
         XCTAssertEqual(task.secondsRemaining, 94)
@@ -97,7 +97,7 @@ final class RateEstimateTests: XCTestCase {
         clock.advance(seconds: 1)
         try complete(70)
         XCTAssertEqual(task.secondsRemaining, -1, "the estimate starts over after a stall")
-        _ = try store.pulse(copy, caller: job)
+        _ = try store.pulse(copy)
         XCTAssertEqual(task.secondsRemaining, -1)
         XCTAssertEqual(task.rate, 0)
     }
@@ -119,7 +119,7 @@ final class RateEstimateTests: XCTestCase {
             clock.advance(seconds: 1)
             try complete(UInt64(second) * 10)
         }
-        _ = try store.finish(copy, caller: job)
+        _ = try store.finish(copy)
         XCTAssertEqual(task.secondsRemaining, -1)
         XCTAssertEqual(task.rate, 0)
     }

@@ -1,4 +1,4 @@
-import ProgressCore
+@testable import ProgressCore
 import XCTest
 
 final class SubscriptionOptionsTests: XCTestCase {

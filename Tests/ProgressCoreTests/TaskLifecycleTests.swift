@@ -1,22 +1,22 @@
-import ProgressCore
+@testable import ProgressCore
 import XCTest
 
 /// Stall, lease, linger and the requests, with a clock that moves only when told to.
 final class TaskLifecycleTests: XCTestCase {
     let clock = ManualClock()
     lazy var store = TaskStore(clock: clock)
-    let job = ":1.10"
+    let job: ClientID = ":1.10"
 
     func name(_ text: String) -> TaskName { try! TaskName(text) }
     func task(_ text: String) -> ProgressTask? { store.task(name(text)) }
 
     @discardableResult
-    func start(_ text: String, _ pairs: [(String, OptionValue)] = [], caller: String = ":1.10") throws -> [TaskChange] {
+    func start(_ text: String, _ pairs: [(String, OptionValue)] = [], caller: ClientID = ":1.10") throws -> [TaskChange] {
         try store.start(name(text), with: TaskUpdate.parse(pairs.map { (key: $0.0, value: $0.1) }, for: .start), caller: caller)
     }
 
     func update(_ text: String, _ pairs: [(String, OptionValue)]) throws -> [TaskChange] {
-        try store.update(name(text), with: TaskUpdate.parse(pairs.map { (key: $0.0, value: $0.1) }, for: .update), caller: job)
+        try store.update(name(text), with: TaskUpdate.parse(pairs.map { (key: $0.0, value: $0.1) }, for: .update))
     }
 
     func testARunningTaskStallsWithoutUpdatesAndRecovers() throws {
@@ -31,7 +31,7 @@ final class TaskLifecycleTests: XCTestCase {
         XCTAssertTrue(changes[0].isImmediate)
         XCTAssertEqual(task("copy")?.isStalled, true)
         XCTAssertEqual(task("copy")?.state, .running, "a stall is not a state")
-        let recovered = try store.setFraction(name("copy"), 0.1, caller: job)
+        let recovered = try store.setFraction(name("copy"), 0.1)
         XCTAssertTrue(recovered.own.properties.contains(.stalled))
         XCTAssertEqual(task("copy")?.isStalled, false)
     }
@@ -40,7 +40,7 @@ final class TaskLifecycleTests: XCTestCase {
         try start("script", [("lease-seconds", .uint64(60)), ("fraction", .double(0.2))])
         clock.advance(seconds: 59)
         // The same value again: no visible change, but the job is alive.
-        XCTAssertTrue(try store.setFraction(name("script"), 0.2, caller: ":1.99").isEmpty)
+        XCTAssertTrue(try store.setFraction(name("script"), 0.2).isEmpty)
         clock.advance(seconds: 59)
         _ = store.housekeeping()
         XCTAssertEqual(task("script")?.state, .running)
@@ -76,8 +76,8 @@ final class TaskLifecycleTests: XCTestCase {
     func testOutcomesLingerThenGo() throws {
         try start("done")
         try start("quick", [("linger-seconds", .uint64(0))])
-        _ = try store.finish(name("done"), caller: job)
-        _ = try store.fail(name("quick"), message: "no", caller: job)
+        _ = try store.finish(name("done"))
+        _ = try store.fail(name("quick"), message: "no")
         let removed = store.housekeeping()
         XCTAssertEqual(removed.map(\.kind), [.removed])
         XCTAssertNil(task("quick"))
@@ -128,12 +128,12 @@ final class TaskLifecycleTests: XCTestCase {
         XCTAssertEqual(summary.fraction, (0.2 + 3 * 0.0) / 4, accuracy: 1e-9, "b's value comes from its child")
         XCTAssertEqual(store.summary(appId: "org.example.Files").fraction, 0.2, accuracy: 1e-9)
         XCTAssertEqual(store.summary(appId: "org.example.Files").active, 1)
-        _ = try store.pulse(name("a"), caller: job)
-        _ = try store.pulse(name("child"), caller: job)
+        _ = try store.pulse(name("a"))
+        _ = try store.pulse(name("child"))
         XCTAssertTrue(store.summary().indeterminate)
         _ = try update("a", [("state", .string("paused"))])
         XCTAssertEqual(store.summary().state, "paused")
-        _ = try store.fail(name("a"), message: "disk full", caller: job)
+        _ = try store.fail(name("a"), message: "disk full")
         summary = store.summary()
         XCTAssertEqual(summary.state, "failed", "a lingering failure outranks the rest")
         XCTAssertEqual(summary.active, 1)

@@ -1,9 +1,9 @@
-import ProgressCore
+@testable import ProgressCore
 import XCTest
 
 final class TaskRecordTests: XCTestCase {
     let clock = ManualClock()
-    let job = ":1.10"
+    let job: ClientID = ":1.10"
 
     func name(_ text: String) -> TaskName { try! TaskName(text) }
 
@@ -17,7 +17,7 @@ final class TaskRecordTests: XCTestCase {
                            ("unit", .string("files")), ("weight", .double(2))])
         try start("bound", [("lifetime", .string("caller")), ("pausable", .bool(true))])
         try start("done", [("fraction", .double(0.3))])
-        _ = try store.finish(name("done"), caller: job)
+        _ = try store.finish(name("done"))
         _ = try store.requestCancel(name("all"))
         return store
     }
@@ -37,7 +37,7 @@ final class TaskRecordTests: XCTestCase {
         _ = restored.restore(try populated().allRecords)
         XCTAssertEqual(restored.task(name("bound"))?.isStalled, true)
         XCTAssertEqual(restored.task(name("bound"))?.state, .running)
-        _ = try restored.setFraction(name("bound"), 0.5, caller: ":1.77")
+        _ = try restored.setFraction(name("bound"), 0.5)
         XCTAssertEqual(restored.task(name("bound"))?.isStalled, true, "an update is not the job coming back")
         _ = try restored.start(name("bound"), with: TaskUpdate(), caller: ":1.77")
         XCTAssertEqual(restored.task(name("bound"))?.isStalled, false)

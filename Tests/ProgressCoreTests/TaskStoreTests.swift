@@ -1,11 +1,11 @@
-import ProgressCore
+@testable import ProgressCore
 import XCTest
 
 final class TaskStoreTests: XCTestCase {
     let clock = ManualClock()
     lazy var store = TaskStore(clock: clock)
-    let job = ":1.10"
-    let script = ":1.11"
+    let job: ClientID = ":1.10"
+    let script: ClientID = ":1.11"
 
     func name(_ text: String = "backup") -> TaskName { try! TaskName(text) }
 
@@ -14,7 +14,7 @@ final class TaskStoreTests: XCTestCase {
     }
 
     @discardableResult
-    func start(_ text: String = "backup", _ pairs: [(String, OptionValue)] = [], caller: String? = nil) throws -> [TaskChange] {
+    func start(_ text: String = "backup", _ pairs: [(String, OptionValue)] = [], caller: ClientID? = nil) throws -> [TaskChange] {
         try store.start(name(text), with: options(pairs), caller: caller ?? job)
     }
 
@@ -32,7 +32,7 @@ final class TaskStoreTests: XCTestCase {
 
     func testStartAgainReattachesAndAppliesOptions() throws {
         try start()
-        _ = try store.setFraction(name(), 0.4, caller: job)
+        _ = try store.setFraction(name(), 0.4)
         clock.advance(seconds: 1)
         let change = try start("backup", [("title", .string("Again"))], caller: ":1.99")
         XCTAssertEqual(change.own.kind, .updated)
@@ -43,7 +43,7 @@ final class TaskStoreTests: XCTestCase {
 
     func testStartAfterAnOutcomeBeginsAfreshWithAGrowingSerial() throws {
         try start("backup", [("total", .uint64(4))])
-        _ = try store.finish(name(), caller: job)
+        _ = try store.finish(name())
         let finishedSerial = task().serial
         clock.advance(seconds: 5)
         let change = try start()
@@ -58,11 +58,11 @@ final class TaskStoreTests: XCTestCase {
 
     func testUnitsDriveTheFraction() throws {
         try start("copy", [("total", .uint64(8)), ("unit", .string("files"))])
-        _ = try store.update(name("copy"), with: options([("completed", .uint64(2))], for: .update), caller: job)
+        _ = try store.update(name("copy"), with: options([("completed", .uint64(2))], for: .update))
         XCTAssertEqual(task("copy").fraction, 0.25)
-        _ = try store.setFraction(name("copy"), 0.8, caller: job)
+        _ = try store.setFraction(name("copy"), 0.8)
         XCTAssertEqual(task("copy").completed, 6)  // 6.4 rounded down
-        _ = try store.update(name("copy"), with: options([("total", .uint64(12))], for: .update), caller: job)
+        _ = try store.update(name("copy"), with: options([("total", .uint64(12))], for: .update))
         XCTAssertEqual(task("copy").fraction, 0.5)
     }
 
@@ -70,15 +70,14 @@ final class TaskStoreTests: XCTestCase {
         try start("copy", [("total", .uint64(8)), ("completed", .uint64(3))])
         let before = task("copy")
         assertError(
-            try store.update(name("copy"), with: options([("completed", .uint64(9))], for: .update), caller: job),
+            try store.update(name("copy"), with: options([("completed", .uint64(9))], for: .update)),
             "InvalidValue", "completed 9 is more than total 8")
         assertError(
-            try store.update(name("copy"), with: options([("total", .uint64(2))], for: .update), caller: job),
+            try store.update(name("copy"), with: options([("total", .uint64(2))], for: .update)),
             "InvalidValue", "completed 3 is more than total 2")
         assertError(
             try store.update(
-                name("copy"), with: options([("fraction", .double(0.5)), ("completed", .uint64(4))], for: .update),
-                caller: job),
+                name("copy"), with: options([("fraction", .double(0.5)), ("completed", .uint64(4))], for: .update)),
             "InvalidValue", "not both")
         XCTAssertEqual(task("copy").completed, before.completed)
         XCTAssertEqual(task("copy").serial, before.serial)
@@ -86,27 +85,26 @@ final class TaskStoreTests: XCTestCase {
 
     func testCountsWithoutATotalLeaveTheFractionAlone() throws {
         try start("scan", [("indeterminate", .bool(true))])
-        _ = try store.update(name("scan"), with: options([("completed", .uint64(40))], for: .update), caller: job)
+        _ = try store.update(name("scan"), with: options([("completed", .uint64(40))], for: .update))
         XCTAssertTrue(task("scan").indeterminate)
         XCTAssertEqual(task("scan").completed, 40)
     }
 
     func testIndeterminateTasksShowNoValue() throws {
         try start("dl", [("fraction", .double(0.3))])
-        let change = try store.pulse(name("dl"), caller: job)
+        let change = try store.pulse(name("dl"))
         XCTAssertTrue(change.own.isImmediate)
         XCTAssertTrue(task("dl").indeterminate)
         XCTAssertEqual(task("dl").fraction, 0)
         XCTAssertNil(task("dl").wholePercent)
         // A value makes it determinate again.
-        let back = try store.setFraction(name("dl"), 0.6, caller: job)
+        let back = try store.setFraction(name("dl"), 0.6)
         XCTAssertTrue(back.own.isImmediate)
         XCTAssertTrue(back.own.properties.contains(.indeterminate))
         XCTAssertEqual(task("dl").fraction, 0.6)
         // Unless the same call says otherwise.
         _ = try store.update(
-            name("dl"), with: options([("fraction", .double(0.7)), ("indeterminate", .bool(true))], for: .update),
-            caller: job)
+            name("dl"), with: options([("fraction", .double(0.7)), ("indeterminate", .bool(true))], for: .update))
         XCTAssertTrue(task("dl").indeterminate)
     }
 
@@ -114,7 +112,7 @@ final class TaskStoreTests: XCTestCase {
         try start("dl", [("indeterminate", .bool(true))])
         let serial = task("dl").serial
         clock.advance(micros: 5)
-        let change = try store.pulse(name("dl"), caller: job)
+        let change = try store.pulse(name("dl"))
         XCTAssertEqual(change.own.properties, [.serial, .updated])
         XCTAssertFalse(change.own.isImmediate)
         XCTAssertEqual(task("dl").serial, serial + 1)
@@ -122,61 +120,61 @@ final class TaskStoreTests: XCTestCase {
 
     func testAChangeToTheSameValuesIsNoChange() throws {
         try start()
-        _ = try store.setFraction(name(), 0.5, caller: job)
+        _ = try store.setFraction(name(), 0.5)
         let serial = task().serial
-        let change = try store.setFraction(name(), 0.5, caller: job)
+        let change = try store.setFraction(name(), 0.5)
         XCTAssertTrue(change.isEmpty)
         XCTAssertEqual(task().serial, serial)
     }
 
     func testFinishCompletesADeterminateTask() throws {
         try start("copy", [("total", .uint64(10)), ("completed", .uint64(4))])
-        let change = try store.finish(name("copy"), caller: job)
+        let change = try store.finish(name("copy"))
         XCTAssertTrue(change.own.isImmediate)
         XCTAssertEqual(task("copy").state, .finished)
         XCTAssertEqual(task("copy").fraction, 1)
         XCTAssertEqual(task("copy").completed, 10)
         XCTAssertEqual(task("copy").wholePercent, 100)
-        XCTAssertTrue(try store.finish(name("copy"), caller: job).isEmpty, "finishing again is harmless")
-        assertError(try store.fail(name("copy"), message: "late", caller: job), "InvalidValue", "is finished")
-        assertError(try store.setFraction(name("copy"), 0.2, caller: job), "InvalidValue", "is finished")
-        assertError(try store.pulse(name("copy"), caller: job), "InvalidValue", "can not be pulsed")
+        XCTAssertTrue(try store.finish(name("copy")).isEmpty, "finishing again is harmless")
+        assertError(try store.fail(name("copy"), message: "late"), "InvalidValue", "is finished")
+        assertError(try store.setFraction(name("copy"), 0.2), "InvalidValue", "is finished")
+        assertError(try store.pulse(name("copy")), "InvalidValue", "can not be pulsed")
     }
 
     func testFailKeepsTheMessage() throws {
         try start()
-        _ = try store.fail(name(), message: "disk full", caller: job)
+        _ = try store.fail(name(), message: "disk full")
         XCTAssertEqual(task().state, .failed)
         XCTAssertEqual(task().message, "disk full")
-        XCTAssertTrue(try store.fail(name(), message: "disk full", caller: job).isEmpty)
-        assertError(try store.fail(name(), message: "other", caller: job), "InvalidValue", "is failed")
-        assertError(try store.finish(name(), caller: job), "InvalidValue", "is failed")
+        XCTAssertTrue(try store.fail(name(), message: "disk full").isEmpty)
+        assertError(try store.fail(name(), message: "other"), "InvalidValue", "is failed")
+        assertError(try store.finish(name()), "InvalidValue", "is failed")
         assertError(
-            try store.fail(name(), message: String(repeating: "m", count: 4097), caller: job), "LimitExceeded", "4097 bytes")
+            try store.fail(name(), message: String(repeating: "m", count: 4097)), "LimitExceeded", "4097 bytes")
     }
 
     func testRequestedStateTransitions() throws {
         try start()
         func request(_ state: String) throws -> [TaskChange] {
-            try store.update(name(), with: options([("state", .string(state))], for: .update), caller: job)
+            try store.update(name(), with: options([("state", .string(state))], for: .update))
         }
         XCTAssertTrue(try request("paused").own.isImmediate)
         XCTAssertEqual(task().state, .paused)
-        XCTAssertNoThrow(try store.setFraction(name(), 0.1, caller: job), "a paused task still takes values")
+        XCTAssertNoThrow(try store.setFraction(name(), 0.1), "a paused task still takes values")
         XCTAssertEqual(try request("running").own.properties.contains(.state), true)
         XCTAssertEqual(try request("cancelled").own.properties.contains(.state), true)
         assertError(try request("running"), "InvalidValue", "is cancelled")
     }
 
     func testUnknownTasks() {
-        assertError(try store.setFraction(name("ghost"), 0.1, caller: job), "NoSuchTask", "'ghost'")
+        assertError(try store.setFraction(name("ghost"), 0.1), "NoSuchTask", "'ghost'")
         assertError(try store.remove(name("ghost")), "NoSuchTask", "'ghost'")
-        assertError(try store.finish(name("ghost"), caller: job), "NoSuchTask", "'ghost'")
+        assertError(try store.finish(name("ghost")), "NoSuchTask", "'ghost'")
     }
 
     func testRemoveDropsTheTaskInAnyState() throws {
         try start()
-        _ = try store.finish(name(), caller: job)
+        _ = try store.finish(name())
         let change = try store.remove(name())
         XCTAssertEqual(change.own.kind, .removed)
         XCTAssertNil(store.task(name()))
@@ -186,7 +184,7 @@ final class TaskStoreTests: XCTestCase {
     func testACallerTaskFailsWhenItsConnectionCloses() throws {
         try start("copy", [("lifetime", .string("caller"))], caller: job)
         try start("done", [("lifetime", .string("caller"))], caller: job)
-        _ = try store.finish(name("done"), caller: job)
+        _ = try store.finish(name("done"))
         let changes = store.connectionClosed(job)
         XCTAssertEqual(changes.map(\.name), [name("copy")])
         XCTAssertTrue(changes[0].isImmediate)
@@ -198,7 +196,7 @@ final class TaskStoreTests: XCTestCase {
     func testLeaseAndPersistentTasksOutliveTheirConnection() throws {
         try start("script", caller: script)
         try start("kept", [("lifetime", .string("persistent"))], caller: script)
-        _ = try store.setFraction(name("script"), 0.5, caller: script)
+        _ = try store.setFraction(name("script"), 0.5)
         XCTAssertTrue(store.connectionClosed(script).isEmpty)
         XCTAssertEqual(task("script").state, .running)
         XCTAssertEqual(task("kept").state, .running)
@@ -229,17 +227,17 @@ final class TaskStoreTests: XCTestCase {
     func testLabelsRoundDownAndOnlyAFinishedTaskReadsAHundred() throws {
         try start()
         for (fraction, percent) in [(0.0, 0), (0.29, 29), (0.57, 57), (0.999, 99), (1.0, 99)] {
-            _ = try store.setFraction(name(), fraction, caller: job)
+            _ = try store.setFraction(name(), fraction)
             XCTAssertEqual(task().wholePercent, percent, "\(fraction)")
         }
-        _ = try store.finish(name(), caller: job)
+        _ = try store.finish(name())
         XCTAssertEqual(task().wholePercent, 100)
     }
 
     func testTheLabelChangesOnlyWithTheWholePercent() throws {
         try start()
-        XCTAssertTrue(try store.setFraction(name(), 0.421, caller: job).own.properties.contains(.label))
-        XCTAssertFalse(try store.setFraction(name(), 0.425, caller: job).own.properties.contains(.label))
+        XCTAssertTrue(try store.setFraction(name(), 0.421).own.properties.contains(.label))
+        XCTAssertFalse(try store.setFraction(name(), 0.425).own.properties.contains(.label))
     }
 
     func testUpdatesFasterThanTheSignalRateAreDetected() throws {
@@ -247,11 +245,11 @@ final class TaskStoreTests: XCTestCase {
         let rate = store.limits.maxSignalsPerSecond
         for step in 1...rate {
             clock.advance(micros: 1_000)
-            _ = try store.setFraction(name(), Double(step) / 1000, caller: job)
+            _ = try store.setFraction(name(), Double(step) / 1000)
         }
         XCTAssertFalse(task().updatesFrequently)
         clock.advance(micros: 1_000)
-        let change = try store.setFraction(name(), 0.5, caller: job)
+        let change = try store.setFraction(name(), 0.5)
         XCTAssertTrue(change.own.properties.contains(.updatesFrequently))
         XCTAssertTrue(task().updatesFrequently)
     }
@@ -260,10 +258,10 @@ final class TaskStoreTests: XCTestCase {
         try start()
         for step in 1...50 {
             clock.advance(seconds: 0.2)
-            _ = try store.setFraction(name(), Double(step) / 100, caller: job)
+            _ = try store.setFraction(name(), Double(step) / 100)
         }
         XCTAssertFalse(task().updatesFrequently)
-        _ = try store.update(name(), with: options([("updates-frequently", .bool(true))], for: .update), caller: job)
+        _ = try store.update(name(), with: options([("updates-frequently", .bool(true))], for: .update))
         XCTAssertTrue(task().updatesFrequently, "the job may say so itself")
     }
 }

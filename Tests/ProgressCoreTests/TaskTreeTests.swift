@@ -1,11 +1,11 @@
-import ProgressCore
+@testable import ProgressCore
 import XCTest
 
 /// Each combination rule of parents and children, one by one.
 final class TaskTreeTests: XCTestCase {
     let clock = ManualClock()
     lazy var store = TaskStore(clock: clock)
-    let job = ":1.10"
+    let job: ClientID = ":1.10"
 
     func name(_ text: String) -> TaskName { try! TaskName(text) }
     func task(_ text: String) -> ProgressTask { store.task(name(text))! }
@@ -24,7 +24,7 @@ final class TaskTreeTests: XCTestCase {
         try child("a", [("fraction", .double(0.5))])
         try child("b", [("fraction", .double(0.25)), ("weight", .double(3))])
         XCTAssertEqual(task("all").fraction, (0.5 + 3 * 0.25) / 4, accuracy: 1e-12)
-        let changes = try store.setFraction(name("a"), 1, caller: job)
+        let changes = try store.setFraction(name("a"), 1)
         XCTAssertEqual(changes.map(\.name), [name("a"), name("all")], "the child's change, then the parent's")
         XCTAssertEqual(task("all").fraction, (1 + 0.75) / 4, accuracy: 1e-12)
     }
@@ -35,7 +35,7 @@ final class TaskTreeTests: XCTestCase {
         try child("b", [("fraction", .double(0.4))])
         XCTAssertFalse(task("all").indeterminate, "a determinate child keeps the parent determinate")
         XCTAssertEqual(task("all").fraction, 0.2, accuracy: 1e-12)
-        _ = try store.finish(name("a"), caller: job)
+        _ = try store.finish(name("a"))
         XCTAssertEqual(task("all").fraction, 0.7, accuracy: 1e-12)
     }
 
@@ -44,7 +44,7 @@ final class TaskTreeTests: XCTestCase {
         try child("a", [("indeterminate", .bool(true))])
         try child("b", [("indeterminate", .bool(true))])
         XCTAssertTrue(task("all").indeterminate)
-        _ = try store.setFraction(name("b"), 0.5, caller: job)
+        _ = try store.setFraction(name("b"), 0.5)
         XCTAssertFalse(task("all").indeterminate)
     }
 
@@ -63,7 +63,7 @@ final class TaskTreeTests: XCTestCase {
         try start("all")
         try child("a")
         try child("b")
-        let changes = try store.fail(name("a"), message: "disk full", caller: job)
+        let changes = try store.fail(name("a"), message: "disk full")
         XCTAssertEqual(task("all").state, .failed)
         XCTAssertEqual(task("all").message, "child 'a' failed: disk full")
         XCTAssertTrue(changes.last!.isImmediate)
@@ -74,7 +74,7 @@ final class TaskTreeTests: XCTestCase {
         try start("all", [("child-failure", .string("ignore"))])
         try child("a", [("fraction", .double(0.1))])
         try child("b", [("fraction", .double(0.9))])
-        _ = try store.fail(name("a"), message: "skipped", caller: job)
+        _ = try store.fail(name("a"), message: "skipped")
         XCTAssertEqual(task("all").state, .running)
         XCTAssertEqual(task("all").fraction, 0.9, accuracy: 1e-12)
     }
@@ -83,7 +83,7 @@ final class TaskTreeTests: XCTestCase {
         try start("all")
         try child("a", [("fraction", .double(0.1))])
         try child("b", [("fraction", .double(0.5))])
-        _ = try store.update(name("a"), with: TaskUpdate.parse([("state", .string("cancelled"))], for: .update), caller: job)
+        _ = try store.update(name("a"), with: TaskUpdate.parse([("state", .string("cancelled"))], for: .update))
         XCTAssertEqual(task("all").state, .running)
         XCTAssertEqual(task("all").fraction, 0.5, accuracy: 1e-12)
     }
@@ -92,10 +92,10 @@ final class TaskTreeTests: XCTestCase {
         try start("all")
         try child("a", [("stall-seconds", .uint64(5))])
         try child("b")
-        _ = try store.update(name("b"), with: TaskUpdate.parse([("state", .string("paused"))], for: .update), caller: job)
+        _ = try store.update(name("b"), with: TaskUpdate.parse([("state", .string("paused"))], for: .update))
         XCTAssertEqual(task("all").state, .paused)
         XCTAssertEqual(task("all").ownState, .running)
-        _ = try store.update(name("b"), with: TaskUpdate.parse([("state", .string("running"))], for: .update), caller: job)
+        _ = try store.update(name("b"), with: TaskUpdate.parse([("state", .string("running"))], for: .update))
         XCTAssertEqual(task("all").state, .running)
         clock.advance(seconds: 5)
         _ = store.housekeeping()
@@ -108,7 +108,7 @@ final class TaskTreeTests: XCTestCase {
         try child("a", [("lease-seconds", .uint64(60))])
         for step in 1...5 {
             clock.advance(seconds: 50)
-            _ = try store.setFraction(name("a"), Double(step) / 10, caller: job)
+            _ = try store.setFraction(name("a"), Double(step) / 10)
             _ = store.housekeeping()
         }
         XCTAssertEqual(task("all").state, .running)
@@ -118,9 +118,9 @@ final class TaskTreeTests: XCTestCase {
     func testAParentsValuesCanNotBeSetDirectly() throws {
         try start("all")
         try child("a")
-        assertError(try store.setFraction(name("all"), 0.5, caller: job), "InvalidValue", "has children")
-        assertError(try store.pulse(name("all"), caller: job), "InvalidValue", "has children")
-        XCTAssertNoThrow(try store.update(name("all"), with: TaskUpdate.parse([("title", .string("All"))], for: .update), caller: job))
+        assertError(try store.setFraction(name("all"), 0.5), "InvalidValue", "has children")
+        assertError(try store.pulse(name("all")), "InvalidValue", "has children")
+        XCTAssertNoThrow(try store.update(name("all"), with: TaskUpdate.parse([("title", .string("All"))], for: .update)))
     }
 
     func testParentsMustExistBeLiveAndNotTooDeep() throws {
@@ -128,7 +128,7 @@ final class TaskTreeTests: XCTestCase {
         assertError(try child("orphan", of: String(repeating: "p", count: 201)), "InvalidName", "201 bytes")
         assertError(try child("orphan", of: "tab\there"), "InvalidName", "U+0009")
         try start("done")
-        _ = try store.finish(name("done"), caller: job)
+        _ = try store.finish(name("done"))
         assertError(try child("late", of: "done"), "InvalidValue", "parent 'done' is finished")
         try start("level1")
         for level in 2...8 { try child("level\(level)", of: "level\(level - 1)") }
@@ -149,11 +149,11 @@ final class TaskTreeTests: XCTestCase {
     func testAParentLingersWhileAChildIsLive() throws {
         try start("all", [("linger-seconds", .uint64(1)), ("child-failure", .string("ignore"))])
         try child("a")
-        _ = try store.finish(name("all"), caller: job)
+        _ = try store.finish(name("all"))
         clock.advance(seconds: 5)
         _ = store.housekeeping()
         XCTAssertNotNil(store.task(name("all")))
-        _ = try store.finish(name("a"), caller: job)
+        _ = try store.finish(name("a"))
         clock.advance(seconds: 60)
         _ = store.housekeeping()
         XCTAssertEqual(store.count, 0)

@@ -1,5 +1,7 @@
 import Foundation
 import ProgressBus
+import ProgressRendererService
+import ProgressClient
 import ProgressTestSupport
 import XCTest
 

@@ -1,5 +1,5 @@
 import Foundation
-import ProgressCore
+@testable import ProgressCore
 import ProgressTestSupport
 import ProgressText
 import XCTest
@@ -33,7 +33,7 @@ final class TaskDescriberTests: XCTestCase {
         let perSecond = total / UInt64(10 + secondsLeft)
         for second in 1...10 {
             clock.advance(seconds: 1)
-            _ = try store.update(name, with: TaskUpdate.parse([("completed", .uint64(UInt64(second) * perSecond))], for: .update), caller: ":1.1")
+            _ = try store.update(name, with: TaskUpdate.parse([("completed", .uint64(UInt64(second) * perSecond))], for: .update))
         }
         return store.task(name)!
     }
@@ -47,11 +47,11 @@ final class TaskDescriberTests: XCTestCase {
         XCTAssertEqual(english.accessibleText(of: try task([("title", .string("Backup")), ("fraction", .double(0.42))])), "Backup: 42 percent")
         let backup: [(String, OptionValue)] = [("title", .string("Backup"))]
         XCTAssertEqual(english.accessibleText(of: try task(backup + [("indeterminate", .bool(true))])), "Backup: in progress")
-        XCTAssertEqual(english.accessibleText(of: try task(backup, then: { _ = try self.store.fail($0, message: "disk full", caller: ":1.1") })),
+        XCTAssertEqual(english.accessibleText(of: try task(backup, then: { _ = try self.store.fail($0, message: "disk full") })),
                        "Backup failed: disk full")
-        XCTAssertEqual(english.accessibleText(of: try task(backup, then: { _ = try self.store.update($0, with: TaskUpdate.parse([("state", .string("paused"))], for: .update), caller: ":1.1") })),
+        XCTAssertEqual(english.accessibleText(of: try task(backup, then: { _ = try self.store.update($0, with: TaskUpdate.parse([("state", .string("paused"))], for: .update)) })),
                        "Backup paused")
-        XCTAssertEqual(english.accessibleText(of: try task([], then: { _ = try self.store.finish($0, caller: ":1.1") })),
+        XCTAssertEqual(english.accessibleText(of: try task([], then: { _ = try self.store.finish($0) })),
                        "job 5 finished", "without a title, the name")
     }
 

@@ -3,6 +3,7 @@ import Foundation
 import Glibc
 #endif
 import ProgressBus
+import ProgressClient
 
 /// The built progressd, running on a private bus.
 public final class DaemonProcess {

@@ -1,5 +1,6 @@
 import Foundation
 import ProgressBus
+import ProgressClient
 
 /// A private dbus-daemon for one test class. It runs under a shell that waits on a pipe
 /// from this process: when the test process exits or crashes, the pipe closes and the

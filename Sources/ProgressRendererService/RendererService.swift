@@ -1,4 +1,5 @@
 import CGLib
+import ProgressBus
 import ProgressCore
 
 /// The GDBus side of progress-render's service: org.progressd.Renderer1.Render. The drawing

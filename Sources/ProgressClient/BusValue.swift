@@ -1,4 +1,5 @@
 import CGLib
+import ProgressBus
 
 /// A D-Bus value as Swift sees it, for clients (progressctl, tests) that should not
 /// touch GVariant themselves.

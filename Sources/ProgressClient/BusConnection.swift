@@ -1,4 +1,5 @@
 import CGLib
+import ProgressBus
 
 /// An error reply, or a failure to reach the bus.
 public struct BusCallError: Error, Equatable, CustomStringConvertible {

@@ -1,29 +1,4 @@
 import CGLib
-import ProgressCore
-
-/// Runs progressd on the session bus until SIGTERM/SIGINT (exit 0), or until the bus
-/// connection closes or the name cannot be owned (exit 1, so that systemd restarts it).
-public final class Daemon {
-    private let configuration: ServiceConfiguration
-
-    public init(configuration: ServiceConfiguration) {
-        self.configuration = configuration
-    }
-
-    public func run() -> Int32 {
-        var service: ProgressService?
-        return ServiceRunner(busName: BusNames.busName).run(
-            setUp: { connection throws(DaemonError) in
-                let created = try ProgressService(connection: connection, configuration: configuration)
-                try created.register()
-                service = created
-            },
-            tearDown: {
-                service?.saveNow()
-                service?.unregister()
-            })
-    }
-}
 
 /// A service on the session bus: connects, lets `setUp` export its objects, then owns
 /// `busName` and runs the GLib main loop until SIGTERM/SIGINT (exit 0), or until the bus

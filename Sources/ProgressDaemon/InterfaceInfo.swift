@@ -1,4 +1,5 @@
 import CGLib
+import ProgressBus
 
 /// The parsed interface descriptions the daemon registers its objects with.
 /// GDBus checks every incoming call's signature against them before our code runs.
@@ -32,15 +33,3 @@ final class InterfaceInfo {
     deinit { g_dbus_node_info_unref(node) }
 }
 
-/// A failure of the daemon itself (not of a client's call), reported on stderr at exit.
-public struct DaemonError: Error, CustomStringConvertible {
-    public let description: String
-    init(_ description: String) { self.description = description }
-}
-
-/// The message of a GError, which it frees.
-func consumeMessage(_ error: UnsafeMutablePointer<GError>?) -> String {
-    guard let error else { return "unknown error" }
-    defer { g_error_free(error) }
-    return String(cString: error.pointee.message)
-}

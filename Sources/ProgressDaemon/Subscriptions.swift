@@ -1,4 +1,4 @@
-import CGLib
+import ProgressBus
 import ProgressCore
 
 /// One subscriber's view: its locale, pace, tasks and signals. Each subscription is an
@@ -7,14 +7,14 @@ import ProgressCore
 final class Subscription {
     let path: String
     /// The connection that subscribed; only it may unsubscribe, and its departure ends it.
-    let owner: String
+    let owner: ClientID
     let options: SubscriptionOptions
     let texts: TaskDescribing
     var policy: AnnouncementPolicy
     var coalescer: SignalCoalescer
     var registration: UInt32 = 0
 
-    init(path: String, owner: String, options: SubscriptionOptions, texts: TaskDescribing) {
+    init(path: String, owner: ClientID, options: SubscriptionOptions, texts: TaskDescribing) {
         self.path = path
         self.owner = owner
         self.options = options
@@ -28,7 +28,7 @@ final class Subscription {
 final class SubscriptionRegistry {
     static let basePath = BusNames.managerPath + "/subscriptions"
     private(set) var byPath: [String: Subscription] = [:]
-    private var countByOwner: [String: Int] = [:]
+    private var countByOwner: [ClientID: Int] = [:]
     private var nextNumber: UInt64 = 1
     private let limits: Limits
 
@@ -39,7 +39,7 @@ final class SubscriptionRegistry {
     var isEmpty: Bool { byPath.isEmpty }
     var all: Dictionary<String, Subscription>.Values { byPath.values }
 
-    func add(owner: String, options: SubscriptionOptions, texts: TaskDescribing) throws(ProgressError) -> Subscription {
+    func add(owner: ClientID, options: SubscriptionOptions, texts: TaskDescribing) throws(ProgressError) -> Subscription {
         if byPath.count >= limits.maxSubscriptions {
             throw .limitExceeded("the daemon holds \(byPath.count) subscriptions; the limit is \(limits.maxSubscriptions)")
         }
@@ -56,7 +56,7 @@ final class SubscriptionRegistry {
         return subscription
     }
 
-    func remove(path: String, caller: String) throws(ProgressError) -> Subscription {
+    func remove(path: String, caller: ClientID) throws(ProgressError) -> Subscription {
         guard let subscription = byPath[path] else {
             throw .invalidValue("there is no subscription at '\(path)'")
         }
@@ -67,7 +67,7 @@ final class SubscriptionRegistry {
     }
 
     /// The subscriptions of a connection that left the bus.
-    func connectionClosed(_ owner: String) -> [Subscription] {
+    func connectionClosed(_ owner: ClientID) -> [Subscription] {
         byPath.values.filter { $0.owner == owner }.map(forget)
     }
 

@@ -1,0 +1,67 @@
+import CGLib
+import ProgressCore
+
+/// A one-shot GLib timeout on the main loop that can be armed again: `arm(at:)` keeps the
+/// earlier of the armed and the new deadline, and the action runs once when it comes.
+/// The one place that turns a monotonic deadline into a GLib timeout, so rounding and
+/// clamping are done alike for every timer in the daemon.
+public final class MainLoopTimer {
+    private let clock: Clock
+    private let action: () -> Void
+    private var source: UInt32 = 0
+    /// When the armed source fires; `.max` while unarmed.
+    public private(set) var deadline: Int64 = .max
+
+    public init(clock: Clock, _ action: @escaping () -> Void) {
+        self.clock = clock
+        self.action = action
+    }
+
+    deinit { cancel() }
+
+    public var isArmed: Bool { source != 0 }
+
+    /// Arms the timer for `deadline` (monotonic microseconds), unless it already fires sooner.
+    public func arm(at deadline: Int64) {
+        if source != 0 && self.deadline <= deadline { return }
+        cancel()
+        self.deadline = deadline
+        let delayMicros = max(0, deadline - clock.monotonicMicros)
+        // Rounded up, so the action never runs before the deadline; clamped to what a
+        // GLib timeout can wait.
+        let milliseconds = UInt32(min(Int64(UInt32.max), (delayMicros + 999) / 1000))
+        let box = Unmanaged.passRetained(TimerBox(self)).toOpaque()
+        source = g_timeout_add_full(G_PRIORITY_DEFAULT, milliseconds, { box in
+            assertOnMainLoop()
+            Unmanaged<TimerBox>.fromOpaque(box!).takeUnretainedValue().timer?.fire()
+            return 0 // G_SOURCE_REMOVE
+        }, box, { box in Unmanaged<TimerBox>.fromOpaque(box!).release() })
+    }
+
+    public func cancel() {
+        if source != 0 { g_source_remove(source) }
+        source = 0
+        deadline = .max
+    }
+
+    private func fire() {
+        source = 0
+        deadline = .max
+        action()
+    }
+}
+
+/// What the GLib source holds: a weak reference, so that a timer dropped while armed is
+/// simply not called.
+private final class TimerBox {
+    weak var timer: MainLoopTimer?
+    init(_ timer: MainLoopTimer) { self.timer = timer }
+}
+
+/// Stops the process if the caller is not on the thread that runs the GLib main loop.
+/// Every handler entered from GLib calls it first: the daemon's state has one owner, that
+/// thread, and a call from anywhere else would be a race the tests could miss.
+@inline(__always)
+public func assertOnMainLoop(file: StaticString = #fileID, line: UInt = #line) {
+    precondition(g_main_context_is_owner(nil) != 0, "called off the GLib main loop's thread", file: file, line: line)
+}

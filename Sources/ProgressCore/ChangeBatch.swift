@@ -1,0 +1,51 @@
+/// Who is on the other end of a call: today a connection's unique bus name (":1.42").
+/// A type of its own, so that a caller can not be confused with a task name, an app id or
+/// any other string, and so that richer identities (a sandboxed app's id) have a place.
+public struct ClientID: Hashable, Sendable, CustomStringConvertible, ExpressibleByStringLiteral {
+    public let uniqueName: String
+
+    public init(_ uniqueName: String) { self.uniqueName = uniqueName }
+    public init(stringLiteral value: String) { uniqueName = value }
+
+    public var description: String { uniqueName }
+}
+
+/// Where a change batch came from. Outputs may treat origins differently: a bridge does
+/// not echo back what it brought in, a log names who did what.
+public enum ChangeOrigin: Hashable, Sendable {
+    /// A client's method call.
+    case client(ClientID)
+    /// A client left the bus; its `caller` tasks fail.
+    case connectionClosed(ClientID)
+    /// A timing rule fell due: stall, lease expiry, linger.
+    case timer
+    /// An input that speaks another protocol, named (such as `launcher-entry`).
+    case bridge(String)
+}
+
+/// What one mutation did, in order: each change numbered with the next value of a
+/// sequence that the whole daemon shares and that never goes back, and the origin of all
+/// of them. Outputs receive batches in sequence order, with no gaps.
+public struct ChangeBatch: Sendable {
+    public let origin: ChangeOrigin
+    public let changes: [TaskChange]
+
+    public init(origin: ChangeOrigin, changes: [TaskChange]) {
+        self.origin = origin
+        self.changes = changes
+    }
+
+    public var isEmpty: Bool { changes.isEmpty }
+
+    /// The sequence number of the last change, if there is one.
+    public var lastSequence: UInt64? { changes.last?.sequence }
+}
+
+/// The result of a command at the front door: the batch of what changed, and the error
+/// that stopped it, if one did. A refused command has an empty batch; an UpdateMany refused
+/// at entry N has the changes of the entries before N and the error for N. Both are
+/// published: what was applied is never kept from the outputs.
+public struct CommandOutcome: Sendable {
+    public let batch: ChangeBatch
+    public let error: ProgressError?
+}

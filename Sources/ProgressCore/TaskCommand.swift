@@ -1,0 +1,62 @@
+/// One Start or Update of a batch, parsed.
+public struct NamedUpdate: Sendable, Equatable {
+    public let name: TaskName
+    public let update: TaskUpdate
+
+    public init(name: TaskName, update: TaskUpdate) {
+        self.name = name
+        self.update = update
+    }
+}
+
+/// Every mutation a client (or a bridge speaking for one) can ask of the daemon, parsed and
+/// checked on its own; the front door checks it against the tasks and applies it.
+public enum TaskCommand: Sendable, Equatable {
+    case start(TaskName, TaskUpdate)
+    case update(TaskName, TaskUpdate)
+    /// Updates applied in order; a refusal stops there, the ones before it staying applied.
+    case updateMany([NamedUpdate])
+    case setFraction(TaskName, Double)
+    case pulse(TaskName)
+    case finish(TaskName)
+    case fail(TaskName, message: String)
+    case remove(TaskName)
+    case requestCancel(TaskName)
+    case requestPause(TaskName)
+    case requestResume(TaskName)
+
+    /// The task the command is about, for authorization and messages; nil for a batch.
+    public var taskName: TaskName? {
+        switch self {
+        case .start(let name, _), .update(let name, _), .setFraction(let name, _), .pulse(let name),
+             .finish(let name), .fail(let name, _), .remove(let name), .requestCancel(let name),
+             .requestPause(let name), .requestResume(let name):
+            name
+        case .updateMany:
+            nil
+        }
+    }
+
+    /// Whether the command asks the job to do something (a request from a user interface),
+    /// rather than reporting what the job did.
+    public var isRequest: Bool {
+        switch self {
+        case .requestCancel, .requestPause, .requestResume: true
+        default: false
+        }
+    }
+}
+
+/// Decides whether an origin may run a command. The front door asks before it changes
+/// anything, so a refusal leaves every task as it was.
+public protocol AccessPolicy {
+    func authorize(_ command: TaskCommand, by origin: ChangeOrigin, store: TaskStore) throws(ProgressError)
+}
+
+/// Every caller is the user's own, unconfined software: any connection may drive any task,
+/// which is what a shell script's one-shot `gdbus` calls and `progressctl` rely on (each is
+/// a new connection). Sandboxed applications are the clients a stricter policy is for.
+public struct SameUserAccess: AccessPolicy {
+    public init() {}
+    public func authorize(_ command: TaskCommand, by origin: ChangeOrigin, store: TaskStore) throws(ProgressError) {}
+}

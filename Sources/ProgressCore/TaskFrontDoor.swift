@@ -1,0 +1,93 @@
+/// The one way into the tasks. Every mutation, from a method call, a timer, a lost
+/// connection or a bridge, comes through here: it is validated, authorized and applied by
+/// the store, and what changed comes back as one numbered batch. The store's own mutating
+/// methods are internal to Core, so nothing outside can go around this door.
+public final class TaskFrontDoor {
+    public let store: TaskStore
+    private let access: AccessPolicy
+    /// The sequence number of the last change handed out; 0 before the first.
+    public private(set) var lastSequence: UInt64 = 0
+
+    public init(store: TaskStore, access: AccessPolicy = SameUserAccess()) {
+        self.store = store
+        self.access = access
+    }
+
+    public func perform(_ command: TaskCommand, by origin: ChangeOrigin) -> CommandOutcome {
+        var applied: [TaskChange] = []
+        do throws(ProgressError) {
+            try access.authorize(command, by: origin, store: store)
+            try apply(command, by: origin, into: &applied)
+            return CommandOutcome(batch: batch(applied, origin), error: nil)
+        } catch {
+            return CommandOutcome(batch: batch(applied, origin), error: error)
+        }
+    }
+
+    /// Runs the timing rules that are due (stall, lease, linger).
+    public func runTimers() -> ChangeBatch {
+        batch(store.housekeeping(), .timer)
+    }
+
+    /// A client left the bus: its `caller` tasks fail.
+    public func clientLeft(_ client: ClientID) -> ChangeBatch {
+        batch(store.connectionClosed(client), .connectionClosed(client))
+    }
+
+    private func apply(_ command: TaskCommand, by origin: ChangeOrigin, into applied: inout [TaskChange]) throws(ProgressError) {
+        switch command {
+        case .start(let name, let update):
+            applied = try store.start(name, with: update, caller: origin.client)
+        case .update(let name, let update):
+            applied = try store.update(name, with: update)
+        case .updateMany(let entries):
+            for (index, entry) in entries.enumerated() {
+                do throws(ProgressError) {
+                    applied += try store.update(entry.name, with: entry.update)
+                } catch {
+                    throw error.prefixed("entry \(index) (the \(index) before it were applied)")
+                }
+            }
+        case .setFraction(let name, let fraction):
+            applied = try store.setFraction(name, fraction)
+        case .pulse(let name):
+            applied = try store.pulse(name)
+        case .finish(let name):
+            applied = try store.finish(name)
+        case .fail(let name, let message):
+            applied = try store.fail(name, message: message)
+        case .remove(let name):
+            applied = try store.remove(name)
+        case .requestCancel(let name):
+            applied = try store.requestCancel(name)
+        case .requestPause(let name):
+            applied = try store.requestPause(name)
+        case .requestResume(let name):
+            applied = try store.requestResume(name)
+        }
+    }
+
+    /// Numbers the changes in order and drops the empty ones, which outputs have no use for.
+    private func batch(_ changes: [TaskChange], _ origin: ChangeOrigin) -> ChangeBatch {
+        var numbered: [TaskChange] = []
+        numbered.reserveCapacity(changes.count)
+        for var change in changes where !change.isEmpty {
+            lastSequence += 1
+            change.sequence = lastSequence
+            numbered.append(change)
+        }
+        return ChangeBatch(origin: origin, changes: numbered)
+    }
+}
+
+extension ChangeOrigin {
+    /// The client charged for what this origin starts: the caller, or for an internal
+    /// source a name of its own, so that a bridge's tasks count against the bridge.
+    var client: ClientID {
+        switch self {
+        case .client(let client), .connectionClosed(let client): client
+        case .timer: ClientID("(timer)")
+        case .bridge(let name): ClientID("(bridge \(name))")
+        }
+    }
+}

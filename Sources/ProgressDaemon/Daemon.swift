@@ -1,0 +1,29 @@
+import CGLib
+import ProgressBus
+import ProgressCore
+
+/// Runs progressd on the session bus until SIGTERM/SIGINT (exit 0), or until the bus
+/// connection closes or the name cannot be owned (exit 1, so that systemd restarts it).
+public final class Daemon {
+    private let configuration: ServiceConfiguration
+
+    public init(configuration: ServiceConfiguration) {
+        self.configuration = configuration
+    }
+
+    /// `addOutputs` adds the optional outputs and inputs (one line each), after the
+    /// standard ones and before the name is owned.
+    public func run(addOutputs: (DaemonContext) throws(DaemonError) -> Void = { _ in }) -> Int32 {
+        var service: ProgressService?
+        return ServiceRunner(busName: BusNames.busName).run(
+            setUp: { connection throws(DaemonError) in
+                let created = try ProgressService(connection: connection, configuration: configuration)
+                try addOutputs(created.context)
+                try created.register()
+                service = created
+            },
+            tearDown: {
+                service?.unregister()
+            })
+    }
+}

@@ -1,0 +1,132 @@
+import CGLib
+import ProgressBus
+import ProgressCore
+
+/// org.progressd.Progress1.Manager's methods, one row each. A mutating method parses its
+/// arguments into a command and hands it to `ProgressService.run`, which goes through the
+/// front door, persists, replies and publishes, in that order; a read flushes what outputs
+/// hold for what it shows, and replies.
+extension ProgressService {
+    typealias ManagerHandler = @Sendable (ProgressService, MethodCall) throws(ProgressError) -> Void
+
+    static let managerMethods = MethodTable<ManagerHandler>(interface: BusNames.managerInterface, [
+        ("Start", { service, call throws(ProgressError) in
+            let name = try service.store.name(call.string(0))
+            let update = try TaskUpdate.parse(call.options(1), for: .start, limits: service.store.limits)
+            service.run(Mutation(command: .start(name, update)) { Variant.tuple([Variant.objectPath(BusNames.taskPath(name))]) }, call)
+        }),
+        ("Update", { service, call throws(ProgressError) in
+            let name = try service.store.name(call.string(0))
+            let update = try TaskUpdate.parse(call.options(1), for: .update, limits: service.store.limits)
+            service.run(Mutation(command: .update(name, update)), call)
+        }),
+        ("UpdateMany", { service, call throws(ProgressError) in
+            service.run(Mutation(command: .updateMany(try service.parseBatch(call.child(0)))), call)
+        }),
+        ("SetFraction", { service, call throws(ProgressError) in
+            service.run(Mutation(command: .setFraction(try service.store.name(call.string(0)), call.double(1))), call)
+        }),
+        ("Pulse", { service, call throws(ProgressError) in
+            service.run(Mutation(command: .pulse(try service.store.name(call.string(0)))), call)
+        }),
+        ("Finish", { service, call throws(ProgressError) in
+            service.run(Mutation(command: .finish(try service.store.name(call.string(0)))), call)
+        }),
+        ("Fail", { service, call throws(ProgressError) in
+            service.run(Mutation(command: .fail(try service.store.name(call.string(0)), message: call.string(1))), call)
+        }),
+        ("Remove", { service, call throws(ProgressError) in
+            service.run(Mutation(command: .remove(try service.store.name(call.string(0)))), call)
+        }),
+        ("RequestCancel", { service, call throws(ProgressError) in
+            service.run(Mutation(command: .requestCancel(try service.store.name(call.string(0)))), call)
+        }),
+        ("RequestPause", { service, call throws(ProgressError) in
+            service.run(Mutation(command: .requestPause(try service.store.name(call.string(0)))), call)
+        }),
+        ("RequestResume", { service, call throws(ProgressError) in
+            service.run(Mutation(command: .requestResume(try service.store.name(call.string(0)))), call)
+        }),
+        ("List", { service, call throws(ProgressError) in
+            let names = Variant.container("as") { builder in
+                for name in service.store.sortedNames { Variant.add(builder, Variant.string(name.text)) }
+            }
+            call.reply(Variant.tuple([names]))
+        }),
+        ("Snapshot", { service, call throws(ProgressError) in
+            let texts = try service.context.texts(forLocale: call.string(0))
+            service.context.stream.flushBeforeRead(.everything)
+            let snapshot = service.variants.everyTask(
+                in: service.store, type: "a{sa{sv}}", key: { Variant.string($0.text) },
+                value: { service.variants.properties(.all, of: $0, texts: texts) })
+            call.reply(Variant.tuple([snapshot]))
+        }),
+        ("Describe", { service, call throws(ProgressError) in
+            let name = try service.store.name(call.string(0))
+            let texts = try service.context.texts(forLocale: call.string(1))
+            guard service.store.task(name) != nil else { throw .noSuchTask("no task is named '\(name.text)'") }
+            service.context.stream.flushBeforeRead(.task(name))
+            call.reply(Variant.tuple([service.variants.properties(.all, of: service.store.task(name)!, texts: texts)]))
+        }),
+        ("Subscribe", { service, call throws(ProgressError) in
+            let options = try SubscriptionOptions.parse(call.options(0), limits: service.store.limits)
+            let path = try service.subscriptions.subscribe(options, by: call.sender)
+            call.reply(Variant.tuple([Variant.objectPath(path)]))
+        }),
+        ("Unsubscribe", { service, call throws(ProgressError) in
+            try service.subscriptions.unsubscribe(path: call.string(0), by: call.sender)
+            call.reply(nil)
+        }),
+        ("Aggregate", { service, call throws(ProgressError) in
+            call.reply(Variant.tuple([service.variants.summary(service.store.summary(appId: call.string(0)))]))
+        }),
+    ])
+
+    /// UpdateMany's entries, every one parsed before any is applied, so that malformed
+    /// input changes nothing; the error names the entry.
+    private func parseBatch(_ entries: OpaquePointer) throws(ProgressError) -> [NamedUpdate] {
+        defer { g_variant_unref(entries) }
+        let count = Int(g_variant_n_children(entries))
+        if count > store.limits.maxBatchEntries {
+            throw .limitExceeded("UpdateMany got \(count) entries; the limit is \(store.limits.maxBatchEntries)")
+        }
+        var parsed: [NamedUpdate] = []
+        parsed.reserveCapacity(count)
+        for index in 0..<count {
+            let entry = Variant.child(entries, index)
+            defer { g_variant_unref(entry) }
+            do throws(ProgressError) {
+                parsed.append(NamedUpdate(
+                    name: try store.name(Variant.stringChild(entry, 0)),
+                    update: try TaskUpdate.parse(Variant.optionsChild(entry, 1), for: .update, limits: store.limits)))
+            } catch {
+                throw error.prefixed("entry \(index)")
+            }
+        }
+        return parsed
+    }
+
+    /// The handler order of every mutating call: front door (validate, authorize, mutate),
+    /// persist, reply, publish.
+    func run(_ mutation: Mutation, _ call: MethodCall) {
+        let outcome = context.frontDoor.perform(mutation.command, by: .client(call.sender))
+        context.stream.recordBeforeReply(outcome.batch)
+        if let error = outcome.error { call.reply(error) } else { call.reply(mutation.replyValue()) }
+        context.stream.publishAfterReply(outcome.batch)
+    }
+
+    func handleManagerCall(_ method: String, _ call: MethodCall) {
+        guard let handler = Self.managerMethods[method] else {
+            // GDBus checks calls against the XML and the table matches it, so only a
+            // malformed registration gets here.
+            g_dbus_method_invocation_return_dbus_error(
+                call.invocation, "org.freedesktop.DBus.Error.UnknownMethod", "no method \(method) on \(BusNames.managerInterface)")
+            return
+        }
+        do throws(ProgressError) {
+            try handler(self, call)
+        } catch {
+            call.reply(error)
+        }
+    }
+}

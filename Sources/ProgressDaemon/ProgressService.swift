@@ -1,0 +1,136 @@
+import CGLib
+import ProgressBus
+import ProgressCore
+
+/// What the daemon is configured with; the executable fills it in.
+public struct ServiceConfiguration {
+    public var limits: Limits
+    public var version: String
+    /// Texts in the daemon's own locale, for Label, Detail and AccessibleText and their signals.
+    public var texts: TaskDescribing
+    /// Texts for a client's locale string (Snapshot, Describe, Subscribe); throws
+    /// InvalidValue for a string that is not a locale.
+    public var textsForLocale: (String) throws(ProgressError) -> TaskDescribing
+    /// Where state goes; nil keeps it in memory only.
+    public var journal: TaskJournal?
+    /// Tasks to put back after a restart.
+    public var restoredRecords: [TaskRecord]
+
+    public init(
+        limits: Limits, version: String, texts: TaskDescribing,
+        textsForLocale: @escaping (String) throws(ProgressError) -> TaskDescribing,
+        journal: TaskJournal? = nil, restoredRecords: [TaskRecord] = []
+    ) {
+        self.limits = limits
+        self.version = version
+        self.texts = texts
+        self.textsForLocale = textsForLocale
+        self.journal = journal
+        self.restoredRecords = restoredRecords
+    }
+}
+
+/// The Progress1 service, assembled: the D-Bus inputs (method calls, lost connections,
+/// timers) and the change stream's outputs, in the order they hear each batch. A new
+/// output is one file and one `context.add` line here, or in the daemon's main for an
+/// optional one.
+public final class ProgressService {
+    public let context: DaemonContext
+    let interfaces: InterfaceInfo
+    let variants = TaskVariants()
+    lazy var objects = TaskObjects(service: self)
+    let subscriptions: SubscriptionOutput
+    private let managerProperties: ManagerPropertiesOutput
+    private let journal: JournalRecorder?
+    private let timing: TimingInput
+    private let connections: ConnectionWatch
+
+    public init(connection: OpaquePointer, configuration: ServiceConfiguration, clock: Clock? = nil) throws(DaemonError) {
+        interfaces = try InterfaceInfo()
+        try Self.managerMethods.check(against: interfaces.manager)
+        let context = DaemonContext(connection: connection, configuration: configuration, clock: clock ?? GLibClock())
+        self.context = context
+        for problem in context.store.restore(configuration.restoredRecords) { Log.warning(problem) }
+
+        journal = configuration.journal.map { JournalRecorder(journal: $0, store: context.store, clock: context.clock) }
+        if let journal { context.stream.add(recorder: journal) }
+        let taskSignals = TaskSignalOutput(context: context, variants: variants)
+        context.add(ObjectManagerOutput(context: context, variants: variants, taskSignals: taskSignals))
+        context.add(taskSignals)
+        managerProperties = ManagerPropertiesOutput(context: context, variants: variants)
+        context.add(managerProperties)
+        context.add(AnnouncementOutput(context: context))
+        subscriptions = SubscriptionOutput(context: context, variants: variants, interface: interfaces.subscription)
+        context.add(subscriptions)
+        timing = TimingInput(context: context)
+        context.add(timing)
+        connections = ConnectionWatch(context: context)
+    }
+
+    var store: TaskStore { context.store }
+
+    /// Exports the objects and starts the inputs. Call before owning the bus name, so that
+    /// no client can reach the name before the objects behind it exist.
+    public func register() throws(DaemonError) {
+        try objects.register()
+        connections.start()
+        timing.start()
+    }
+
+    /// Saves what waits, stops the inputs and withdraws the objects.
+    public func unregister() {
+        journal?.saveNow()
+        context.stop()
+        timing.stop()
+        connections.stop()
+        objects.unregister()
+    }
+
+    /// Every record, for compacting the journal.
+    public var allRecords: [TaskRecord] { store.allRecords }
+
+    // MARK: Reads that GDBus routes here
+
+    func handleGetManagedObjects(invocation: OpaquePointer) {
+        context.stream.flushBeforeRead(.everything)
+        let objects = variants.everyTask(
+            in: store, type: "a{oa{sa{sv}}}", key: { Variant.objectPath(BusNames.taskPath($0)) },
+            value: { self.variants.interfaces(of: $0, texts: self.context.texts) })
+        g_dbus_method_invocation_return_value(invocation, Variant.tuple([objects]))
+    }
+
+    func managerProperty(_ property: String) -> OpaquePointer? {
+        // A read never overtakes a signal about an older value.
+        if property != "Version" { context.stream.flushBeforeRead(.manager) }
+        return managerProperties.value(of: property)
+    }
+
+    /// The task an object path under tasks/ stands for, if it exists.
+    func task(atPath path: String) -> TaskName? {
+        let prefix = BusNames.tasksPath + "/"
+        guard path.hasPrefix(prefix) else { return nil }
+        return task(atPathElement: String(path.dropFirst(prefix.count)))
+    }
+
+    func task(atPathElement element: String) -> TaskName? {
+        guard let name = TaskName(pathElement: element, limits: store.limits), store.task(name) != nil else { return nil }
+        return name
+    }
+
+    var taskPathElements: [String] { store.sortedNames.map(\.pathElement) }
+
+    /// A Get or GetAll on a task: held signals for it go out first, so the reply never
+    /// overtakes a signal about an older value.
+    func taskProperty(path: String, property: String) -> OpaquePointer? {
+        guard let name = task(atPath: path), let taskProperty = TaskProperty(dbusName: property) else { return nil }
+        context.stream.flushBeforeRead(.task(name))
+        guard let task = store.task(name) else { return nil }
+        return Variant.property(task.value(of: taskProperty, describing: context.texts))
+    }
+}
+
+/// The daemon's clock: GLib's monotonic and real time, the same clock GLib timers use.
+final class GLibClock: Clock {
+    var monotonicMicros: Int64 { Int64(g_get_monotonic_time()) }
+    var wallMicros: Int64 { Int64(g_get_real_time()) }
+}

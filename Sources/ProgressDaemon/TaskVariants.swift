@@ -1,0 +1,51 @@
+import CGLib
+import ProgressBus
+import ProgressCore
+
+/// Tasks and summaries as the GVariants the Progress1 API sends: the one place that knows
+/// the a{sv} shapes of a task, an ObjectManager entry, a Snapshot and an Announcement.
+struct TaskVariants {
+    /// The properties as an a{sv}, in declaration order, with texts in `texts`' locale.
+    func properties(_ properties: TaskProperties, of task: ProgressTask, texts: TaskDescribing) -> OpaquePointer {
+        Variant.container("a{sv}") { builder in
+            for property in properties.members {
+                Variant.addEntry(builder, property.dbusName, Variant.property(task.value(of: property, describing: texts)))
+            }
+        }
+    }
+
+    /// ObjectManager's a{sa{sv}}: the task interface with every property.
+    func interfaces(of task: ProgressTask, texts: TaskDescribing) -> OpaquePointer {
+        Variant.container("a{sa{sv}}") { builder in
+            Variant.add(builder, g_variant_new_dict_entry(Variant.string(BusNames.taskInterface), properties(.all, of: task, texts: texts)))
+        }
+    }
+
+    /// Every task, keyed by `key` (its name for Snapshot, its path for GetManagedObjects).
+    func everyTask(
+        in store: TaskStore, type: String, key: (TaskName) -> OpaquePointer, value: (ProgressTask) -> OpaquePointer
+    ) -> OpaquePointer {
+        Variant.container(type) { builder in
+            for name in store.sortedNames {
+                guard let task = store.task(name) else { continue }
+                Variant.add(builder, g_variant_new_dict_entry(key(name), value(task)))
+            }
+        }
+    }
+
+    func summary(_ summary: TaskSummary) -> OpaquePointer {
+        Variant.container("a{sv}") { builder in
+            for (key, value) in summary.entries { Variant.addEntry(builder, key, Variant.property(value)) }
+        }
+    }
+
+    /// The (s name, s text, s politeness) of an Announcement signal.
+    static func announcement(
+        of task: ProgressTask, _ announcement: AnnouncementPolicy.Announcement, texts: TaskDescribing
+    ) -> OpaquePointer {
+        Variant.tuple([
+            Variant.string(task.name.text), Variant.string(texts.accessibleText(of: task)),
+            Variant.string(announcement.politeness.rawValue),
+        ])
+    }
+}

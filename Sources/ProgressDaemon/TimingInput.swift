@@ -1,0 +1,33 @@
+import ProgressBus
+import ProgressCore
+
+/// The timing rules (stall, lease, linger) as an input: a GLib timer for the earliest
+/// deadline calls the front door when it comes. It also listens to the stream, because a
+/// change can bring a task's deadline closer.
+final class TimingInput: ChangeOutput {
+    private let context: DaemonContext
+    private lazy var timer = MainLoopTimer(clock: context.clock) { [unowned self] in run() }
+
+    init(context: DaemonContext) {
+        self.context = context
+    }
+
+    /// Arms the timer for what was restored.
+    func start() {
+        if let deadline = context.store.nextDeadline { timer.arm(at: deadline) }
+    }
+
+    func publish(_ batch: ChangeBatch) {
+        for change in batch.changes {
+            if let deadline = context.store.deadline(of: change.name) { timer.arm(at: deadline) }
+        }
+    }
+
+    private func run() {
+        context.stream.deliver(context.frontDoor.runTimers())
+        // A scan of every task, so only after the rules ran.
+        if let next = context.store.nextDeadline { timer.arm(at: next) }
+    }
+
+    func stop() { timer.cancel() }
+}

@@ -1,0 +1,32 @@
+import ProgressBus
+@testable import ProgressDaemon
+import XCTest
+
+/// The manager's method table and the interface XML must describe the same methods, both
+/// ways; the daemon checks it at start and refuses to run otherwise.
+final class MethodTableTests: XCTestCase {
+    typealias Row = (name: String, handler: Int)
+
+    func testTheManagerTableMatchesTheXML() throws {
+        XCTAssertNoThrow(try ProgressService.managerMethods.check(againstXML: BusNames.introspectionXML))
+        XCTAssertTrue(ProgressService.managerMethods.methodNames.contains("Start"))
+    }
+
+    func rows(except missing: String? = nil, adding extra: String? = nil) -> MethodTable<Int> {
+        var rows: [Row] = ProgressService.managerMethods.methodNames.sorted().filter { $0 != missing }.map { ($0, 0) }
+        if let extra { rows.append((extra, 0)) }
+        return MethodTable(interface: BusNames.managerInterface, rows)
+    }
+
+    func testAMethodInTheXMLWithoutAHandlerIsAnError() {
+        XCTAssertThrowsError(try rows(except: "Pulse").check(againstXML: BusNames.introspectionXML)) { error in
+            XCTAssertTrue("\(error)".contains("declared but without a handler: Pulse"), "\(error)")
+        }
+    }
+
+    func testAHandlerForAMethodTheXMLLacksIsAnError() {
+        XCTAssertThrowsError(try rows(adding: "Frobnicate").check(againstXML: BusNames.introspectionXML)) { error in
+            XCTAssertTrue("\(error)".contains("handled but not declared: Frobnicate"), "\(error)")
+        }
+    }
+}

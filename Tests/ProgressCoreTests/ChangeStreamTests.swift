@@ -1,0 +1,115 @@
+@testable import ProgressCore
+import XCTest
+
+/// The front door numbers every change, and the stream hands outputs every batch in
+/// sequence order with no gaps, whatever the input: calls, timers, lost connections.
+final class ChangeStreamTests: XCTestCase {
+    final class RecordingOutput: ChangeOutput, ChangeRecorder {
+        var published: [ChangeBatch] = []
+        var recorded: [ChangeBatch] = []
+        var reads: [ReadScope] = []
+        func publish(_ batch: ChangeBatch) { published.append(batch) }
+        func record(_ batch: ChangeBatch) { recorded.append(batch) }
+        func flushBeforeRead(_ scope: ReadScope) { reads.append(scope) }
+    }
+
+    let clock = ManualClock()
+    lazy var door = TaskFrontDoor(store: TaskStore(clock: clock))
+    let stream = ChangeStream()
+    let output = RecordingOutput()
+    let job: ClientID = ":1.7"
+
+    override func setUp() {
+        stream.add(recorder: output)
+        stream.add(output)
+    }
+
+    func name(_ text: String) -> TaskName { try! TaskName(text) }
+
+    func update(_ pairs: [(String, OptionValue)], for call: TaskUpdate.Call = .start) -> TaskUpdate {
+        try! TaskUpdate.parse(pairs.map { (key: $0.0, value: $0.1) }, for: call)
+    }
+
+    /// An input with a caller: the front door, then the recorder, then the outputs.
+    @discardableResult
+    func call(_ command: TaskCommand, by client: ClientID? = nil) -> ProgressError? {
+        let outcome = door.perform(command, by: .client(client ?? job))
+        stream.recordBeforeReply(outcome.batch)
+        stream.publishAfterReply(outcome.batch)
+        return outcome.error
+    }
+
+    func testAMixedWorkloadArrivesInSequenceWithNoGaps() {
+        call(.start(name("parent"), update([("lifetime", .string("caller"))])))
+        call(.start(name("child"), update([("parent", .string("parent")), ("lifetime", .string("caller"))])))
+        call(.start(name("leased"), update([("lease-seconds", .uint64(5))])), by: ":1.9")
+        call(.setFraction(name("child"), 0.5))
+        XCTAssertNotNil(call(.setFraction(name("child"), 7)), "a refused call")
+        call(.updateMany([NamedUpdate(name: name("leased"), update: update([("fraction", .double(0.2))], for: .update))]))
+        clock.advance(seconds: 6)
+        stream.deliver(door.runTimers())
+        stream.deliver(door.clientLeft(job))
+        call(.remove(name("parent")), by: ":1.9")
+
+        let sequences = output.published.flatMap { $0.changes.map(\.sequence) }
+        XCTAssertEqual(sequences, Array(1...UInt64(sequences.count)), "every change numbered once, in order")
+        XCTAssertEqual(door.lastSequence, UInt64(sequences.count))
+        XCTAssertEqual(output.recorded.map(\.lastSequence), output.published.map(\.lastSequence), "recorded before published, each batch")
+        XCTAssertTrue(output.published.allSatisfy { !$0.isEmpty }, "empty batches are not published")
+
+        let origins = output.published.map(\.origin)
+        XCTAssertEqual(origins.first, .client(job))
+        XCTAssertTrue(origins.contains(.timer), "the lease expiry came from the timer")
+        XCTAssertTrue(origins.contains(.connectionClosed(job)), "the caller tasks failed when the job left")
+        XCTAssertEqual(origins.last, .client(":1.9"))
+
+        let timerBatch = output.published.first { $0.origin == .timer }!
+        XCTAssertEqual(timerBatch.changes.map(\.name), [name("leased")])
+        let lostBatch = output.published.first { $0.origin == .connectionClosed(job) }!
+        XCTAssertEqual(Set(lostBatch.changes.map(\.name)), [name("parent"), name("child")])
+        let removal = output.published.last!.changes
+        XCTAssertEqual(removal.map(\.kind), [.removed, .removed])
+        XCTAssertEqual(removal.compactMap(\.lastValue).map(\.state), [.failed, .failed], "a removed task's last value comes along")
+    }
+
+    func testARefusedCommandChangesNothingAndUsesNoNumber() {
+        call(.start(name("copy"), TaskUpdate()))
+        let before = door.lastSequence
+        XCTAssertEqual(call(.finish(name("ghost")))?.name, "NoSuchTask")
+        XCTAssertEqual(door.lastSequence, before)
+        XCTAssertEqual(output.published.count, 1)
+    }
+
+    func testAnUpdateManyRefusedHalfwayPublishesWhatWasApplied() {
+        call(.start(name("a"), TaskUpdate()))
+        call(.start(name("b"), TaskUpdate()))
+        let outcome = door.perform(.updateMany([
+            NamedUpdate(name: name("a"), update: update([("fraction", .double(0.3))], for: .update)),
+            NamedUpdate(name: name("ghost"), update: update([("fraction", .double(0.3))], for: .update)),
+            NamedUpdate(name: name("b"), update: update([("fraction", .double(0.3))], for: .update)),
+        ]), by: .client(job))
+        XCTAssertEqual(outcome.error?.message.hasPrefix("entry 1 (the 1 before it were applied)"), true, outcome.error?.message ?? "")
+        XCTAssertEqual(outcome.batch.changes.map(\.name), [name("a")])
+        XCTAssertEqual(door.store.task(name("b"))?.fraction, 0)
+    }
+
+    func testTheAccessPolicyIsAskedBeforeAnythingChanges() {
+        struct ReadOnly: AccessPolicy {
+            func authorize(_ command: TaskCommand, by origin: ChangeOrigin, store: TaskStore) throws(ProgressError) {
+                if origin != .timer { throw .notAllowed("\(origin) may not \(command.taskName?.text ?? "batch")") }
+            }
+        }
+        let guarded = TaskFrontDoor(store: TaskStore(clock: clock), access: ReadOnly())
+        let outcome = guarded.perform(.start(name("copy"), TaskUpdate()), by: .client(job))
+        XCTAssertEqual(outcome.error?.name, "NotAllowed")
+        XCTAssertTrue(outcome.batch.isEmpty)
+        XCTAssertEqual(guarded.store.count, 0)
+        XCTAssertEqual(guarded.lastSequence, 0)
+    }
+
+    func testReadsReachEveryOutput() {
+        stream.flushBeforeRead(.task(name("copy")))
+        stream.flushBeforeRead(.everything)
+        XCTAssertEqual(output.reads, [.task(name("copy")), .everything])
+    }
+}
