@@ -93,4 +93,7 @@ let configuration = ServiceConfiguration(
     limits: limits, version: ProgressVersion.current, texts: describers.describer(for: daemonLocale),
     textsForLocale: { (text: String) throws(ProgressError) -> TaskDescribing in try describers.describer(forClientLocale: text) },
     journal: state, restoredRecords: records)
-exit(Daemon(configuration: configuration).run())
+exit(Daemon(configuration: configuration).run { context in
+    // Optional outputs and inputs, one line each: `context.add(SomeOutput(context: context))`.
+    _ = context
+})
