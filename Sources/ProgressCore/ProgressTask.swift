@@ -108,69 +108,11 @@ public struct ProgressTask: Sendable {
     public var displayTitle: String { title.isEmpty ? name.text : title }
 
     public func value(of property: TaskProperty, describing texts: TaskDescribing) -> PropertyValue {
-        switch property {
-        case .name: .string(name.text)
-        case .title: .string(title)
-        case .state: .string(state.rawValue)
-        case .indeterminate: .bool(indeterminate)
-        case .fraction: .double(fraction)
-        case .completed: .uint64(completed)
-        case .total: .uint64(total)
-        case .unit: .string(unit)
-        case .message: .string(message)
-        case .appId: .string(appId)
-        case .updatesFrequently: .bool(updatesFrequently)
-        case .serial: .uint64(serial)
-        case .created: .int64(created)
-        case .updated: .int64(updated)
-        case .label: .string(wholePercent.map(texts.label(wholePercent:)) ?? "")
-        case .detail: .string(texts.detail(of: self))
-        case .accessibleText: .string(texts.accessibleText(of: self))
-        case .rate: .double(rate)
-        case .secondsRemaining: .int64(secondsRemaining)
-        case .stalled: .bool(isStalled)
-        case .lifetime: .string(lifetime.rawValue)
-        case .cancellable: .bool(cancellable)
-        case .pausable: .bool(pausable)
-        case .cancelRequested: .bool(cancelRequested)
-        case .parent: .string(parent?.text ?? "")
-        case .weight: .double(weight)
-        }
+        TaskPropertyTable.standard.value(at: property.rawValue, of: self, describing: texts)
     }
 
     /// The properties whose client-visible values differ from `other`'s.
     func differences(from other: ProgressTask) -> TaskProperties {
-        var changed = TaskProperties()
-        func note(_ differs: Bool, _ property: TaskProperties) { if differs { changed.insert(property) } }
-        note(title != other.title, .title)
-        note(state != other.state, .state)
-        note(indeterminate != other.indeterminate, .indeterminate)
-        note(fraction != other.fraction, .fraction)
-        note(completed != other.completed, .completed)
-        note(total != other.total, .total)
-        note(unit != other.unit, .unit)
-        note(message != other.message, .message)
-        note(appId != other.appId, .appId)
-        note(updatesFrequently != other.updatesFrequently, .updatesFrequently)
-        note(serial != other.serial, .serial)
-        note(created != other.created, .created)
-        note(updated != other.updated, .updated)
-        note(wholePercent != other.wholePercent, .label)
-        note(isStalled != other.isStalled, .stalled)
-        note(lifetime != other.lifetime, .lifetime)
-        note(cancellable != other.cancellable, .cancellable)
-        note(pausable != other.pausable, .pausable)
-        note(cancelRequested != other.cancelRequested, .cancelRequested)
-        note(parent != other.parent, .parent)
-        note(weight != other.weight, .weight)
-        note(rate != other.rate, .rate)
-        note(secondsRemaining != other.secondsRemaining, .secondsRemaining)
-        if !changed.isDisjoint(with: [.completed, .total, .unit, .indeterminate, .label, .secondsRemaining]) {
-            changed.insert(.detail)
-        }
-        if !changed.isDisjoint(with: [.title, .state, .label, .message, .stalled, .secondsRemaining, .indeterminate]) {
-            changed.insert(.accessibleText)
-        }
-        return changed
+        TaskPropertyTable.standard.differences(self, other)
     }
 }

@@ -19,40 +19,25 @@ public struct SubscriptionOptions: Sendable, Equatable {
 
     public static func parse(_ options: [(key: String, value: OptionValue)], limits: Limits = Limits()) throws(ProgressError) -> SubscriptionOptions {
         var parsed = SubscriptionOptions()
-        var seen = Set<String>()
+        var reader = OptionReader(for: "Subscribe", accepting: keys)
         for (key, value) in options {
-            if !seen.insert(key).inserted { throw .invalidValue("option \(quoted(key)) is given twice") }
-            switch (key, value.kind) {
-            case ("locale", .string(let locale)):
-                parsed.locale = locale
-            case ("interval-seconds", _):
-                guard let seconds = value.number else { throw wrongType(key, value, "a number of seconds (d)") }
+            try reader.admit(key)
+            switch key {
+            case "locale": parsed.locale = try reader.text(key, value)
+            case "interval-seconds":
+                guard let seconds = value.number else { throw reader.wrongType(key, value, expected: "a number of seconds (d)") }
                 guard seconds.isFinite, intervalRange.contains(seconds) else {
                     throw .invalidValue("interval-seconds \(seconds) is outside \(intervalRange.lowerBound)...\(Int(intervalRange.upperBound))")
                 }
                 parsed.intervalMicros = Int64(seconds * 1_000_000)
-            case ("min-percent-step", .unsignedInteger(let step)) where (1...100).contains(step):
-                parsed.minimumPercentStep = Int(step)
-            case ("min-percent-step", .signedInteger(let step)) where (1...100).contains(step):
-                parsed.minimumPercentStep = Int(step)
-            case ("min-percent-step", .unsignedInteger(let step)):
-                throw .invalidValue("min-percent-step \(step) is outside 1...100")
-            case ("min-percent-step", .signedInteger(let step)):
-                throw .invalidValue("min-percent-step \(step) is outside 1...100")
-            case ("tasks", .strings(let names)):
+            case "min-percent-step": parsed.minimumPercentStep = try reader.whole(key, value, in: 1...100)
+            case "tasks":
                 var tasks = Set<TaskName>()
-                for text in names { tasks.insert(try TaskName(text, limits: limits)) }
+                for text in try reader.strings(key, value, of: "names") { tasks.insert(try TaskName(text, limits: limits)) }
                 parsed.tasks = tasks
-            case ("announcements", .bool(let flag)):
-                parsed.announcements = flag
-            case ("changes", .bool(let flag)):
-                parsed.changes = flag
-            case ("locale", _): throw wrongType(key, value, "a string (s)")
-            case ("min-percent-step", _): throw wrongType(key, value, "an unsigned integer (u)")
-            case ("tasks", _): throw wrongType(key, value, "an array of names (as)")
-            case ("announcements", _), ("changes", _): throw wrongType(key, value, "a boolean (b)")
-            default:
-                throw .unknownOption("option \(quoted(key)) is not known to Subscribe; accepted: \(keys.joined(separator: ", "))")
+            case "announcements": parsed.announcements = try reader.flag(key, value)
+            case "changes": parsed.changes = try reader.flag(key, value)
+            default: preconditionFailure("option \(key) is accepted but not read")
             }
         }
         if !parsed.announcements && !parsed.changes {
@@ -62,8 +47,4 @@ public struct SubscriptionOptions: Sendable, Equatable {
     }
 
     public func covers(_ name: TaskName) -> Bool { tasks.isEmpty || tasks.contains(name) }
-
-    private static func wrongType(_ key: String, _ value: OptionValue, _ expected: String) -> ProgressError {
-        .invalidValue("option \(quoted(key)) expects \(expected), got type '\(value.signature)'")
-    }
 }

@@ -19,8 +19,8 @@ public enum ChildFailurePolicy: String, CaseIterable, Sendable, Codable {
 }
 
 /// A request from a user interface to the job, sent as a signal on the task object.
-public enum TaskRequest: String, Sendable, Equatable {
-    case cancelRequested = "CancelRequested"
-    case pauseRequested = "PauseRequested"
-    case resumeRequested = "ResumeRequested"
+public enum TaskRequest: Sendable, Equatable {
+    case cancelRequested
+    case pauseRequested
+    case resumeRequested
 }

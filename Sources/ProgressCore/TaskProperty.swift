@@ -1,44 +1,16 @@
-/// The properties of `org.progressd.Progress1.Task`, in the order the XML declares them.
+/// The properties of a task, by their index in TaskPropertyTable.standard.
 public enum TaskProperty: Int, CaseIterable, Sendable {
     case name, title, state, indeterminate, fraction, completed, total, unit, message, appId
     case updatesFrequently, serial, created, updated, label, detail, accessibleText, rate, secondsRemaining
     case stalled, lifetime, cancellable, pausable, cancelRequested, parent, weight
 
-    public var dbusName: String {
-        switch self {
-        case .name: "Name"
-        case .title: "Title"
-        case .state: "State"
-        case .indeterminate: "Indeterminate"
-        case .fraction: "Fraction"
-        case .completed: "Completed"
-        case .total: "Total"
-        case .unit: "Unit"
-        case .message: "Message"
-        case .appId: "AppId"
-        case .updatesFrequently: "UpdatesFrequently"
-        case .serial: "Serial"
-        case .created: "Created"
-        case .updated: "Updated"
-        case .label: "Label"
-        case .detail: "Detail"
-        case .accessibleText: "AccessibleText"
-        case .rate: "Rate"
-        case .secondsRemaining: "SecondsRemaining"
-        case .stalled: "Stalled"
-        case .lifetime: "Lifetime"
-        case .cancellable: "Cancellable"
-        case .pausable: "Pausable"
-        case .cancelRequested: "CancelRequested"
-        case .parent: "Parent"
-        case .weight: "Weight"
-        }
-    }
+    /// The property's name in the API ("Title"), as TaskPropertyTable declares it.
+    public var name: String { TaskPropertyTable.standard.descriptors[rawValue].name }
 
-    private static let byDBusName = Dictionary(uniqueKeysWithValues: allCases.map { ($0.dbusName, $0) })
+    private static let byName = Dictionary(uniqueKeysWithValues: allCases.map { ($0.name, $0) })
 
-    public init?(dbusName: String) {
-        guard let property = Self.byDBusName[dbusName] else { return nil }
+    public init?(name: String) {
+        guard let property = Self.byName[name] else { return nil }
         self = property
     }
 }
@@ -49,7 +21,7 @@ public struct TaskProperties: OptionSet, Sendable, Hashable {
     public init(rawValue: UInt32) { self.rawValue = rawValue }
     public init(_ property: TaskProperty) { rawValue = 1 << UInt32(property.rawValue) }
 
-    public static let all = TaskProperties(TaskProperty.allCases.map(TaskProperties.init))
+    public static let all = TaskPropertyTable.standard.all
 
     public static let name = TaskProperties(TaskProperty.name)
     public static let title = TaskProperties(TaskProperty.title)

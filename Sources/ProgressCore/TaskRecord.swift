@@ -1,169 +1,150 @@
-/// What the daemon keeps of a task across restarts. Codable, so the state directory can
-/// write it; Core itself does no I/O. Connections are not kept: they die with the daemon.
+/// What the daemon keeps of a task across restarts: the persisted fields of
+/// TaskPropertyTable, by key. Codable as one JSON object, so the state directory can write
+/// it; Core itself does no I/O. Connections are not kept: they die with the daemon.
 public struct TaskRecord: Codable, Equatable, Sendable {
-    public var name: String
-    public var title: String
-    public var state: TaskState
-    public var indeterminate: Bool
-    public var fraction: Double
-    public var completed: UInt64
-    public var total: UInt64
-    public var unit: String
-    public var message: String
-    public var appId: String
-    public var updatesFrequently: Bool
-    public var serial: UInt64
-    public var created: Int64
-    public var updated: Int64
-    public var lifetime: Lifetime
-    public var leaseSeconds: UInt32
-    public var stallSeconds: UInt32
-    public var lingerSeconds: UInt32
-    public var cancellable: Bool
-    public var pausable: Bool
-    public var cancelRequested: Bool
-    public var parent: String?
-    public var weight: Double
-    public var childFailure: ChildFailurePolicy
+    public var fields: [String: RecordValue]
 
-    public init(
-        name: String,
-        title: String,
-        state: TaskState,
-        indeterminate: Bool,
-        fraction: Double,
-        completed: UInt64,
-        total: UInt64,
-        unit: String,
-        message: String,
-        appId: String,
-        updatesFrequently: Bool,
-        serial: UInt64,
-        created: Int64,
-        updated: Int64,
-        lifetime: Lifetime,
-        leaseSeconds: UInt32,
-        stallSeconds: UInt32,
-        lingerSeconds: UInt32,
-        cancellable: Bool,
-        pausable: Bool,
-        cancelRequested: Bool,
-        parent: String?,
-        weight: Double,
-        childFailure: ChildFailurePolicy
-    ) {
-        self.name = name
-        self.title = title
-        self.state = state
-        self.indeterminate = indeterminate
-        self.fraction = fraction
-        self.completed = completed
-        self.total = total
-        self.unit = unit
-        self.message = message
-        self.appId = appId
-        self.updatesFrequently = updatesFrequently
-        self.serial = serial
-        self.created = created
-        self.updated = updated
-        self.lifetime = lifetime
-        self.leaseSeconds = leaseSeconds
-        self.stallSeconds = stallSeconds
-        self.lingerSeconds = lingerSeconds
-        self.cancellable = cancellable
-        self.pausable = pausable
-        self.cancelRequested = cancelRequested
-        self.parent = parent
-        self.weight = weight
-        self.childFailure = childFailure
+    public init(fields: [String: RecordValue]) {
+        self.fields = fields
+    }
+
+    /// The task's name, which identifies the record in the journal.
+    public var name: String { fields["name"]?.string ?? "" }
+
+    public init(from decoder: Decoder) throws {
+        fields = try decoder.singleValueContainer().decode([String: RecordValue].self)
+    }
+
+    public func encode(to encoder: Encoder) throws {
+        var container = encoder.singleValueContainer()
+        try container.encode(fields)
     }
 }
 
-extension TaskState: Codable {}
+/// One persisted value, as JSON has it. JSON does not tell 1.0 from 1, so numbers are
+/// equal when their values are.
+public enum RecordValue: Codable, Equatable, Sendable {
+    case bool(Bool)
+    case integer(Int64)
+    /// An unsigned integer above Int64's range.
+    case unsigned(UInt64)
+    case double(Double)
+    case string(String)
 
-extension TaskStore {
-    public func record(of name: TaskName) -> TaskRecord? {
-        guard let task = tasks[name] else { return nil }
-        return TaskRecord(
-            name: task.name.text, title: task.title, state: task.ownState, indeterminate: task.indeterminate,
-            fraction: task.storedFraction, completed: task.completed, total: task.total, unit: task.unit,
-            message: task.message, appId: task.appId, updatesFrequently: task.ownerSaysFrequent, serial: task.serial,
-            created: task.created, updated: task.updated, lifetime: task.lifetime, leaseSeconds: task.leaseSeconds,
-            stallSeconds: task.stallSeconds, lingerSeconds: task.lingerSeconds, cancellable: task.cancellable,
-            pausable: task.pausable, cancelRequested: task.cancelRequested, parent: task.parent?.text,
-            weight: task.weight, childFailure: task.childFailure)
+    public init(from decoder: Decoder) throws {
+        let container = try decoder.singleValueContainer()
+        if let flag = try? container.decode(Bool.self) { self = .bool(flag) }
+        else if let number = try? container.decode(Int64.self) { self = .integer(number) }
+        else if let number = try? container.decode(UInt64.self) { self = .unsigned(number) }
+        else if let number = try? container.decode(Double.self) { self = .double(number) }
+        else { self = .string(try container.decode(String.self)) }
     }
 
-    public var allRecords: [TaskRecord] { sortedNames.compactMap(record(of:)) }
-
-    /// Puts recorded tasks back after a restart, into an empty store. Records that no longer
-    /// pass today's checks are skipped and reported, never trusted. Every timer restarts from
-    /// now: the daemon can not know how long it was down, so leases get their full length.
-    /// A `caller` task has no connection until its job starts it again, and shows Stalled.
-    public func restore(_ records: [TaskRecord]) -> [String] {
-        var problems: [String] = []
-        let now = clock.monotonicMicros
-        for record in records {
-            guard let name = try? TaskName(record.name, limits: limits) else {
-                problems.append("skipped a task with an invalid name \(quoted(record.name))")
-                continue
-            }
-            guard record.fraction.isFinite, (0...1).contains(record.fraction),
-                  record.total == 0 || record.completed <= record.total, tasks.count < limits.maxTasks else {
-                problems.append("skipped task \(quoted(record.name)): its values are out of range")
-                continue
-            }
-            var task = ProgressTask(
-                name: name, caller: ClientID(""), wallMicros: record.created, monotonicMicros: now, limits: limits,
-                serial: record.serial)
-            task.title = record.title
-            task.ownState = record.state
-            task.indeterminate = record.indeterminate
-            task.storedFraction = record.fraction
-            task.completed = record.completed
-            task.total = record.total
-            task.unit = record.unit
-            task.message = record.message
-            task.appId = record.appId
-            task.ownerSaysFrequent = record.updatesFrequently
-            task.updated = record.updated
-            task.lifetime = record.lifetime
-            task.leaseSeconds = record.leaseSeconds
-            task.stallSeconds = record.stallSeconds
-            task.lingerSeconds = record.lingerSeconds
-            task.cancellable = record.cancellable
-            task.pausable = record.pausable
-            task.cancelRequested = record.cancelRequested
-            task.parent = record.parent.flatMap { try? TaskName($0, limits: limits) }
-            task.weight = record.weight
-            task.childFailure = record.childFailure
-            task.outcomeTime = record.state.isOutcome ? now : nil
-            tasks[name] = task
+    public func encode(to encoder: Encoder) throws {
+        var container = encoder.singleValueContainer()
+        switch self {
+        case .bool(let flag): try container.encode(flag)
+        case .integer(let number): try container.encode(number)
+        case .unsigned(let number): try container.encode(number)
+        case .double(let number): try container.encode(number)
+        case .string(let text): try container.encode(text)
         }
-        for (name, task) in tasks {
-            guard let parent = task.parent else { continue }
-            if !reachesTheTop(from: name) {
-                problems.append("task \(quoted(name.text)) had a parent loop or too deep a tree: it is top-level now")
-                tasks[name]?.parent = nil
-            } else if tasks[parent] == nil {
-                problems.append("task \(quoted(name.text)) lost its parent \(quoted(parent.text)): it is top-level now")
-                tasks[name]?.parent = nil
-            } else {
-                children[parent, default: []].insert(name)
-            }
-        }
-        for name in children.keys { tasks[name]?.hasChildren = true }
-        for name in children.keys { _ = tasks[name].map(recompute) }
-        return problems
     }
 
-    /// Whether following parents from `name` ends at a top-level task within the depth limit.
-    private func reachesTheTop(from name: TaskName) -> Bool {
-        var current: TaskName? = name
-        for _ in 0...limits.maxTreeDepth {
-            guard let task = current.flatMap({ tasks[$0] }) else { return true }
-            current = task.parent
+    public static func == (a: RecordValue, b: RecordValue) -> Bool {
+        switch (a, b) {
+        case (.bool(let x), .bool(let y)): x == y
+        case (.string(let x), .string(let y)): x == y
+        case (.integer(let x), .integer(let y)): x == y
+        case (.unsigned(let x), .unsigned(let y)): x == y
+        case (.integer(let x), .unsigned(let y)), (.unsigned(let y), .integer(let x)): x >= 0 && UInt64(x) == y
+        case (.double(let x), _): b.double == x
+        case (_, .double(let y)): a.double == y
+        default: false
         }
-        return current == nil
+    }
+
+    public var string: String? { if case .string(let text) = self { text } else { nil } }
+    public var bool: Bool? { if case .bool(let flag) = self { flag } else { nil } }
+    /// JSON writes 1.0 as 1, so a double may come back as an integer.
+    public var double: Double? {
+        switch self {
+        case .double(let number): number
+        case .integer(let number): Double(number)
+        case .unsigned(let number): Double(number)
+        default: nil
+        }
+    }
+    public var uint64: UInt64? {
+        switch self {
+        case .integer(let number) where number >= 0: UInt64(number)
+        case .unsigned(let number): number
+        default: nil
+        }
+    }
+    public var int64: Int64? { if case .integer(let number) = self { number } else { nil } }
+}
+
+/// How one value of a task is kept in its record.
+public struct TaskRecordField: @unchecked Sendable {
+    public let key: String
+    /// nil leaves the key out (an absent parent).
+    let save: (ProgressTask) -> RecordValue?
+    /// False when the value has the wrong type.
+    let restore: (inout ProgressTask, RecordValue) -> Bool
+
+    init(_ key: String, save: @escaping (ProgressTask) -> RecordValue?, restore: @escaping (inout ProgressTask, RecordValue) -> Bool) {
+        self.key = key
+        self.save = save
+        self.restore = restore
+    }
+
+    static func text(_ key: String, _ path: WritableKeyPath<ProgressTask, String>) -> TaskRecordField {
+        TaskRecordField(key, save: { .string($0[keyPath: path]) }) { task, value in
+            guard let text = value.string else { return false }
+            task[keyPath: path] = text
+            return true
+        }
+    }
+
+    static func flag(_ key: String, _ path: WritableKeyPath<ProgressTask, Bool>) -> TaskRecordField {
+        TaskRecordField(key, save: { .bool($0[keyPath: path]) }) { task, value in
+            guard let flag = value.bool else { return false }
+            task[keyPath: path] = flag
+            return true
+        }
+    }
+
+    static func number(_ key: String, _ path: WritableKeyPath<ProgressTask, Double>) -> TaskRecordField {
+        TaskRecordField(key, save: { .double($0[keyPath: path]) }) { task, value in
+            guard let number = value.double else { return false }
+            task[keyPath: path] = number
+            return true
+        }
+    }
+
+    static func count<Count: FixedWidthInteger>(_ key: String, _ path: WritableKeyPath<ProgressTask, Count>) -> TaskRecordField {
+        TaskRecordField(key, save: { task in
+            let value = task[keyPath: path]
+            return value < 0 ? .integer(Int64(value)) : Int64(exactly: value).map(RecordValue.integer) ?? .unsigned(UInt64(value))
+        }) { task, value in
+            let converted: Count? = switch value {
+            case .integer(let number): Count(exactly: number)
+            case .unsigned(let number): Count(exactly: number)
+            default: nil
+            }
+            guard let converted else { return false }
+            task[keyPath: path] = converted
+            return true
+        }
+    }
+
+    static func choice<Choice: RawRepresentable>(_ key: String, _ path: WritableKeyPath<ProgressTask, Choice>) -> TaskRecordField
+    where Choice.RawValue == String {
+        TaskRecordField(key, save: { .string($0[keyPath: path].rawValue) }) { task, value in
+            guard let choice = value.string.flatMap(Choice.init(rawValue:)) else { return false }
+            task[keyPath: path] = choice
+            return true
+        }
     }
 }

@@ -15,11 +15,6 @@ public struct TaskSummary: Equatable, Sendable {
     public var stalled = false
 
     public init() {}
-
-    public var entries: [(key: String, value: PropertyValue)] {
-        [("fraction", .double(fraction)), ("state", .string(state)), ("active", .uint64(UInt64(active))),
-         ("indeterminate", .bool(indeterminate)), ("stalled", .bool(stalled))]
-    }
 }
 
 extension TaskStore {

@@ -50,40 +50,36 @@ public struct TaskUpdate: Sendable, Equatable {
         _ options: [(key: String, value: OptionValue)], for call: Call, limits: Limits = Limits()
     ) throws(ProgressError) -> TaskUpdate {
         var update = TaskUpdate()
-        var seen = Set<String>()
+        var reader = OptionReader(for: call == .start ? "Start" : "Update", accepting: call == .start ? startKeys : updateKeys)
         for (key, value) in options {
-            if !seen.insert(key).inserted {
-                throw .invalidValue("option \(quoted(key)) is given twice")
-            }
+            try reader.admit(key)
             switch key {
-            case "title": update.title = try text(key, value, maxBytes: limits.maxTitleBytes)
-            case "unit": update.unit = try text(key, value, maxBytes: limits.maxUnitBytes)
-            case "message": update.message = try text(key, value, maxBytes: limits.maxMessageBytes)
-            case "app-id": update.appId = try text(key, value, maxBytes: limits.maxAppIdBytes)
-            case "fraction": update.fraction = try validFraction(number(key, value), key: key)
-            case "completed": update.completed = try count(key, value)
-            case "total": update.total = try count(key, value)
-            case "indeterminate": update.indeterminate = try flag(key, value)
-            case "updates-frequently": update.updatesFrequently = try flag(key, value)
-            case "state" where call == .update: update.state = try requestedState(value)
-            case "lifetime" where call == .start: update.lifetime = try choice(key, value, Lifetime.self)
+            case "title": update.title = try reader.text(key, value, maxBytes: limits.maxTitleBytes)
+            case "unit": update.unit = try reader.text(key, value, maxBytes: limits.maxUnitBytes)
+            case "message": update.message = try reader.text(key, value, maxBytes: limits.maxMessageBytes)
+            case "app-id": update.appId = try reader.text(key, value, maxBytes: limits.maxAppIdBytes)
+            case "fraction": update.fraction = try validFraction(reader.number(key, value), key: key)
+            case "completed": update.completed = try reader.count(key, value)
+            case "total": update.total = try reader.count(key, value)
+            case "indeterminate": update.indeterminate = try reader.flag(key, value)
+            case "updates-frequently": update.updatesFrequently = try reader.flag(key, value)
+            case "state": update.state = try requestedState(reader.text(key, value, maxBytes: 64))
+            case "lifetime": update.lifetime = try reader.choice(key, value, Lifetime.self)
             // Checked as a task name by the store, with the same InvalidName as any other name.
-            case "parent" where call == .start: update.parent = try text(key, value, maxBytes: .max)
-            case "lease-seconds": update.leaseSeconds = try seconds(key, value, in: Limits.durationRange)
-            case "stall-seconds": update.stallSeconds = try seconds(key, value, in: Limits.durationRange)
-            case "linger-seconds": update.lingerSeconds = try seconds(key, value, in: 0...Limits.durationRange.upperBound)
-            case "cancellable": update.cancellable = try flag(key, value)
-            case "pausable": update.pausable = try flag(key, value)
+            case "parent": update.parent = try reader.text(key, value)
+            case "lease-seconds": update.leaseSeconds = try reader.whole(key, value, in: Limits.durationRange)
+            case "stall-seconds": update.stallSeconds = try reader.whole(key, value, in: Limits.durationRange)
+            case "linger-seconds": update.lingerSeconds = try reader.whole(key, value, in: 0...Limits.durationRange.upperBound)
+            case "cancellable": update.cancellable = try reader.flag(key, value)
+            case "pausable": update.pausable = try reader.flag(key, value)
             case "weight":
-                let weight = try number(key, value)
+                let weight = try reader.number(key, value)
                 guard weight.isFinite, Limits.weightRange.contains(weight) else {
                     throw .invalidValue("weight \(weight) is outside \(Limits.weightRange.lowerBound)...\(Int(Limits.weightRange.upperBound))")
                 }
                 update.weight = weight
-            case "child-failure": update.childFailure = try choice(key, value, ChildFailurePolicy.self)
-            default:
-                let accepted = (call == .start ? startKeys : updateKeys).joined(separator: ", ")
-                throw .unknownOption("option \(quoted(key)) is not known to \(call == .start ? "Start" : "Update"); accepted: \(accepted)")
+            case "child-failure": update.childFailure = try reader.choice(key, value, ChildFailurePolicy.self)
+            default: preconditionFailure("option \(key) is accepted but not read")
             }
         }
         return update
@@ -99,60 +95,10 @@ public struct TaskUpdate: Sendable, Equatable {
 
     /// Checks free text from any call (option values and Fail's message).
     public static func validText(_ text: String, key: String, maxBytes: Int) throws(ProgressError) -> String {
-        let bytes = text.utf8.count
-        if bytes > maxBytes {
-            throw .limitExceeded("\(key) is \(bytes) bytes; the limit is \(maxBytes): \(quoted(text))")
-        }
-        return text
+        try OptionReader.validText(text, key: key, maxBytes: maxBytes)
     }
 
-    private static func text(_ key: String, _ value: OptionValue, maxBytes: Int) throws(ProgressError) -> String {
-        guard case .string(let text) = value.kind else { throw wrongType(key, value, expected: "a string (s)") }
-        return try validText(text, key: key, maxBytes: maxBytes)
-    }
-
-    /// Doubles accept integers too: `gdbus call` writes `<1>` as an int32.
-    private static func number(_ key: String, _ value: OptionValue) throws(ProgressError) -> Double {
-        guard let number = value.number else { throw wrongType(key, value, expected: "a number (d)") }
-        return number
-    }
-
-    /// Counts accept every integer type, for the same reason, but never a negative one.
-    private static func count(_ key: String, _ value: OptionValue) throws(ProgressError) -> UInt64 {
-        switch value.kind {
-        case .unsignedInteger(let number): return number
-        case .signedInteger(let number) where number >= 0: return UInt64(number)
-        case .signedInteger(let number): throw .invalidValue("\(key) \(number) is negative")
-        default: throw wrongType(key, value, expected: "an unsigned integer (t)")
-        }
-    }
-
-    private static func seconds(_ key: String, _ value: OptionValue, in range: ClosedRange<UInt32>) throws(ProgressError) -> UInt32 {
-        let seconds = try count(key, value)
-        guard seconds >= UInt64(range.lowerBound), seconds <= UInt64(range.upperBound) else {
-            throw .invalidValue("\(key) \(seconds) is outside \(range.lowerBound)...\(range.upperBound)")
-        }
-        return UInt32(seconds)
-    }
-
-    private static func choice<Choice: RawRepresentable & CaseIterable>(
-        _ key: String, _ value: OptionValue, _ type: Choice.Type
-    ) throws(ProgressError) -> Choice where Choice.RawValue == String {
-        let text = try text(key, value, maxBytes: 64)
-        guard let choice = Choice(rawValue: text) else {
-            let accepted = Choice.allCases.map(\.rawValue).joined(separator: ", ")
-            throw .invalidValue("\(key) \(quoted(text)) is not one of \(accepted)")
-        }
-        return choice
-    }
-
-    private static func flag(_ key: String, _ value: OptionValue) throws(ProgressError) -> Bool {
-        guard case .bool(let flag) = value.kind else { throw wrongType(key, value, expected: "a boolean (b)") }
-        return flag
-    }
-
-    private static func requestedState(_ value: OptionValue) throws(ProgressError) -> TaskState {
-        guard case .string(let text) = value.kind else { throw wrongType("state", value, expected: "a string (s)") }
+    private static func requestedState(_ text: String) throws(ProgressError) -> TaskState {
         guard let state = TaskState(rawValue: text), requestableStates.contains(state) else {
             let hint = switch TaskState(rawValue: text) {
             case .finished: " (call Finish)"
@@ -163,9 +109,5 @@ public struct TaskUpdate: Sendable, Equatable {
                 "state \(quoted(text)) can not be set with Update\(hint); accepted: running, paused, cancelled")
         }
         return state
-    }
-
-    private static func wrongType(_ key: String, _ value: OptionValue, expected: String) -> ProgressError {
-        .invalidValue("option \(quoted(key)) expects \(expected), got type '\(value.signature)'")
     }
 }

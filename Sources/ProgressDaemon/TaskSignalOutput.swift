@@ -27,7 +27,7 @@ final class TaskSignalOutput: ChangeOutput {
                 // Requests follow whatever was held for the task, so the job sees them in order.
                 flush(change.name)
                 context.signals.broadcast(
-                    path: BusNames.taskPath(change.name), interface: BusNames.taskInterface, member: request.rawValue,
+                    path: BusNames.taskPath(change.name), interface: BusNames.taskInterface, member: request.signalName,
                     Variant.tuple([]))
             }
         }

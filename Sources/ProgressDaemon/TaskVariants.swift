@@ -33,9 +33,14 @@ struct TaskVariants {
         }
     }
 
+    /// Overall's and Aggregate's a{sv}, with the keys the XML documents.
     func summary(_ summary: TaskSummary) -> OpaquePointer {
         Variant.container("a{sv}") { builder in
-            for (key, value) in summary.entries { Variant.addEntry(builder, key, Variant.property(value)) }
+            Variant.addEntry(builder, "fraction", g_variant_new_double(summary.fraction))
+            Variant.addEntry(builder, "state", Variant.string(summary.state))
+            Variant.addEntry(builder, "active", g_variant_new_uint64(guint64(summary.active)))
+            Variant.addEntry(builder, "indeterminate", g_variant_new_boolean(summary.indeterminate ? 1 : 0))
+            Variant.addEntry(builder, "stalled", g_variant_new_boolean(summary.stalled ? 1 : 0))
         }
     }
 

@@ -93,77 +93,57 @@ public struct RenderSpec: Sendable {
 
     public static func parse(_ options: [(key: String, value: OptionValue)]) throws(RenderError) -> RenderSpec {
         var spec = RenderSpec()
+        var reader = OptionReader(for: "Render", accepting: keys)
         for (key, value) in options {
+            try checked(reader.admit(key))
             switch key {
-            case "style": spec.style = try choice(key, value, Style.self)
-            case "format": spec.format = try choice(key, value, Format.self)
-            case "theme": spec.theme = try choice(key, value, Theme.self)
-            case "state":
-                guard let state = TaskState(rawValue: try text(key, value)) else {
-                    throw RenderError("state '\(try text(key, value))' is not one of running, paused, finished, failed, cancelled")
-                }
-                spec.state = state
-            case "width": spec.width = try whole(key, value, in: 1...maxSide)
-            case "height": spec.height = try whole(key, value, in: 1...maxSide)
-            case "scale": spec.scale = try number(key, value, in: scaleRange)
-            case "fraction": spec.fraction = try number(key, value, in: 0...1)
-            case "phase": spec.phase = try number(key, value, in: 0...1)
-            case "start-angle": spec.startAngle = try number(key, value, in: -720...720)
-            case "end-angle": spec.endAngle = try number(key, value, in: -720...720)
-            case "line-width": spec.lineWidth = try number(key, value, in: 0.5...Double(maxSide))
-            case "indeterminate": spec.indeterminate = try flag(key, value)
-            case "stalled": spec.stalled = try flag(key, value)
-            case "label": spec.label = try text(key, value)
-            case "direction":
-                switch try text(key, value) {
-                case "ltr": spec.rightToLeft = false
-                case "rtl": spec.rightToLeft = true
-                case let other: throw RenderError("direction '\(other)' is not ltr or rtl")
-                }
-            case "variant":
-                switch try text(key, value) {
-                case "default": spec.thin = false
-                case "bar": spec.thin = true
-                case let other: throw RenderError("variant '\(other)' is not default or bar")
-                }
-            case "progress-color": spec.progressColor = try color(key, try text(key, value))
-            case "track-color": spec.trackColor = try color(key, try text(key, value))
+            case "style": spec.style = try checked(reader.choice(key, value, Style.self))
+            case "format": spec.format = try checked(reader.choice(key, value, Format.self))
+            case "theme": spec.theme = try checked(reader.choice(key, value, Theme.self))
+            case "state": spec.state = try checked(reader.choice(key, value, TaskState.self))
+            case "width": spec.width = try checked(reader.whole(key, value, in: 1...maxSide))
+            case "height": spec.height = try checked(reader.whole(key, value, in: 1...maxSide))
+            case "scale": spec.scale = try checked(reader.number(key, value, in: scaleRange))
+            case "fraction": spec.fraction = try checked(reader.number(key, value, in: 0...1))
+            case "phase": spec.phase = try checked(reader.number(key, value, in: 0...1))
+            case "start-angle": spec.startAngle = try checked(reader.number(key, value, in: -720...720))
+            case "end-angle": spec.endAngle = try checked(reader.number(key, value, in: -720...720))
+            case "line-width": spec.lineWidth = try checked(reader.number(key, value, in: 0.5...Double(maxSide)))
+            case "indeterminate": spec.indeterminate = try checked(reader.flag(key, value))
+            case "stalled": spec.stalled = try checked(reader.flag(key, value))
+            case "label": spec.label = try checked(reader.text(key, value))
+            case "direction": spec.rightToLeft = try checked(reader.choice(key, value, Direction.self)) == .rtl
+            case "variant": spec.thin = try checked(reader.choice(key, value, Variant.self)) == .bar
+            case "progress-color": spec.progressColor = try color(key, checked(reader.text(key, value)))
+            case "track-color": spec.trackColor = try color(key, checked(reader.text(key, value)))
             case "colors":
-                guard case .strings(let texts) = value.kind, (2...maxColors).contains(texts.count) else {
+                let texts = try checked(reader.strings(key, value))
+                guard (2...maxColors).contains(texts.count) else {
                     throw RenderError("colors needs 2 to \(maxColors) colors as an array of strings (as), such as ['#2EC27E', '#E01B24']")
                 }
                 spec.colors = try texts.map { text throws(RenderError) in try color(key, text) }
-            case "locations":
-                guard case .doubles(let numbers) = value.kind else {
-                    throw RenderError("locations needs an array of numbers (ad), got type '\(value.signature)'")
-                }
-                spec.locations = numbers
-            case "fill":
-                switch try text(key, value) {
-                case "gradient": spec.flatFill = false
-                case "flat": spec.flatFill = true
-                case let other: throw RenderError("fill '\(other)' is not gradient or flat")
-                }
-            case "inner-shadow": spec.innerShadow = try flag(key, value)
-            case "frames": spec.frames = try whole(key, value, in: 1...maxFrames)
-            case "duration": spec.duration = try number(key, value, in: 0.1...10)
-            case "from-fraction": spec.fromFraction = try number(key, value, in: 0...1)
-            case "easing": spec.easing = try choice(key, value, Easing.self)
-            case "bounciness": spec.bounciness = try number(key, value, in: 0...20)
-            case "reduce-motion": spec.reduceMotion = try flag(key, value)
+            case "locations": spec.locations = try checked(reader.doubles(key, value))
+            case "fill": spec.flatFill = try checked(reader.choice(key, value, Fill.self)) == .flat
+            case "inner-shadow": spec.innerShadow = try checked(reader.flag(key, value))
+            case "frames": spec.frames = try checked(reader.whole(key, value, in: 1...maxFrames))
+            case "duration": spec.duration = try checked(reader.number(key, value, in: 0.1...10))
+            case "from-fraction": spec.fromFraction = try checked(reader.number(key, value, in: 0...1))
+            case "easing": spec.easing = try checked(reader.choice(key, value, Easing.self))
+            case "bounciness": spec.bounciness = try checked(reader.number(key, value, in: 0...20))
+            case "reduce-motion": spec.reduceMotion = try checked(reader.flag(key, value))
             case "track-image", "fill-image":
-                guard case .bytes(let bytes) = value.kind else { throw wrongType(key, value, "PNG bytes (ay)") }
+                let bytes = try checked(reader.bytes(key, value))
                 guard bytes.count <= maxSkinBytes else {
                     throw RenderError("\(key) is \(bytes.count) bytes; the limit is \(maxSkinBytes)", name: "InvalidImage")
                 }
                 if key == "track-image" { spec.trackImage = bytes } else { spec.fillImage = bytes }
             case "track-caps", "fill-caps":
-                guard case .doubles(let caps) = value.kind, caps.count == 2, caps.allSatisfy({ $0.isFinite && (0...512).contains($0) }) else {
+                let caps = try checked(reader.doubles(key, value))
+                guard caps.count == 2, caps.allSatisfy({ $0.isFinite && (0...512).contains($0) }) else {
                     throw RenderError("\(key) needs two numbers (ad), the vertical and horizontal caps, 0 to 512")
                 }
                 if key == "track-caps" { spec.trackCaps = (caps[0], caps[1]) } else { spec.fillCaps = (caps[0], caps[1]) }
-            default:
-                throw RenderError("key '\(key)' is not known; accepted: \(keys.joined(separator: ", "))")
+            default: preconditionFailure("option \(key) is accepted but not read")
             }
         }
         if spec.locations.count != spec.colors.count || spec.locations != spec.locations.sorted()
@@ -181,53 +161,18 @@ public struct RenderSpec: Sendable {
         return spec
     }
 
-    private static func text(_ key: String, _ value: OptionValue) throws(RenderError) -> String {
-        guard case .string(let text) = value.kind else { throw wrongType(key, value, "a string (s)") }
-        return text
-    }
+    /// The choices of the keys that pick one of a few words.
+    private enum Direction: String, CaseIterable { case ltr, rtl }
+    private enum Variant: String, CaseIterable { case `default`, bar }
+    private enum Fill: String, CaseIterable { case gradient, flat }
 
-    private static func flag(_ key: String, _ value: OptionValue) throws(RenderError) -> Bool {
-        guard case .bool(let flag) = value.kind else { throw wrongType(key, value, "a boolean (b)") }
-        return flag
-    }
-
-    private static func number(_ key: String, _ value: OptionValue, in range: ClosedRange<Double>) throws(RenderError) -> Double {
-        guard let number = value.number else { throw wrongType(key, value, "a number (d)") }
-        guard number.isFinite, range.contains(number) else {
-            throw RenderError("\(key) \(number) is outside \(range.lowerBound)...\(range.upperBound)")
-        }
-        return number
-    }
-
-    private static func whole(_ key: String, _ value: OptionValue, in range: ClosedRange<Int>) throws(RenderError) -> Int {
-        let number: Int64
-        switch value.kind {
-        case .signedInteger(let x): number = x
-        case .unsignedInteger(let x): number = Int64(clamping: x)
-        default: throw wrongType(key, value, "an unsigned integer (u)")
-        }
-        guard number >= range.lowerBound, number <= range.upperBound else {
-            throw RenderError("\(key) \(number) is outside \(range.lowerBound)...\(range.upperBound)")
-        }
-        return Int(number)
-    }
-
-    private static func choice<Choice: RawRepresentable & CaseIterable>(
-        _ key: String, _ value: OptionValue, _ type: Choice.Type
-    ) throws(RenderError) -> Choice where Choice.RawValue == String {
-        let text = try text(key, value)
-        guard let choice = Choice(rawValue: text) else {
-            throw RenderError("\(key) '\(text)' is not one of \(Choice.allCases.map(\.rawValue).joined(separator: ", "))")
-        }
-        return choice
+    /// The option reader's checks, refused as a render spec is.
+    private static func checked<Value>(_ value: @autoclosure () throws(ProgressError) -> Value) throws(RenderError) -> Value {
+        do { return try value() } catch { throw RenderError(error.message) }
     }
 
     private static func color(_ key: String, _ text: String) throws(RenderError) -> Color {
         guard let color = Color(text) else { throw RenderError("\(key) '\(text)' is not a color such as '#3584E4'") }
         return color
-    }
-
-    private static func wrongType(_ key: String, _ value: OptionValue, _ expected: String) -> RenderError {
-        RenderError("key '\(key)' expects \(expected), got type '\(value.signature)'")
     }
 }

@@ -17,10 +17,11 @@ enum RenderRequest {
     ) throws(RendererService.Refusal) -> (spec: RenderSpec, altText: String) {
         func string(_ key: String) throws(RendererService.Refusal) -> String? {
             guard let option = options.last(where: { $0.key == key }) else { return nil }
-            guard case .string(let text) = option.value.kind else {
-                throw RendererService.Refusal("InvalidSpec", "key '\(key)' expects a string (s), got type '\(option.value.signature)'")
+            do throws(ProgressError) {
+                return try OptionReader(for: "Render", accepting: []).text(key, option.value)
+            } catch {
+                throw RendererService.Refusal("InvalidSpec", error.message)
             }
-            return text
         }
         var rest = options.filter { !ownKeys.contains($0.key) }
         let locale: LocaleName

@@ -57,11 +57,10 @@ final class TaskRecordTests: XCTestCase {
 
     func testDamagedRecordsAreSkippedOrRepaired() throws {
         var records = try populated().allRecords
-        records[0].name = ""
-        records[1].fraction = .nan
-        var looped = records[2]
-        looped.parent = looped.name
-        records[2] = looped
+        records[0].fields["name"] = .string("")
+        records[1].fields["fraction"] = .double(.nan)
+        let looped = records[2]
+        records[2].fields["parent"] = .string(looped.name)
         let restored = TaskStore(clock: clock)
         let problems = restored.restore(records)
         XCTAssertEqual(problems.count, 3, "\(problems)")

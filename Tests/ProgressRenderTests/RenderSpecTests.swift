@@ -46,7 +46,7 @@ final class RenderSpecTests: XCTestCase {
         assertInvalid([("height", .uint64(100_000))], "height 100000")
         assertInvalid([("scale", .double(8))], "scale 8.0 is outside 0.5...4.0")
         assertInvalid([("fraction", .double(.nan))], "fraction nan")
-        assertInvalid([("fraction", .string("half"))], "key 'fraction' expects a number (d), got type 's'")
+        assertInvalid([("fraction", .string("half"))], "option 'fraction' expects a number (d), got type 's'")
         assertInvalid([("direction", .string("up"))], "direction 'up'")
         assertInvalid([("variant", .string("fat"))], "variant 'fat'")
         assertInvalid([("progress-color", .string("blue"))], "progress-color 'blue' is not a color")
@@ -54,6 +54,6 @@ final class RenderSpecTests: XCTestCase {
         assertInvalid([("locations", OptionValue(.doubles([0, 1]), signature: "ad"))], "one for each of the 3 colors")
         assertInvalid([("locations", OptionValue(.doubles([1, 0.5, 0]), signature: "ad"))], "locations must rise from 0 to 1")
         assertInvalid([("width", .uint64(4096)), ("height", .uint64(4096)), ("scale", .double(2))], "the limit is 16777216")
-        assertInvalid([("bogus", .bool(true))], "key 'bogus' is not known")
+        assertInvalid([("bogus", .bool(true))], "option 'bogus' is not known to Render")
     }
 }

@@ -56,9 +56,9 @@ final class RendererServiceTests: XCTestCase {
             ([("width", BusValue.uint32(0))], "InvalidSpec", "width 0 is outside 1...4096"),
             ([("style", .string("donut"))], "InvalidSpec", "style 'donut'"),
             ([("locale", .string("xx"))], "InvalidSpec", "locale 'xx' is not a locale"),
-            ([("bogus", .bool(true))], "InvalidSpec", "key 'bogus' is not known"),
-            ([("label", .int32(3))], "InvalidSpec", "key 'label' expects a string"),
-            ([("inner-shadow", .string("yes"))], "InvalidSpec", "key 'inner-shadow' expects a boolean"),
+            ([("bogus", .bool(true))], "InvalidSpec", "option 'bogus' is not known to Render"),
+            ([("label", .int32(3))], "InvalidSpec", "option 'label' expects a string"),
+            ([("inner-shadow", .string("yes"))], "InvalidSpec", "option 'inner-shadow' expects a boolean"),
             ([("task", .string("copy"))], "Unavailable", "progressd can not be reached"),
         ] as [([(String, BusValue)], String, String)] {
             XCTAssertThrowsError(try render(spec, on: client)) { error in

@@ -15,11 +15,14 @@ final class StateDirectoryTests: XCTestCase {
     }
 
     func record(_ name: String, fraction: Double = 0, state: TaskState = .running) -> TaskRecord {
-        TaskRecord(
-            name: name, title: "T \(name)", state: state, indeterminate: false, fraction: fraction, completed: 0,
-            total: 0, unit: "", message: "", appId: "", updatesFrequently: false, serial: 1, created: 1, updated: 2,
-            lifetime: .lease, leaseSeconds: 600, stallSeconds: 30, lingerSeconds: 60, cancellable: false,
-            pausable: false, cancelRequested: false, parent: nil, weight: 1, childFailure: .fail)
+        TaskRecord(fields: [
+            "name": .string(name), "title": .string("T \(name)"), "state": .string(state.rawValue), "indeterminate": .bool(false),
+            "fraction": .double(fraction), "completed": .integer(0), "total": .integer(0), "unit": .string(""),
+            "message": .string(""), "appId": .string(""), "updatesFrequently": .bool(false), "serial": .integer(1),
+            "created": .integer(1), "updated": .integer(2), "lifetime": .string("lease"), "leaseSeconds": .integer(600),
+            "stallSeconds": .integer(30), "lingerSeconds": .integer(60), "cancellable": .bool(false),
+            "pausable": .bool(false), "cancelRequested": .bool(false), "weight": .double(1), "childFailure": .string("fail"),
+        ])
     }
 
     /// Writes behind the state directory's back, as a crash or a disk error would leave it.
@@ -109,7 +112,7 @@ final class StateDirectoryTests: XCTestCase {
         try Data((#"{"put":"# + String(decoding: try JSONEncoder().encode(record("a", fraction: 0.1)), as: UTF8.self) + "}\n").utf8)
             .write(to: url.appendingPathComponent("journal-0.jsonl"))
         let (records, _) = try StateDirectory(url: url).load()
-        XCTAssertEqual(records.first?.fraction, 0.9)
+        XCTAssertEqual(records.first?.fields["fraction"]?.double, 0.9)
         XCTAssertFalse(files().contains("journal-0.jsonl"), "the old generation is cleaned up")
     }
 

@@ -1,0 +1,64 @@
+extension TaskStore {
+    public func record(of name: TaskName) -> TaskRecord? {
+        tasks[name].map(TaskPropertyTable.standard.record(of:))
+    }
+
+    public var allRecords: [TaskRecord] { sortedNames.compactMap(record(of:)) }
+
+    /// Puts recorded tasks back after a restart, into an empty store. Records that no longer
+    /// pass today's checks are skipped and reported, never trusted. Every timer restarts from
+    /// now: the daemon can not know how long it was down, so leases get their full length.
+    /// A `caller` task has no connection until its job starts it again, and shows Stalled.
+    public func restore(_ records: [TaskRecord]) -> [String] {
+        var problems: [String] = []
+        let now = clock.monotonicMicros
+        for record in records {
+            guard let name = try? TaskName(record.name, limits: limits) else {
+                problems.append("skipped a task with an invalid name \(quoted(record.name))")
+                continue
+            }
+            var task = ProgressTask(
+                name: name, caller: ClientID(""), wallMicros: record.fields["created"]?.int64 ?? clock.wallMicros,
+                monotonicMicros: now, limits: limits)
+            let wrong = TaskPropertyTable.standard.restore(record, into: &task)
+            guard wrong.isEmpty else {
+                problems.append("skipped task \(quoted(record.name)): \(wrong.joined(separator: ", ")) of the wrong type")
+                continue
+            }
+            guard task.storedFraction.isFinite, (0...1).contains(task.storedFraction),
+                  task.total == 0 || task.completed <= task.total, tasks.count < limits.maxTasks else {
+                problems.append("skipped task \(quoted(record.name)): its values are out of range")
+                continue
+            }
+            task.outcomeTime = task.ownState.isOutcome ? now : nil
+            tasks[name] = task
+        }
+        for (name, task) in tasks {
+            guard let parent = task.parent else { continue }
+            if !reachesTheTop(from: name) {
+                problems.append("task \(quoted(name.text)) had a parent loop or too deep a tree: it is top-level now")
+                tasks[name]?.parent = nil
+            } else if tasks[parent] == nil {
+                problems.append("task \(quoted(name.text)) lost its parent \(quoted(parent.text)): it is top-level now")
+                tasks[name]?.parent = nil
+            } else {
+                children[parent, default: []].insert(name)
+            }
+        }
+        for name in children.keys { tasks[name]?.hasChildren = true }
+        for name in children.keys { _ = tasks[name].map(recompute) }
+        return problems
+    }
+
+    /// Whether following parents from `name` ends at a top-level task within the depth limit.
+    private func reachesTheTop(from name: TaskName) -> Bool {
+        var current: TaskName? = name
+        for _ in 0...limits.maxTreeDepth {
+            guard let task = current.flatMap({ tasks[$0] }) else { return true }
+            current = task.parent
+        }
+        return current == nil
+    }
+}
+
+extension TaskState: Codable {}
