@@ -34,6 +34,7 @@ let options: [OptionSpec] = [
     OptionSpec("list-styles", "print the styles and exit"),
     OptionSpec("service", "serve org.progressd.Renderer1 on the session bus (D-Bus activation)"),
     OptionSpec("version", "print the version and exit"),
+    OptionSpec("help", "print this help and exit"),
 ]
 let usage = """
     Usage: progress-render [--style STYLE] (--fraction F | --task NAME) -o FILE [OPTIONS]
