@@ -14,6 +14,10 @@ MAN_BUILD = .build/man
 MANDIR = $(DATADIR)/man
 MAN_PAGES = progressctl.1 progress-render.1 progressd.1
 VERSION = $(shell sed -n 's/.*current = "\(.*\)".*/\1/p' Sources/ProgressCore/ProgressVersion.swift)
+BASHCOMPDIR = $(DATADIR)/bash-completion/completions
+ZSHCOMPDIR = $(DATADIR)/zsh/site-functions
+FISHCOMPDIR = $(DATADIR)/fish/vendor_completions.d
+PROGRAMS = progressctl progress-render progressd
 
 .PHONY: all deps catalogs man build release run test bench soak gallery install uninstall clean
 
@@ -97,6 +101,11 @@ install: release
 	for page in $(MAN_PAGES); do \
 	    install -Dm644 "$(MAN_BUILD)/$$page" "$(DESTDIR)$(MANDIR)/man$${page##*.}/$$page" || exit 1; \
 	done
+	for program in $(PROGRAMS); do \
+	    install -Dm644 "completions/$$program.bash" "$(DESTDIR)$(BASHCOMPDIR)/$$program" && \
+	    install -Dm644 "completions/_$$program" "$(DESTDIR)$(ZSHCOMPDIR)/_$$program" && \
+	    install -Dm644 "completions/$$program.fish" "$(DESTDIR)$(FISHCOMPDIR)/$$program.fish" || exit 1; \
+	done
 
 uninstall:
 	rm -f "$(DESTDIR)$(BINDIR)/progressd" "$(DESTDIR)$(BINDIR)/progressctl" "$(DESTDIR)$(BINDIR)/progress-render" \
@@ -107,7 +116,9 @@ uninstall:
 	    "$(DESTDIR)$(DATADIR)/dbus-1/services/org.progressd.Renderer1.service" \
 	    "$(DESTDIR)$(USERUNITDIR)/progress-render.service" \
 	    $(patsubst po/%.po,"$(DESTDIR)$(DATADIR)/locale/%/LC_MESSAGES/progressd.mo",$(wildcard po/*.po)) \
-	    $(foreach page,$(MAN_PAGES),"$(DESTDIR)$(MANDIR)/man$(subst .,,$(suffix $(page)))/$(page)")
+	    $(foreach page,$(MAN_PAGES),"$(DESTDIR)$(MANDIR)/man$(subst .,,$(suffix $(page)))/$(page)") \
+	    $(foreach program,$(PROGRAMS),"$(DESTDIR)$(BASHCOMPDIR)/$(program)" "$(DESTDIR)$(ZSHCOMPDIR)/_$(program)" \
+	        "$(DESTDIR)$(FISHCOMPDIR)/$(program).fish")
 
 clean:
 	$(SWIFT) package clean

@@ -33,7 +33,7 @@ final class ManualPageTests: XCTestCase {
         return file
     }
 
-    func help(_ program: String, _ arguments: String...) throws -> String {
+    static func help(_ program: String, _ arguments: String...) throws -> String {
         let result = try CommandResult.run(
             BuildProducts.url(of: program).path, arguments + ["--help"], environment: ProcessInfo.processInfo.environment)
         XCTAssertEqual(result.status, 0, "\(program) \(arguments) --help")
@@ -76,7 +76,7 @@ final class ManualPageTests: XCTestCase {
 
     func testTheDaemonsAndTheRenderersPagesHaveTheirOptions() throws {
         for (program, count) in [("progressd", 7), ("progress-render", 28)] {
-            let helpOptions = options(inHelp: try help(program))
+            let helpOptions = Self.options(inHelp: try Self.help(program))
             XCTAssertEqual(helpOptions.count, count, "\(program) --help: \(helpOptions.sorted())")
             assertSameOptions(page: options(inPage: section("OPTIONS", of: try source("\(program).1"))), help: helpOptions, program)
         }
@@ -86,7 +86,7 @@ final class ManualPageTests: XCTestCase {
     /// page has every command of `progressctl --help`, in the same order.
     func testProgressctlsPageHasEveryCommandAndItsOptions() throws {
         let page = try source("progressctl.1")
-        let topHelp = try help("progressctl")
+        let topHelp = try Self.help("progressctl")
         let commandBlock = topHelp.components(separatedBy: "Commands:\n")[1].components(separatedBy: "\n\n")[0]
         let commands = commandBlock.split(separator: "\n").map { String($0.split(separator: " ")[0]) }
         XCTAssertEqual(commands.count, 15)
@@ -94,7 +94,7 @@ final class ManualPageTests: XCTestCase {
         let pageCommands = subsections.map { String($0.prefix { $0 != "\n" }) }
         XCTAssertEqual(pageCommands, commands)
         for (name, text) in zip(pageCommands, subsections) {
-            assertSameOptions(page: options(inPage: text), help: options(inHelp: try help("progressctl", name)), "progressctl \(name)")
+            assertSameOptions(page: options(inPage: text), help: Self.options(inHelp: try Self.help("progressctl", name)), "progressctl \(name)")
         }
         // The tool's own options are named in its top-level help's prose.
         let topOptions = Set(topHelp.split(whereSeparator: { " \"\n".contains($0) }).filter { $0.hasPrefix("--") }.map(String.init))
@@ -131,7 +131,7 @@ final class ManualPageTests: XCTestCase {
     }
 
     /// The options of a help text: the lines of its option list, which begin (indented) with one.
-    func options(inHelp text: String) -> Set<String> {
+    static func options(inHelp text: String) -> Set<String> {
         Set(text.split(separator: "\n").compactMap { line -> String? in
             let trimmed = line.drop { $0 == " " }
             guard trimmed.count < line.count, trimmed.hasPrefix("-") else { return nil }
