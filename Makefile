@@ -8,8 +8,18 @@ DEBUG_BIN = .build/debug
 # Message catalogs go to share/locale beside the bin folders, where progressd looks for
 # them (installed, that is $(PREFIX)/share/locale).
 LOCALE_BUILD = .build/share/locale
+# Manual pages: scdoc sources in man/, written into .build/man by `make man`. The pages name
+# the installed files, so they are written again for each PREFIX (scdoc takes milliseconds).
+MAN_BUILD = .build/man
+MANDIR = $(DATADIR)/man
+MAN_PAGES = progressctl.1 progress-render.1 progressd.1
+VERSION = $(shell sed -n 's/.*current = "\(.*\)".*/\1/p' Sources/ProgressCore/ProgressVersion.swift)
+BASHCOMPDIR = $(DATADIR)/bash-completion/completions
+ZSHCOMPDIR = $(DATADIR)/zsh/site-functions
+FISHCOMPDIR = $(DATADIR)/fish/vendor_completions.d
+PROGRAMS = progressctl progress-render progressd
 
-.PHONY: all deps catalogs build release run test bench soak gallery install uninstall clean
+.PHONY: all deps catalogs man build release run test bench soak gallery install uninstall clean
 
 all: build
 
@@ -22,16 +32,25 @@ catalogs: deps
 	    mkdir -p "$$dir" && msgfmt --check -o "$$dir/progressd.mo" "$$po" || exit 1; \
 	done
 
-build: deps catalogs
+man: deps
+	@mkdir -p $(MAN_BUILD)
+	@# A page's date is its source's last commit, so that a rebuild writes the same page.
+	@for page in $(MAN_PAGES); do \
+	    date=$$(git log -1 --format=%ct -- "man/$$page.scd" 2>/dev/null); \
+	    sed -e 's|@VERSION@|$(VERSION)|g' -e 's|@DATADIR@|$(DATADIR)|g' -e 's|@USERUNITDIR@|$(USERUNITDIR)|g' \
+	        "man/$$page.scd" | SOURCE_DATE_EPOCH=$${date:-$$(date +%s)} scdoc > "$(MAN_BUILD)/$$page" || exit 1; \
+	done
+
+build: deps catalogs man
 	$(SWIFT) build
 
-release: deps catalogs
+release: deps catalogs man
 	$(SWIFT) build -c release
 
 run: build
 	@sh scripts/run-daemon.sh $(DEBUG_BIN)/progressd --locale-directory $(LOCALE_BUILD) $(ARGS)
 
-test: deps catalogs
+test: deps catalogs man
 	$(SWIFT) build --build-tests
 	PROGRESSD_LOCALE_DIR=$(CURDIR)/$(LOCALE_BUILD) $(SWIFT) test
 
@@ -79,6 +98,14 @@ install: release
 	    install -Dm644 "$(LOCALE_BUILD)/$$lang/LC_MESSAGES/progressd.mo" \
 	        "$(DESTDIR)$(DATADIR)/locale/$$lang/LC_MESSAGES/progressd.mo"; \
 	done
+	for page in $(MAN_PAGES); do \
+	    install -Dm644 "$(MAN_BUILD)/$$page" "$(DESTDIR)$(MANDIR)/man$${page##*.}/$$page" || exit 1; \
+	done
+	for program in $(PROGRAMS); do \
+	    install -Dm644 "completions/$$program.bash" "$(DESTDIR)$(BASHCOMPDIR)/$$program" && \
+	    install -Dm644 "completions/_$$program" "$(DESTDIR)$(ZSHCOMPDIR)/_$$program" && \
+	    install -Dm644 "completions/$$program.fish" "$(DESTDIR)$(FISHCOMPDIR)/$$program.fish" || exit 1; \
+	done
 
 uninstall:
 	rm -f "$(DESTDIR)$(BINDIR)/progressd" "$(DESTDIR)$(BINDIR)/progressctl" "$(DESTDIR)$(BINDIR)/progress-render" \
@@ -88,7 +115,10 @@ uninstall:
 	    "$(DESTDIR)$(DATADIR)/dbus-1/interfaces/org.progressd.Renderer1.xml" \
 	    "$(DESTDIR)$(DATADIR)/dbus-1/services/org.progressd.Renderer1.service" \
 	    "$(DESTDIR)$(USERUNITDIR)/progress-render.service" \
-	    $(patsubst po/%.po,"$(DESTDIR)$(DATADIR)/locale/%/LC_MESSAGES/progressd.mo",$(wildcard po/*.po))
+	    $(patsubst po/%.po,"$(DESTDIR)$(DATADIR)/locale/%/LC_MESSAGES/progressd.mo",$(wildcard po/*.po)) \
+	    $(foreach page,$(MAN_PAGES),"$(DESTDIR)$(MANDIR)/man$(subst .,,$(suffix $(page)))/$(page)") \
+	    $(foreach program,$(PROGRAMS),"$(DESTDIR)$(BASHCOMPDIR)/$(program)" "$(DESTDIR)$(ZSHCOMPDIR)/_$(program)" \
+	        "$(DESTDIR)$(FISHCOMPDIR)/$(program).fish")
 
 clean:
 	$(SWIFT) package clean

@@ -17,6 +17,9 @@ have_cmd dbus-daemon || missing="$missing dbus-daemon"
 have_cmd dbus-run-session || missing="$missing dbus-bin"
 have_cmd msgfmt || missing="$missing gettext"
 have_cmd systemd-analyze || missing="$missing systemd"
+# The manual pages: scdoc writes them (make man), groff checks them (the tests run groff -ww).
+have_cmd scdoc || missing="$missing scdoc"
+have_cmd groff || missing="$missing groff-base"
 # The renderer's labels need a font; DejaVu is what the tests are written against.
 fc-list 2>/dev/null | grep -q "DejaVu Sans" || missing="$missing fonts-dejavu-core fontconfig"
 

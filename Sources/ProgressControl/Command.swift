@@ -1,4 +1,6 @@
 import ProgressCommandLine
+import ProgressCore
+
 /// One progressctl command: what `--help` says about it, and what it does.
 public struct Command: Sendable {
     public let name: String
@@ -51,11 +53,16 @@ public enum ProgressControl {
             "progressctl COMMAND --help" tells more about each. Exit status: 0 on success,
             1 when the daemon refused (its message is shown), 64 for a usage mistake,
             69 when the service can not be reached; run returns its command's status.
+            "progressctl --version" prints the version.
 
             """
     }
 
     public static func main(_ arguments: [String], context: Context) -> Int32 {
+        if arguments == ["--version"] {
+            context.out("progressctl \(ProgressVersion.current)\n")
+            return 0
+        }
         guard let name = arguments.first, name != "--help", name != "-h", name != "help" || arguments.count > 1 else {
             // Asked for, help goes to stdout; given for a missing command, to stderr.
             if arguments.isEmpty { context.err(help) } else { context.out(help) }

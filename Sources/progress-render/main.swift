@@ -34,6 +34,8 @@ let options: [OptionSpec] = [
     OptionSpec("o", value: "FILE", "where to write the image"),
     OptionSpec("list-styles", "print the styles and exit"),
     OptionSpec("service", "serve org.progressd.Renderer1 on the session bus (D-Bus activation)"),
+    OptionSpec("version", "print the version and exit"),
+    OptionSpec("help", "print this help and exit"),
 ]
 let usage = """
     Usage: progress-render [--style STYLE] (--fraction F | --task NAME) -o FILE [OPTIONS]
@@ -58,6 +60,10 @@ func fail(_ message: String, status: Int32) -> Never {
 let arguments = Array(CommandLine.arguments.dropFirst())
 if arguments.contains("--help") || arguments.contains("-h") {
     print(usage, terminator: "")
+    exit(0)
+}
+if arguments == ["--version"] {
+    print("progress-render \(ProgressVersion.current)")
     exit(0)
 }
 let parsed: Arguments

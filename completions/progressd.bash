@@ -1,0 +1,16 @@
+# bash completion for progressd(1)
+# Plain bash, like progressctl's; the options are those of `progressd --help`
+# (CompletionTests compares them).
+
+_progressd() {
+    local cur=${COMP_WORDS[COMP_CWORD]} prev=${COMP_WORDS[COMP_CWORD-1]}
+    COMPREPLY=()
+    case $prev in
+        --locale-directory | --state-directory) COMPREPLY=($(compgen -d -- "$cur")); return ;;
+        --max-signals-per-second | --max-tasks | --max-tasks-per-caller) return ;;
+    esac
+    COMPREPLY=($(compgen -W "--max-signals-per-second --max-tasks --max-tasks-per-caller --locale-directory
+        --state-directory --version --help" -- "$cur"))
+}
+
+complete -F _progressd progressd
