@@ -7,9 +7,9 @@ _progressd() {
     COMPREPLY=()
     case $prev in
         --locale-directory | --state-directory) COMPREPLY=($(compgen -d -- "$cur")); return ;;
-        --max-signals-per-second | --max-tasks | --max-tasks-per-caller) return ;;
+        --max-signals-per-second | --max-tasks | --max-tasks-per-caller | --max-reply-bytes) return ;;
     esac
-    COMPREPLY=($(compgen -W "--max-signals-per-second --max-tasks --max-tasks-per-caller --locale-directory
+    COMPREPLY=($(compgen -W "--max-signals-per-second --max-tasks --max-tasks-per-caller --max-reply-bytes --locale-directory
         --state-directory --version --help" -- "$cur"))
 }
 

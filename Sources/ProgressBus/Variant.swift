@@ -66,6 +66,12 @@ public enum Variant {
         return String(cString: g_variant_get_string(child, nil))
     }
 
+    public static func uint32Child(_ tuple: OpaquePointer, _ index: Int) -> UInt32 {
+        let child = g_variant_get_child_value(tuple, gsize(index))!
+        defer { g_variant_unref(child) }
+        return g_variant_get_uint32(child)
+    }
+
     public static func doubleChild(_ tuple: OpaquePointer, _ index: Int) -> Double {
         let child = g_variant_get_child_value(tuple, gsize(index))!
         defer { g_variant_unref(child) }

@@ -49,6 +49,20 @@ public final class Context: @unchecked Sendable {
         }
     }
 
+    /// Every task's properties, read in pages (SnapshotPage), so that no reply grows with
+    /// the number of tasks; `body` gets each task as its page arrives, in name order.
+    public func everyTask(_ body: (String, [String: BusValue]) throws -> Void) throws {
+        var after = ""
+        repeat {
+            let reply = try manager("SnapshotPage", [.string(locale), .string(after), .uint32(0)])
+            let page = reply.first?.dictionary ?? [:]
+            for name in page.keys.sorted(by: { $0.utf8.lexicographicallyPrecedes($1.utf8) }) {
+                if let task = page[name]?.dictionary { try body(name, task) }
+            }
+            after = reply.count > 1 ? reply[1].string ?? "" : ""
+        } while !after.isEmpty
+    }
+
     /// Calls the manager; the daemon is started by D-Bus activation where it is installed.
     @discardableResult
     public func manager(_ method: String, _ arguments: [BusValue] = []) throws -> [BusValue] {

@@ -16,8 +16,8 @@ enum ReadCommands {
         examples: ["progressctl list", "progressctl list --json | jq '.[].Name'"],
         run: { arguments, context in
             _ = try arguments.positionals()
-            let tasks = try context.manager("Snapshot", [.string(context.locale)]).first?.dictionary ?? [:]
-            let ordered = tasks.keys.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }.compactMap { tasks[$0]?.dictionary }
+            var ordered: [[String: BusValue]] = []
+            try context.everyTask { _, task in ordered.append(task) }
             if arguments.has("json") {
                 context.out(try json(ordered.map(jsonObject)) + "\n")
                 return 0

@@ -71,9 +71,9 @@ private final class Watch {
             }
             dirty = true
         }
-        let snapshot = try context.manager("Snapshot", [.string(context.locale)]).first?.dictionary ?? [:]
-        for (name, properties) in snapshot where names.isEmpty || names.contains(name) {
-            tasks[name] = properties.dictionary
+        try context.everyTask { name, properties in
+            // A signal may already have brought newer values than the page.
+            if names.isEmpty || names.contains(name) { tasks[name] = properties.merging(tasks[name] ?? [:]) { $1 } }
         }
         if let missing = names.first(where: { tasks[$0] == nil }) {
             throw ServiceError(message: "no task is named '\(missing)'", status: 1)

@@ -44,6 +44,19 @@ public struct Limits: Sendable, Equatable {
     /// Entries in one UpdateMany: a batch is for moving many updates in one message, and a
     /// bounded one keeps a single call from holding the daemon for long.
     public var maxBatchEntries = 4_096
+    /// Bytes in one reply (Snapshot, SnapshotPage, GetManagedObjects, List, Describe). D-Bus
+    /// carries no array over 64 MiB and no message over 128 MiB (the specification's limits,
+    /// which dbus-daemon enforces by dropping the sender's connection); half the array limit
+    /// leaves room for the header and for the wire format being larger than GVariant's, and a
+    /// reply that size already holds the bus for others for a while. A bigger read is refused
+    /// with LimitExceeded and done in pages (SnapshotPage).
+    public var maxReplyBytes = 32 << 20
+    /// The range a daemon flag may set for `maxReplyBytes`: a page must still hold the largest
+    /// task (about 20 KB with a 1 KB title and 4 KB message in three texts).
+    public static let replyBytesRange = 65_536...(64 << 20)
+    /// Tasks in one SnapshotPage: small enough that a page is quick to build and send, large
+    /// enough that 100,000 tasks take only 100 round trips.
+    public var maxPageTasks = 1_000
     /// A child's weight relative to its siblings.
     public static let weightRange = 0.0...1_000_000.0
 

@@ -8,6 +8,13 @@ public enum ProgressError: Error, Equatable, Sendable {
     case limitExceeded(String)
     case notAllowed(String)
 
+    /// A read whose reply would pass `Limits.maxReplyBytes`, with how to ask for less.
+    public static func tooBigForOneReply(_ method: String, tasks: Int, limit: Int) -> ProgressError {
+        .limitExceeded(
+            "\(method) of all \(tasks) tasks would be more than \(limit) bytes, the most one reply may carry; "
+                + "read them in pages with SnapshotPage (or List, then Describe each)")
+    }
+
     /// The last component of the D-Bus error name.
     public var name: String {
         switch self {

@@ -48,18 +48,52 @@ extension ProgressService {
             service.run(Mutation(command: .requestResume(try service.store.name(call.string(0)))), call)
         }),
         ("List", { service, call throws(ProgressError) in
+            var bytes = 0
             let names = Variant.container("as") { builder in
-                for name in service.store.sortedNames { Variant.add(builder, Variant.string(name.text)) }
+                for name in service.store.sortedNames {
+                    // A name costs its bytes, its NUL and an offset of up to 8.
+                    bytes += name.text.utf8.count + 9
+                    Variant.add(builder, Variant.string(name.text))
+                }
+            }
+            guard bytes + TaskVariants.replyMargin <= service.store.limits.maxReplyBytes else {
+                g_variant_unref(g_variant_ref_sink(names))
+                throw .tooBigForOneReply("List", tasks: service.store.count, limit: service.store.limits.maxReplyBytes)
             }
             call.reply(Variant.tuple([names]))
         }),
         ("Snapshot", { service, call throws(ProgressError) in
             let texts = try service.context.texts(forLocale: call.string(0))
             service.context.stream.flushBeforeRead(.everything)
-            let snapshot = service.variants.everyTask(
-                in: service.store, type: "a{sa{sv}}", key: { Variant.string($0.text) },
-                value: { service.variants.properties(.all, of: $0, texts: texts) })
-            call.reply(Variant.tuple([snapshot]))
+            let limit = service.store.limits.maxReplyBytes
+            let page = service.variants.page(
+                service.store.sortedNames, in: service.store, type: "a{sa{sv}}", maxBytes: limit,
+                key: { Variant.string($0.text) }, value: { service.variants.properties(.all, of: $0, texts: texts) })
+            guard page.complete else {
+                g_variant_unref(g_variant_ref_sink(page.value))
+                throw .tooBigForOneReply("Snapshot", tasks: service.store.count, limit: limit)
+            }
+            call.reply(Variant.tuple([page.value]))
+        }),
+        ("SnapshotPage", { service, call throws(ProgressError) in
+            let texts = try service.context.texts(forLocale: call.string(0))
+            let after = call.string(1)
+            let asked = Int(call.uint32(2))
+            let limits = service.store.limits
+            let count = asked == 0 ? limits.maxPageTasks : min(asked, limits.maxPageTasks)
+            service.context.stream.flushBeforeRead(.everything)
+            let sorted = service.store.sortedNames
+            // Names sort by their UTF-8 bytes; the page starts after the first one past `after`.
+            var low = 0, high = sorted.count
+            while low < high {
+                let middle = (low + high) / 2
+                if after.isEmpty || after.utf8.lexicographicallyPrecedes(sorted[middle].text.utf8) { high = middle } else { low = middle + 1 }
+            }
+            let page = service.variants.page(
+                sorted[low...], in: service.store, type: "a{sa{sv}}", maxBytes: limits.maxReplyBytes, maxCount: count,
+                key: { Variant.string($0.text) }, value: { service.variants.properties(.all, of: $0, texts: texts) })
+            let next = page.complete ? "" : (page.last?.text ?? after)
+            call.reply(Variant.tuple([page.value, Variant.string(next)]))
         }),
         ("Describe", { service, call throws(ProgressError) in
             let name = try service.store.name(call.string(0))

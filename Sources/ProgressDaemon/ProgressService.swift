@@ -93,10 +93,19 @@ public final class ProgressService {
 
     func handleGetManagedObjects(invocation: OpaquePointer) {
         context.stream.flushBeforeRead(.everything)
-        let objects = variants.everyTask(
-            in: store, type: "a{oa{sa{sv}}}", key: { Variant.objectPath(BusNames.taskPath($0)) },
+        let limit = store.limits.maxReplyBytes
+        let page = variants.page(
+            store.sortedNames, in: store, type: "a{oa{sa{sv}}}", maxBytes: limit,
+            key: { Variant.objectPath(BusNames.taskPath($0)) },
             value: { self.variants.interfaces(of: $0, texts: self.context.texts) })
-        g_dbus_method_invocation_return_value(invocation, Variant.tuple([objects]))
+        guard page.complete else {
+            g_variant_unref(g_variant_ref_sink(page.value))
+            let error = ProgressError.tooBigForOneReply("GetManagedObjects", tasks: store.count, limit: limit)
+            Log.warning(error.message)
+            g_dbus_method_invocation_return_dbus_error(invocation, BusNames.errorName(error), error.message)
+            return
+        }
+        MethodCall.reply(invocation, Variant.tuple([page.value]), maxBytes: limit)
     }
 
     func managerProperty(_ property: String) -> OpaquePointer? {

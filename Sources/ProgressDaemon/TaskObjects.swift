@@ -21,7 +21,9 @@ final class TaskObjects {
                 assertOnMainLoop()
                 TaskObjects.service(userData).handleManagerCall(
                     String(cString: method!),
-                    MethodCall(sender: ClientID(String(cString: sender!)), parameters: parameters!, invocation: invocation!))
+                    MethodCall(
+                        sender: ClientID(String(cString: sender!)), parameters: parameters!, invocation: invocation!,
+                        maxReplyBytes: TaskObjects.service(userData).store.limits.maxReplyBytes))
             },
             get_property: { _, _, _, _, property, error, userData in
                 assertOnMainLoop()

@@ -21,17 +21,46 @@ struct TaskVariants {
         }
     }
 
-    /// Every task, keyed by `key` (its name for Snapshot, its path for GetManagedObjects).
-    func everyTask(
-        in store: TaskStore, type: String, key: (TaskName) -> OpaquePointer, value: (ProgressTask) -> OpaquePointer
-    ) -> OpaquePointer {
-        Variant.container(type) { builder in
-            for name in store.sortedNames {
+    /// A run of tasks as a dictionary keyed by `key`, bounded so that it always fits in a
+    /// reply: the tasks of `names` in order, stopping before the one that would pass
+    /// `maxBytes` (as GVariant counts them; the reply's header has its own margin) or after
+    /// `maxCount`. Each entry is measured as it is built, so refusing a read that is too big
+    /// costs at most `maxBytes` of memory, never the whole answer.
+    struct Page {
+        let value: OpaquePointer
+        let count: Int
+        let bytes: Int
+        let last: TaskName?
+        /// Whether every task of `names` is in it.
+        let complete: Bool
+    }
+
+    func page(
+        _ names: some Collection<TaskName>, in store: TaskStore, type: String, maxBytes: Int, maxCount: Int = .max,
+        key: (TaskName) -> OpaquePointer, value: (ProgressTask) -> OpaquePointer
+    ) -> Page {
+        let budget = maxBytes - Self.replyMargin
+        var count = 0, bytes = 0, last: TaskName?, complete = true
+        let container = Variant.container(type) { builder in
+            for name in names {
                 guard let task = store.task(name) else { continue }
-                Variant.add(builder, g_variant_new_dict_entry(key(name), value(task)))
+                guard count < maxCount else { complete = false; return }
+                let entry = g_variant_ref_sink(g_variant_new_dict_entry(key(name), value(task)))!
+                defer { g_variant_unref(entry) }
+                let size = Int(g_variant_get_size(entry))
+                guard bytes + size <= budget else { complete = false; return }
+                Variant.add(builder, entry)
+                count += 1
+                bytes += size
+                last = name
             }
         }
+        return Page(value: container, count: count, bytes: bytes, last: last, complete: complete)
     }
+
+    /// Room left in every reply for its tuple, header and the difference between GVariant's
+    /// and the wire's framing of the few values around the dictionary.
+    static let replyMargin = 4_096
 
     /// Overall's and Aggregate's a{sv}, with the keys the XML documents.
     func summary(_ summary: TaskSummary) -> OpaquePointer {

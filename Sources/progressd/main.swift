@@ -8,7 +8,7 @@ import ProgressText
 /// progressd: parses its flags, resolves its locale from the environment, and runs.
 let usage = """
     Usage: progressd [--max-signals-per-second N] [--max-tasks N] [--max-tasks-per-caller N]
-                     [--locale-directory DIR] [--state-directory DIR] [--version] [--help]
+                     [--max-reply-bytes N] [--locale-directory DIR] [--state-directory DIR] [--version] [--help]
 
     Serves org.progressd.Progress1 on the session bus (DBUS_SESSION_BUS_ADDRESS).
 
@@ -16,6 +16,8 @@ let usage = """
                                    (default 10, from 1 to 1000); faster changes are coalesced
       --max-tasks N                tasks the daemon holds at most (default 100000)
       --max-tasks-per-caller N     tasks one connection may start (default 1000)
+      --max-reply-bytes N          bytes in one reply at most (default 33554432, from
+                                   65536 to 67108864); bigger reads are refused, to page
       --locale-directory DIR       where the message catalogs are
                                    (default: share/locale beside the bin directory)
       --state-directory DIR        where tasks are kept across restarts
@@ -66,6 +68,8 @@ while let argument = arguments.popFirst() {
         stateURL = URL(fileURLWithPath: path)
     case "--max-tasks":
         limits.maxTasks = wholeNumber(after: argument, in: 1...10_000_000)
+    case "--max-reply-bytes":
+        limits.maxReplyBytes = wholeNumber(after: argument, in: Limits.replyBytesRange)
     case "--max-tasks-per-caller":
         limits.maxTasksPerCaller = wholeNumber(after: argument, in: 1...10_000_000)
     default:
