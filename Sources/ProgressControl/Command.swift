@@ -86,7 +86,8 @@ public enum ProgressControl {
                 + command.usage.map { "usage: progressctl \($0)" }.joined(separator: "\n") + "\n")
             return usageStatus
         } catch let error as ServiceError {
-            context.err("progressctl: \(error.message)\n")
+            // The daemon's message, whatever it holds, shown without its control characters.
+            context.err("progressctl: \(TerminalText.shown(error.message))\n")
             return error.status
         } catch {
             context.err("progressctl: \(error)\n")

@@ -24,6 +24,7 @@ enum ReadCommands {
             }
             let rows = [["NAME", "STATE", "PERCENT", "DETAIL"]] + ordered.map { task in
                 [task["Name"]?.string ?? "", state(of: task), task["Label"]?.string ?? "", task["Detail"]?.string ?? ""]
+                    .map(TerminalText.shown)
             }
             context.out(table(rows))
             return 0
@@ -43,7 +44,7 @@ enum ReadCommands {
                 return 0
             }
             let rows = TaskProperty.allCases.compactMap { property in
-                task[property.dbusName].map { [property.dbusName, text($0)] }
+                task[property.dbusName].map { [property.dbusName, TerminalText.shown(text($0))] }
             }
             context.out(table(rows, separator: "  "))
             return 0
@@ -64,13 +65,13 @@ enum ReadCommands {
         }
     }
 
-    /// Columns padded by characters; the last column is not padded.
+    /// Columns padded to the width cells take on a terminal; the last column is not padded.
     static func table(_ rows: [[String]], separator: String = "   ") -> String {
         guard let columns = rows.map(\.count).max(), columns > 0 else { return "" }
-        let widths = (0..<columns).map { column in rows.map { column < $0.count ? $0[column].count : 0 }.max() ?? 0 }
+        let widths = (0..<columns).map { column in rows.map { column < $0.count ? TerminalText.width($0[column]) : 0 }.max() ?? 0 }
         return rows.map { row in
             row.enumerated().map { column, cell in
-                column == row.count - 1 ? cell : cell + String(repeating: " ", count: widths[column] - cell.count)
+                column == row.count - 1 ? cell : cell + String(repeating: " ", count: widths[column] - TerminalText.width(cell))
             }.joined(separator: separator).trimmingCharacters(in: .whitespaces)
         }.joined(separator: "\n") + "\n"
     }

@@ -113,7 +113,7 @@ private final class Watch {
             return
         }
         columns = terminal.columns
-        let nameWidth = min(24, ordered.map(\.count).max() ?? 0)
+        let nameWidth = min(24, ordered.map { TerminalText.width(TerminalText.shown($0)) }.max() ?? 0)
         let lines = ordered.compactMap { name in tasks[name].map { barLine(name, $0, nameWidth: nameWidth) } }
         context.out(drawing.frame(lines.isEmpty ? [terminal.paint("no tasks", .dim)] : lines))
     }
@@ -121,12 +121,15 @@ private final class Watch {
     func plainLine(_ name: String, _ task: [String: BusValue]) -> String {
         let state = ReadCommands.state(of: task)
         let parts = [task["Label"]?.string ?? "", task["Detail"]?.string ?? "", task["State"]?.string == "failed" ? task["Message"]?.string ?? "" : ""]
-        return "\(name): \(state)" + parts.filter { !$0.isEmpty }.map { " " + $0 }.joined()
+        return "\(TerminalText.shown(name)): \(TerminalText.shown(state))"
+            + parts.filter { !$0.isEmpty }.map { " " + TerminalText.shown($0) }.joined()
     }
 
     func barLine(_ name: String, _ task: [String: BusValue], nameWidth: Int) -> String {
-        let state = ReadCommands.state(of: task)
-        let shownName = name.count > nameWidth ? String(name.prefix(nameWidth - 1)) + "…" : name.padding(toLength: nameWidth, withPad: " ", startingAt: 0)
+        let state = TerminalText.shown(ReadCommands.state(of: task))
+        let name = TerminalText.shown(name)
+        let nameShort = TerminalText.prefix(name, columns: nameWidth)
+        let shownName = nameShort + String(repeating: " ", count: max(0, nameWidth - TerminalText.width(nameShort)))
         let barWidth = max(10, min(40, (columns - nameWidth) / 3))
         let fraction = task["Fraction"]?.double ?? 0
         let bar: String
@@ -143,11 +146,12 @@ private final class Watch {
         case "finished": .blue
         default: .green
         }
-        let label = (task["Label"]?.string ?? "").padding(toLength: 5, withPad: " ", startingAt: 0)
-        var detail = task["State"]?.string == "failed" ? (task["Message"]?.string ?? "") : (task["Detail"]?.string ?? "")
+        let labelText = TerminalText.prefix(TerminalText.shown(task["Label"]?.string ?? ""), columns: 5)
+        let label = labelText + String(repeating: " ", count: max(0, 5 - TerminalText.width(labelText)))
+        var detail = TerminalText.shown(task["State"]?.string == "failed" ? (task["Message"]?.string ?? "") : (task["Detail"]?.string ?? ""))
         // What is left of the line after the columns and the four gaps of two spaces.
         let room = columns - nameWidth - barWidth - label.count - state.count - 8 - 1
-        if detail.count > max(0, room) { detail = room > 1 ? String(detail.prefix(room - 1)) + "…" : "" }
+        detail = TerminalText.prefix(detail, columns: max(0, room))
         return "\(shownName)  \(terminal.paint(bar, color))  \(label)  \(terminal.paint(state, color))  \(detail)"
     }
 }

@@ -26,6 +26,12 @@ public struct OptionReader {
         return try Self.validText(text, key: key, maxBytes: maxBytes)
     }
 
+    /// A string as sent, for values checked elsewhere with errors of their own (a task name).
+    public func string(_ key: String, _ value: OptionValue) throws(ProgressError) -> String {
+        guard case .string(let text) = value.kind else { throw wrongType(key, value, expected: "a string (s)") }
+        return text
+    }
+
     public func flag(_ key: String, _ value: OptionValue) throws(ProgressError) -> Bool {
         guard case .bool(let flag) = value.kind else { throw wrongType(key, value, expected: "a boolean (b)") }
         return flag
@@ -105,6 +111,7 @@ public struct OptionReader {
         if bytes > maxBytes {
             throw .limitExceeded("\(key) is \(bytes) bytes; the limit is \(maxBytes): \(quoted(text))")
         }
+        try ClientText.refuseControls(text, field: key)
         return text
     }
 }

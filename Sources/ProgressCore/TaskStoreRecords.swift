@@ -21,6 +21,15 @@ extension TaskStore {
                 name: name, caller: ClientID(""), wallMicros: record.fields["created"]?.int64 ?? clock.wallMicros,
                 monotonicMicros: now, limits: limits)
             let wrong = TaskPropertyTable.standard.restore(record, into: &task)
+            // Older daemons let control characters into texts; they are spaces now.
+            let texts = [task.title, task.message, task.unit, task.appId]
+            task.title = ClientText.repaired(task.title)
+            task.message = ClientText.repaired(task.message)
+            task.unit = ClientText.repaired(task.unit)
+            task.appId = ClientText.repaired(task.appId)
+            if texts != [task.title, task.message, task.unit, task.appId] {
+                problems.append("task \(quoted(record.name)) had control characters in its texts: they are spaces now")
+            }
             guard wrong.isEmpty else {
                 problems.append("skipped task \(quoted(record.name)): \(wrong.joined(separator: ", ")) of the wrong type")
                 continue

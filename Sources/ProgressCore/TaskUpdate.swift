@@ -66,7 +66,7 @@ public struct TaskUpdate: Sendable, Equatable {
             case "state": update.state = try requestedState(reader.text(key, value, maxBytes: 64))
             case "lifetime": update.lifetime = try reader.choice(key, value, Lifetime.self)
             // Checked as a task name by the store, with the same InvalidName as any other name.
-            case "parent": update.parent = try reader.text(key, value)
+            case "parent": update.parent = try reader.string(key, value)
             case "lease-seconds": update.leaseSeconds = try reader.whole(key, value, in: Limits.durationRange)
             case "stall-seconds": update.stallSeconds = try reader.whole(key, value, in: Limits.durationRange)
             case "linger-seconds": update.lingerSeconds = try reader.whole(key, value, in: 0...Limits.durationRange.upperBound)

@@ -16,6 +16,7 @@ public struct LocaleName: Hashable, Sendable {
     /// Parses POSIX (`fr_FR.UTF-8`, `sr_RS@latin`, `C`) and BCP 47 (`fr-FR`, `zh-Hans-CN`) forms.
     /// A string that is neither, or names no language ICU knows, is an error, not a fallback.
     public init(_ text: String) throws(ProgressError) {
+        try ClientText.refuseControls(text, field: "locale")
         if Self.englishAliases.contains(text) || text.hasPrefix("C.") {
             self = .english
             return

@@ -38,17 +38,19 @@ public final class TaskDescriber: TaskDescribing, @unchecked Sendable {
     }
 
     public func accessibleText(of task: ProgressTask) -> String {
-        let title = ["title": task.displayTitle]
+        // Each client piece isolated, so that its direction can not reorder the sentence.
+        let shownTitle = ClientText.isolated(task.displayTitle)
+        let title = ["title": shownTitle]
         switch task.state {
         case .finished: return text(MessageCatalog.finished).filling(title)
         case .cancelled: return text(MessageCatalog.cancelled).filling(title)
         case .failed where task.message.isEmpty: return text(MessageCatalog.failed).filling(title)
-        case .failed: return text(MessageCatalog.failedBecause).filling(["title": task.displayTitle, "message": task.message])
+        case .failed: return text(MessageCatalog.failedBecause).filling(["title": shownTitle, "message": ClientText.isolated(task.message)])
         case .paused: return text(MessageCatalog.paused).filling(title)
         case .running:
             if task.isStalled { return text(MessageCatalog.stalled).filling(title) }
             guard let percent = task.wholePercent else { return text(MessageCatalog.inProgress).filling(title) }
-            var values = ["title": task.displayTitle, "percent": percents.number(wholePercent: percent)]
+            var values = ["title": shownTitle, "percent": percents.number(wholePercent: percent)]
             if let remaining = remainingText(of: task) {
                 values["remaining"] = remaining
                 return text(MessageCatalog.percentDoneWithTimeLeft, count: percent).filling(values)
@@ -64,7 +66,7 @@ public final class TaskDescriber: TaskDescribing, @unchecked Sendable {
         let counted = Int(clamping: task.total > 0 ? task.total : task.completed)
         if task.total > 0 {
             let values = ["completed": amount(task.completed, unit: task.unit), "total": amount(task.total, unit: task.unit),
-                          "unit": task.unit]
+                          "unit": ClientText.isolated(task.unit)]
             switch task.unit {
             case "files": return text(MessageCatalog.filesOfTotal, count: counted).filling(values)
             case "items": return text(MessageCatalog.itemsOfTotal, count: counted).filling(values)
@@ -78,15 +80,30 @@ public final class TaskDescriber: TaskDescribing, @unchecked Sendable {
         case "files": return text(MessageCatalog.files, count: counted).filling(["count": count])
         case "items": return text(MessageCatalog.items, count: counted).filling(["count": count])
         case "bytes", "": return count
-        default: return "\(count) \(task.unit)"
+        default: return "\(count) \(ClientText.isolated(task.unit))"
         }
     }
 
     private func amount(_ value: UInt64, unit: String) -> String {
         if unit == "bytes" {
-            return Int64(clamping: value).formatted(.byteCount(style: .file).locale(icuLocale))
+            // ICU's byte counts stop at petabytes and take an Int64; past 10^18 bytes the
+            // count is said in exabytes, from the unsigned value.
+            guard value >= 1_000_000_000_000_000_000 else {
+                return Int64(value).formatted(.byteCount(style: .file).locale(icuLocale))
+            }
+            let exabytes = (Double(value) / 1e18).formatted(.number.precision(.fractionLength(0...2)).locale(icuLocale))
+            return "\(exabytes) EB"
         }
-        return numberFormatter.string(from: NSNumber(value: value)) ?? "\(value)"
+        // NSNumber(value: UInt64) formats counts past 2^63 as negative on Linux, and a
+        // Decimal or Double loses their last digits: those are grouped by hand, by thousands.
+        guard value > UInt64(Int64.max) else { return numberFormatter.string(from: NSNumber(value: Int64(value))) ?? "\(value)" }
+        var digits = Array(String(value))
+        var grouped = ""
+        while digits.count > 3 {
+            grouped = (numberFormatter.groupingSeparator ?? ",") + String(digits.suffix(3)) + grouped
+            digits.removeLast(3)
+        }
+        return String(digits) + grouped
     }
 
     /// "about 3 minutes left", rounded as people say it; nil while unknown.

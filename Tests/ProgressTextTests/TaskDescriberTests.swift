@@ -83,7 +83,7 @@ final class TaskDescriberTests: XCTestCase {
         let arabic = try describer("ar_EG")
         for (percent, word) in [(1, "процент"), (2, "процента"), (5, "процентов"), (11, "процентов"), (21, "процент"), (22, "процента")] {
             let task = try task([("title", .string("Копия")), ("fraction", .double(Double(percent) / 100))])
-            XCTAssertEqual(russian.accessibleText(of: task), "Копия: \(percent) \(word)")
+            XCTAssertEqual(russian.accessibleText(of: task), "Копия: \(percent) \(word)", "a left-to-right title is not isolated")
         }
         for (completed, expected) in [(3, "٣ ملفات"), (11, "١١ ملفًا"), (100, "١٠٠ ملف")] {
             let task = try task([("indeterminate", .bool(true)), ("completed", .uint64(UInt64(completed))), ("unit", .string("files"))])
@@ -93,7 +93,7 @@ final class TaskDescriberTests: XCTestCase {
 
     func testArabicUsesArabicDigitsInSentences() throws {
         let task = try task([("title", .string("نسخ")), ("fraction", .double(0.42))])
-        XCTAssertEqual(try describer("ar_EG").accessibleText(of: task), "نسخ: ٤٢ بالمئة")
+        XCTAssertEqual(try describer("ar_EG").accessibleText(of: task), "\u{2068}نسخ\u{2069}: ٤٢ بالمئة")
     }
 
     func testDurationsAreRoundedAsPeopleSayThem() throws {
@@ -102,5 +102,25 @@ final class TaskDescriberTests: XCTestCase {
         XCTAssertEqual(english.duration(seconds: 3), "5 seconds")
         XCTAssertEqual(english.duration(seconds: 170), "3 minutes")
         XCTAssertEqual(english.duration(seconds: 7_290), "2 hours, 2 minutes")
+    }
+
+    /// Issue 12: counts past 2^63 read as negative, 2^64-1 bytes as "9,223.37 PB".
+    func testCountsAreUnsignedAndBytesReachTwoToTheSixtyFour() throws {
+        let english = try describer("en_US")
+        let files = try task([("total", .uint64(UInt64.max)), ("completed", .uint64(UInt64(Int64.max) + 5)), ("unit", .string("files"))])
+        XCTAssertEqual(english.detail(of: files), "9,223,372,036,854,775,812 of 18,446,744,073,709,551,615 files")
+        let bytes = try task([("total", .uint64(UInt64.max)), ("completed", .uint64(1_500_000)), ("unit", .string("bytes"))])
+        XCTAssertEqual(english.detail(of: bytes), "1.5 MB of 18.45 EB")
+    }
+
+    /// A right-to-left override in a title or message stays inside its own isolate.
+    func testClientPiecesAreIsolatedInComposedTexts() throws {
+        let english = try describer("en_US")
+        let failed = try task([("title", .string("\u{202E}kcab")), ("unit", .string("éclats")), ("total", .uint64(4))]) { name in
+            _ = try self.store.fail(name, message: "disque \u{202E}plein")
+        }
+        XCTAssertEqual(english.accessibleText(of: failed), "\u{2068}\u{202E}kcab\u{2069} failed: \u{2068}disque \u{202E}plein\u{2069}")
+        let counted = try task([("unit", .string("קבצים")), ("total", .uint64(4))])
+        XCTAssertEqual(english.detail(of: counted), "0 of 4 \u{2068}קבצים\u{2069}")
     }
 }

@@ -1,0 +1,79 @@
+/// Text that came from the daemon, made safe to write to a terminal whatever the daemon
+/// sends. A control character is shown escaped, as `ls` shows one in a file name (`\n`,
+/// `\e`, `\x7f`, `\u{9b}`), so that no ESC, OSC (52 writes the clipboard), CR or LF in
+/// a title can clear the screen, retitle the terminal or forge a line. Text that may
+/// reorder its surroundings (`ClientText.mayReorder`: right-to-left letters, bidi controls)
+/// is put in a first-strong isolate, so that it can not reorder the columns around it.
+import ProgressCore
+
+enum TerminalText {
+    static func shown(_ text: String) -> String {
+        var shown = ""
+        for scalar in text.unicodeScalars {
+            switch scalar.value {
+            case 0x07: shown += "\\a"
+            case 0x08: shown += "\\b"
+            case 0x09: shown += "\\t"
+            case 0x0A: shown += "\\n"
+            case 0x0B: shown += "\\v"
+            case 0x0C: shown += "\\f"
+            case 0x0D: shown += "\\r"
+            case 0x1B: shown += "\\e"
+            case 0..<0x20, 0x7F: shown += "\\x" + hex(scalar.value)
+            case 0x80...0x9F: shown += "\\u{" + hex(scalar.value) + "}"
+            default: shown.unicodeScalars.append(scalar)
+            }
+        }
+        return !ClientText.mayReorder(shown) ? shown : "\u{2068}" + balancedIsolates(shown) + "\u{2069}"
+    }
+
+    /// Columns a shown text takes: bidi controls and zero-width characters take none.
+    static func width(_ text: String) -> Int {
+        text.reduce(0) { count, character in
+            character.unicodeScalars.allSatisfy(isZeroWidth) ? count : count + 1
+        }
+    }
+
+    /// The text cut to at most `columns` columns, with "…" where it was cut.
+    static func prefix(_ text: String, columns: Int) -> String {
+        guard width(text) > columns else { return text }
+        guard columns > 1 else { return "" }
+        var result = ""
+        var used = 0
+        for character in text {
+            let zero = character.unicodeScalars.allSatisfy(isZeroWidth)
+            if !zero && used == columns - 1 { break }
+            result.append(character)
+            if !zero { used += 1 }
+        }
+        // What was cut may have held the PDI that closed an isolate.
+        return balancedIsolates(result) + "…"
+    }
+
+    private static func isZeroWidth(_ scalar: Unicode.Scalar) -> Bool {
+        (0x200B...0x200F).contains(scalar.value) || (0x202A...0x202E).contains(scalar.value)
+            || (0x2066...0x2069).contains(scalar.value) || scalar.value == 0xFEFF
+    }
+
+    /// Drops a PDI with no opener and closes every isolate left open.
+    private static func balancedIsolates(_ text: String) -> String {
+        var result = String.UnicodeScalarView()
+        var open = 0
+        for scalar in text.unicodeScalars {
+            if (0x2066...0x2068).contains(scalar.value) {
+                open += 1
+            } else if scalar.value == 0x2069 {
+                guard open > 0 else { continue }
+                open -= 1
+            }
+            result.append(scalar)
+        }
+        for _ in 0..<open { result.append("\u{2069}") }
+        return String(result)
+    }
+
+    private static func hex(_ value: UInt32) -> String {
+        let digits = String(value, radix: 16)
+        return digits.count == 1 ? "0" + digits : digits
+    }
+}

@@ -1,0 +1,49 @@
+import Foundation
+@testable import ProgressControl
+import ProgressTestSupport
+import XCTest
+
+/// Issue 12: under tmux a title cleared the screen, a newline in a unit forged a table row
+/// and an OSC sequence retitled the terminal. progressctl never writes a control character
+/// that came from the daemon, whatever the daemon sends.
+final class TerminalTextTests: XCTestCase {
+    func testControlCharactersAreShownEscapedAsLsDoes() {
+        XCTAssertEqual(TerminalText.shown("a\nb\r\t\u{1B}[2J\u{7F}\u{01}"), "a\\nb\\r\\t\\e[2J\\x7f\\x01")
+        let c1 = TerminalText.shown("x\u{9B}2J")
+        XCTAssertEqual(c1, "x\\u{9b}2J")
+        XCTAssertEqual(TerminalText.shown("backup"), "backup")
+        for text in ["\u{1B}]52;c;AAAA\u{07}", "ok\u{85}forged", "\u{1B}]0;title\u{9C}"] {
+            XCTAssertFalse(TerminalText.shown(text).unicodeScalars.contains { $0.value < 0x20 || (0x7F...0x9F).contains($0.value) })
+        }
+    }
+
+    func testNonASCIIIsIsolatedAndTakesItsVisibleWidth() {
+        let shown = TerminalText.shown("\u{202E}evil")
+        XCTAssertEqual(shown, "\u{2068}\u{202E}evil\u{2069}")
+        XCTAssertEqual(TerminalText.width(shown), 4)
+        XCTAssertEqual(TerminalText.shown("a\u{2069}b"), "\u{2068}ab\u{2069}", "a stray PDI can not end the isolate")
+        let cut = TerminalText.prefix(TerminalText.shown("\u{2067}שלום עולם"), columns: 5)
+        XCTAssertEqual(TerminalText.width(cut), 5)
+        XCTAssertEqual(cut.unicodeScalars.filter { (0x2066...0x2068).contains($0.value) }.count,
+                       cut.unicodeScalars.filter { $0.value == 0x2069 }.count, "every isolate closed after a cut")
+    }
+
+    func testListShowsBidiTitlesIsolatedAndTheDaemonsRefusalEscaped() throws {
+        let bus = try PrivateBus()
+        let daemon = try DaemonProcess(bus: bus)
+        defer { daemon.stop(); bus.stop() }
+        var environment = bus.environment
+        environment["LC_ALL"] = "C.UTF-8"
+        let ctl = BuildProducts.url(of: "progressctl").path
+        let refused = try CommandResult.run(ctl, ["start", "evil", "--title", "x\u{1B}]0;owned\u{07}"], environment: environment)
+        XCTAssertEqual(refused.status, 1)
+        XCTAssertTrue(refused.errors.contains("title has the control character U+001B"), refused.errors)
+        XCTAssertFalse(refused.errors.contains("\u{1B}"))
+        XCTAssertEqual(try CommandResult.run(ctl, ["start", "\u{202E}rtl", "--total", "4", "--unit", "גיבוי"], environment: environment).status, 0)
+        let list = try CommandResult.run(ctl, ["list"], environment: environment)
+        XCTAssertEqual(list.status, 0, list.errors)
+        let row = try XCTUnwrap(list.output.split(separator: "\n").last)
+        XCTAssertTrue(row.hasPrefix("\u{2068}\u{202E}rtl\u{2069}"), String(row))
+        XCTAssertTrue(row.contains("\u{2068}0 of 4 \u{2068}גיבוי\u{2069}\u{2069}"), String(row))
+    }
+}
