@@ -42,10 +42,29 @@ public final class StateDirectory: TaskJournal {
         return URL(fileURLWithPath: home).appendingPathComponent(".local/state/progressd")
     }
 
-    public init(url: URL) throws {
+    private let limits: Limits
+    private var endTornLine = false
+
+    /// Throws StateDirectoryError, one line naming the path and what to do, when the
+    /// directory can not be made or written: the daemon must not start without it.
+    public init(url: URL, limits: Limits = Limits()) throws {
         self.url = url
-        try FileManager.default.createDirectory(
-            at: url, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        self.limits = limits
+        let fix = "remove or rename it, or start progressd with --state-directory naming a directory it may write"
+        var isDirectory: ObjCBool = false
+        if FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory), !isDirectory.boolValue {
+            throw StateDirectoryError(description: "the state directory \(url.path) is not a directory: \(fix)")
+        }
+        do {
+            try FileManager.default.createDirectory(
+                at: url, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        } catch {
+            throw StateDirectoryError(description: "can not create the state directory \(url.path) (\(Self.reason(error))): \(fix)")
+        }
+        guard access(url.path, W_OK | X_OK) == 0 else {
+            throw StateDirectoryError(
+                description: "can not write the state directory \(url.path) (\(String(cString: strerror(errno)))): \(fix)")
+        }
         generation = (Self.generations(in: url, prefix: "tasks-", suffix: ".json")
             + Self.generations(in: url, prefix: "journal-", suffix: ".jsonl")).max() ?? 0
     }
@@ -64,7 +83,7 @@ public final class StateDirectory: TaskJournal {
         let snapshot = snapshotURL(generation)
         if FileManager.default.fileExists(atPath: snapshot.path) {
             do {
-                let data = try Data(contentsOf: snapshot)
+                let data = try StateFileReader.read(snapshot, maxBytes: limits.maxStateFileBytes) ?? Data()
                 for record in try decoder.decode([TaskRecord].self, from: data) { put(record) }
             } catch {
                 let aside = moveAside(snapshot)
@@ -74,24 +93,61 @@ public final class StateDirectory: TaskJournal {
                 return ([], problems)
             }
         }
-        if let data = try? Data(contentsOf: journalURL(generation)) {
-            let lines = data.split(separator: UInt8(ascii: "\n"))
-            for (index, line) in lines.enumerated() {
-                guard let entry = try? decoder.decode(JournalEntry.self, from: line) else {
-                    // The last line may be torn by a crash mid-write; any other is damage.
-                    if index != lines.count - 1 { problems.append("skipped damaged line \(index + 1) of \(journalURL(generation).path)") }
-                    continue
-                }
-                if let record = entry.put { put(record) }
-                if let name = entry.remove { records[name] = nil }
-                journalLines += 1
-            }
+        problems += replayJournal { entry in
+            if let record = entry.put { put(record) }
+            if let name = entry.remove { records[name] = nil }
         }
         removeOtherGenerations()
         openJournal()
         let loaded = order.compactMap { records[$0] }
         names = Set(loaded.map(\.name))
         return (loaded, problems)
+    }
+
+    /// Replays this generation's journal into `apply`, within bounds: a file too large or
+    /// sparse is moved aside unread; a torn tail (a record cut by a crash mid-write) is cut
+    /// off the file before anything is appended; damaged lines in the middle are skipped
+    /// and counted. Returns a line for the log about each.
+    private func replayJournal(_ apply: (JournalEntry) -> Void) -> [String] {
+        let file = journalURL(generation)
+        let data: Data
+        do {
+            guard let read = try StateFileReader.read(file, maxBytes: limits.maxStateFileBytes) else { return [] }
+            data = read
+        } catch {
+            let aside = moveAside(file)
+            return ["the journal \(file.path) was not read: \(error); moved it to \(aside.path), its changes since the last snapshot are lost"]
+        }
+        var problems: [String] = []
+        var journal = StateFileReader.split(data, maxLineBytes: limits.maxRecordBytes)
+        let decoder = JSONDecoder()
+        for (number, line) in journal.lines {
+            guard let entry = try? decoder.decode(JournalEntry.self, from: line) else {
+                journal.damaged.append(number)
+                continue
+            }
+            apply(entry)
+            journalLines += 1
+        }
+        if !journal.damaged.isEmpty {
+            let numbers = journal.damaged.sorted().prefix(10).map(String.init).joined(separator: ", ")
+            problems.append(
+                "skipped \(journal.damaged.count) damaged \(journal.damaged.count == 1 ? "record" : "records") of \(file.path) "
+                    + "(line \(numbers)\(journal.damaged.count > 10 ? ", …" : "")): those changes are lost")
+        }
+        if journal.tornBytes > 0 {
+            let cut = StateFileReader.cut(file, to: journal.completeLength)
+            // Uncut, the torn record is ended with a newline of its own, so the next one is not glued onto it.
+            endTornLine = !cut
+            problems.append(
+                "the last record of \(file.path) was torn by a crash: "
+                    + (cut ? "cut \(journal.tornBytes) bytes from its end" : "could not cut its \(journal.tornBytes) bytes (\(String(cString: strerror(errno))))"))
+        }
+        return problems
+    }
+
+    private static func reason(_ error: Error) -> String {
+        ((error as NSError).userInfo[NSUnderlyingErrorKey] as? NSError)?.localizedDescription ?? (error as NSError).localizedDescription
     }
 
     public func attach(recordsSource: @escaping () -> [TaskRecord]) {
@@ -179,6 +235,10 @@ public final class StateDirectory: TaskJournal {
         }
         if !existed { syncDirectory() }
         journal = FileHandle(fileDescriptor: descriptor, closeOnDealloc: true)
+        if endTornLine {
+            try? journal?.write(contentsOf: Data([UInt8(ascii: "\n")]))
+            endTornLine = false
+        }
     }
 
     private func removeOtherGenerations() {

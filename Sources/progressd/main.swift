@@ -78,12 +78,16 @@ while let argument = arguments.popFirst() {
     }
 }
 
+/// The exit status for a state directory the daemon can not use: systemd's unit lists it in
+/// RestartPreventExitStatus=, since restarting can not fix it (1 stays "lost the bus: restart").
+let unusableStateStatus: Int32 = 78  // EX_CONFIG
+
 let state: StateDirectory
 do {
-    state = try StateDirectory(url: stateURL)
+    state = try StateDirectory(url: stateURL, limits: limits)
 } catch {
-    Log.error("can not use the state directory \(stateURL.path): \(error)")
-    exit(1)
+    Log.error("\(error)")
+    exit(unusableStateStatus)
 }
 state.log = { Log.error($0) }
 let (records, problems) = state.load()

@@ -2,6 +2,9 @@ import Foundation
 import ProgressCore
 import ProgressState
 import XCTest
+#if canImport(Glibc)
+import Glibc
+#endif
 
 final class StateDirectoryTests: XCTestCase {
     var url: URL!
@@ -49,14 +52,22 @@ final class StateDirectoryTests: XCTestCase {
         XCTAssertEqual((attributes[.posixPermissions] as? NSNumber)?.intValue, 0o700, "state is private")
     }
 
-    func testATornLastLineIsIgnoredQuietly() throws {
+    /// Issue 12: the next acknowledged Start was appended onto the torn line and lost.
+    func testATornLastLineIsCutBeforeAnythingIsAppended() throws {
         let state = try StateDirectory(url: url)
         _ = state.load()
         state.write([record("a")], removed: [])
-        try appendToJournal(#"{"put":{"name":"b","tit"#)
-        let (records, problems) = try StateDirectory(url: url).load()
+        let torn = #"{"put":{"name":"b","tit"#
+        try appendToJournal(torn)
+        let reopened = try StateDirectory(url: url)
+        let (records, problems) = reopened.load()
         XCTAssertEqual(records.map(\.name), ["a"])
-        XCTAssertEqual(problems, [])
+        XCTAssertEqual(problems.count, 1)
+        XCTAssertTrue(problems[0].contains("cut \(torn.utf8.count) bytes"), problems[0])
+        reopened.write([record("c")], removed: [])
+        let (after, again) = try StateDirectory(url: url).load()
+        XCTAssertEqual(after.map(\.name), ["a", "c"], "the record written after the cut survives")
+        XCTAssertEqual(again, [])
     }
 
     func testADamagedLineInTheMiddleIsSkippedAndReported() throws {
@@ -125,5 +136,56 @@ final class StateDirectoryTests: XCTestCase {
         XCTAssertEqual(
             StateDirectory.defaultURL(environment: ["XDG_STATE_HOME": "relative", "HOME": "/h"]).path,
             "/h/.local/state/progressd", "XDG says relative paths are invalid and ignored")
+    }
+
+    func testDamageInTheMiddleIsCountedInOneLogLine() throws {
+        let state = try StateDirectory(url: url)
+        _ = state.load()
+        state.write([record("a")], removed: [])
+        try appendToJournal("garbage\n" + String(repeating: "\0", count: 5_000) + "\n{\"put\":\n")
+        state.write([record("b")], removed: [])
+        let (records, problems) = try StateDirectory(url: url).load()
+        XCTAssertEqual(records.map(\.name), ["a", "b"])
+        XCTAssertEqual(problems.count, 1, "\(problems)")
+        XCTAssertTrue(problems[0].hasPrefix("skipped 3 damaged records"), problems[0])
+    }
+
+    /// Issue 12: a journal padded with 1 GiB of NUL bytes took 23 s and 1 GB to start.
+    func testAHugeOrSparseJournalIsRefusedQuicklyAndMovedAside() throws {
+        let state = try StateDirectory(url: url)
+        _ = state.load()
+        state.attach { [self.record("a")] }
+        state.write([record("a")], removed: [])
+        state.compact()
+        state.write([record("b")], removed: [])
+        let journal = try XCTUnwrap(files().first { $0.hasPrefix("journal-") })
+        let handle = try FileHandle(forWritingTo: url.appendingPathComponent(journal))
+        // Under the size limit, so that it is the holes that give it away.
+        XCTAssertEqual(ftruncate(handle.fileDescriptor, off_t(300) << 20), 0)
+        try handle.close()
+        let began = Date()
+        let (records, problems) = try StateDirectory(url: url).load()
+        XCTAssertLessThan(Date().timeIntervalSince(began), 2, "refused from fstat, not read")
+        XCTAssertEqual(records.map(\.name), ["a"], "the snapshot still loads")
+        XCTAssertEqual(problems.count, 1)
+        XCTAssertTrue(problems[0].contains("sparse"), problems[0])
+        XCTAssertTrue(files().contains { $0.hasPrefix(journal) && $0.hasSuffix(".corrupt") }, "\(files())")
+
+        var small = Limits()
+        small.maxStateFileBytes = 100
+        let snapshot = try XCTUnwrap(files().first { $0.hasPrefix("tasks-") && $0.hasSuffix(".json") })
+        let (none, refused) = try StateDirectory(url: url, limits: small).load()
+        XCTAssertEqual(none, [])
+        XCTAssertTrue(refused.first?.contains("more than the 100") == true, "\(refused)")
+        XCTAssertFalse(files().contains(snapshot))
+    }
+
+    func testAStateDirectoryThatIsAFileIsOneLineNamingThePathAndTheFix() throws {
+        XCTAssertTrue(FileManager.default.createFile(atPath: url.path, contents: Data("x".utf8)))
+        XCTAssertThrowsError(try StateDirectory(url: url)) { error in
+            let text = "\(error)"
+            XCTAssertTrue(text.contains(url.path) && text.contains("is not a directory") && text.contains("--state-directory"), text)
+            XCTAssertFalse(text.contains("\n"))
+        }
     }
 }

@@ -1,0 +1,56 @@
+import Foundation
+import ProgressBus
+import ProgressClient
+import ProgressTestSupport
+import XCTest
+
+/// The journal survives the daemon's own crashes (issue 12): a torn last record is cut
+/// before the next acknowledged change is appended, and a state directory the daemon can
+/// not use is one line naming the path and the fix, with an exit status systemd does not
+/// restart in a loop (RestartPreventExitStatus=78 in systemd/progressd.service).
+final class JournalCrashTests: XCTestCase {
+    func testAStartAcknowledgedAfterATornRecordSurvivesTheNextRestart() throws {
+        let bus = try PrivateBus()
+        defer { bus.stop() }
+        var daemon = try DaemonProcess(bus: bus)
+        let client = try bus.connect()
+        func start(_ name: String) throws {
+            try client.call(BusNames.busName, BusNames.managerPath, BusNames.managerInterface, "Start",
+                            [.string(name), .vardict([("lifetime", .string("persistent"))])])
+        }
+        try start("before")
+        daemon.kill()
+        let journal = try XCTUnwrap(
+            try FileManager.default.contentsOfDirectory(atPath: bus.stateDirectory.path).first { $0.hasPrefix("journal-") })
+        let handle = try FileHandle(forWritingTo: bus.stateDirectory.appendingPathComponent(journal))
+        try handle.seekToEnd()
+        try handle.write(contentsOf: Data(#"{"put":{"name":"torn","ti"#.utf8))
+        try handle.close()
+
+        daemon = try DaemonProcess(bus: bus)
+        try start("after")
+        let errors = daemon.stopAndReadErrors()
+        XCTAssertTrue(errors.contains("cut 25 bytes"), errors)
+        daemon = try DaemonProcess(bus: bus)
+        let names = try client.call(BusNames.busName, BusNames.managerPath, BusNames.managerInterface, "List").first?.array
+        XCTAssertEqual(names?.compactMap(\.string), ["after", "before"])
+        XCTAssertEqual(daemon.stop(), 0)
+    }
+
+    func testAStateDirectoryThatIsAFileExits78WithOneLine() throws {
+        let bus = try PrivateBus()
+        defer { bus.stop() }
+        let file = bus.stateDirectory.deletingLastPathComponent().appendingPathComponent("not-a-directory")
+        XCTAssertTrue(FileManager.default.createFile(atPath: file.path, contents: Data()))
+        let result = try CommandResult.run(
+            BuildProducts.url(of: "progressd").path, ["--state-directory", file.path], environment: bus.environment)
+        XCTAssertEqual(result.status, 78)
+        let lines = result.errors.split(separator: "\n").filter { !$0.contains("dbus-daemon") }
+        XCTAssertEqual(lines.count, 1, result.errors)
+        XCTAssertTrue(lines.first?.contains("\(file.path) is not a directory") == true, result.errors)
+        XCTAssertTrue(lines.first?.contains("--state-directory") == true, result.errors)
+        let unit = try String(contentsOf: URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+            .appendingPathComponent("../../systemd/progressd.service").standardized, encoding: .utf8)
+        XCTAssertTrue(unit.contains("RestartPreventExitStatus=64 78"))
+    }
+}
