@@ -65,6 +65,12 @@ public struct Limits: Sendable, Equatable {
     /// A journal line longer than this is damage, never decoded: the largest record (a 1 KB
     /// title and 4 KB message, each escaped up to six times in JSON) is about 40 KB.
     public var maxRecordBytes = 256 << 10
+    /// Announcements per listener (the broadcast, each subscription unless it asks for its
+    /// own pace) at most one a second across all tasks: about what a screen reader can say;
+    /// more wait and are merged into one sentence.
+    public var announcementIntervalMicros: Int64 = AnnouncementBudget.defaultIntervalMicros
+    /// The paces a subscription may ask for with "announcements-per-second".
+    public static let announcementRateRange = 0.01...10.0
     /// A child's weight relative to its siblings.
     public static let weightRange = 0.0...1_000_000.0
 

@@ -4,6 +4,8 @@ public protocol TaskDescribing {
     func label(wholePercent: Int) -> String
     func detail(of task: ProgressTask) -> String
     func accessibleText(of task: ProgressTask) -> String
+    /// One sentence for several tasks' announcements (AnnouncementBudget).
+    func summary(_ summary: AnnouncementSummary) -> String
 }
 
 /// One progress task as the daemon keeps it.

@@ -8,10 +8,12 @@ public struct SubscriptionOptions: Sendable, Equatable {
     public var minimumPercentStep = 1
     /// Empty: every task.
     public var tasks: Set<TaskName> = []
+    /// The pace of announcements across all the subscription's tasks (AnnouncementBudget).
+    public var announcementIntervalMicros = AnnouncementBudget.defaultIntervalMicros
     public var announcements = true
     public var changes = false
 
-    public static let keys = ["locale", "interval-seconds", "min-percent-step", "tasks", "announcements", "changes"]
+    public static let keys = ["locale", "interval-seconds", "min-percent-step", "tasks", "announcements", "changes", "announcements-per-second"]
     /// From a tenth of a second (a panel's smooth bar) to an hour.
     public static let intervalRange = 0.1...3_600.0
 
@@ -36,6 +38,9 @@ public struct SubscriptionOptions: Sendable, Equatable {
                 for text in try reader.strings(key, value, of: "names") { tasks.insert(try TaskName(text, limits: limits)) }
                 parsed.tasks = tasks
             case "announcements": parsed.announcements = try reader.flag(key, value)
+            case "announcements-per-second":
+                let rate = try reader.number(key, value, in: Limits.announcementRateRange)
+                parsed.announcementIntervalMicros = Int64((1_000_000 / rate).rounded())
             case "changes": parsed.changes = try reader.flag(key, value)
             default: preconditionFailure("option \(key) is accepted but not read")
             }

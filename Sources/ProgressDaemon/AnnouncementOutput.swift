@@ -2,23 +2,38 @@ import ProgressBus
 import ProgressCore
 
 /// The broadcast Announcement signal: what is worth saying to a person about each task,
-/// judged by AnnouncementPolicy and spoken in the daemon's locale.
+/// judged by AnnouncementPolicy, paced across all tasks by AnnouncementBudget (at most one
+/// a second, what waited merged into one sentence), and spoken in the daemon's locale.
 final class AnnouncementOutput: ChangeOutput {
     private let context: DaemonContext
     private var policy = AnnouncementPolicy()
+    private var budget: AnnouncementBudget
+    private lazy var timer = MainLoopTimer(clock: context.clock) { [unowned self] in sendDue() }
 
     init(context: DaemonContext) {
         self.context = context
+        budget = AnnouncementBudget(intervalMicros: context.limits.announcementIntervalMicros)
     }
 
     func publish(_ batch: ChangeBatch) {
         let now = context.clock.monotonicMicros
         for change in batch.changes {
             let task = context.store.task(change.name)
+            if change.kind == .removed { budget.removed(change.name) }
             guard let announcement = policy.consider(change, task: task, now: now), let task else { continue }
-            context.signals.broadcast(
-                path: BusNames.managerPath, interface: BusNames.managerInterface, member: "Announcement",
-                TaskVariants.announcement(of: task, announcement, texts: context.texts))
+            if let spoken = budget.offer(announcement, task: task, now: now) { send(spoken) }
         }
+        if let deadline = budget.nextDeadline { timer.arm(at: deadline) }
+    }
+
+    private func sendDue() {
+        if let spoken = budget.takeDue(now: context.clock.monotonicMicros) { send(spoken) }
+        if let deadline = budget.nextDeadline { timer.arm(at: deadline) }
+    }
+
+    private func send(_ spoken: AnnouncementBudget.Spoken) {
+        context.signals.broadcast(
+            path: BusNames.managerPath, interface: BusNames.managerInterface, member: "Announcement",
+            TaskVariants.announcement(spoken, texts: context.texts))
     }
 }

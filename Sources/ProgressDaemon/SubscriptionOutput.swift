@@ -51,9 +51,13 @@ final class SubscriptionOutput: ChangeOutput {
         for subscription in registry.all where subscription.options.covers(change.name) {
             if subscription.options.announcements, let task,
                let announcement = subscription.policy.consider(change, task: task, now: now) {
-                send(to: subscription, "Announcement", TaskVariants.announcement(of: task, announcement, texts: subscription.texts))
+                if let spoken = subscription.budget.offer(announcement, task: task, now: now) {
+                    send(to: subscription, "Announcement", TaskVariants.announcement(spoken, texts: subscription.texts))
+                }
+                if let deadline = subscription.budget.nextDeadline { timer.arm(at: deadline) }
             } else if change.kind == .removed {
                 _ = subscription.policy.consider(change, task: nil, now: now)
+                subscription.budget.removed(change.name)
             }
             guard subscription.options.changes else { continue }
             switch (change.kind, subscription.coalescer.record(change, now: now)) {
@@ -76,6 +80,10 @@ final class SubscriptionOutput: ChangeOutput {
         for subscription in registry.all {
             for entry in subscription.coalescer.takeDue(now: now) { sendChanged(entry.name, entry.properties, to: subscription) }
             if let next = subscription.coalescer.nextDeadline { timer.arm(at: next) }
+            if let spoken = subscription.budget.takeDue(now: now) {
+                send(to: subscription, "Announcement", TaskVariants.announcement(spoken, texts: subscription.texts))
+            }
+            if let next = subscription.budget.nextDeadline { timer.arm(at: next) }
         }
     }
 

@@ -12,6 +12,7 @@ final class Subscription {
     let texts: TaskDescribing
     var policy: AnnouncementPolicy
     var coalescer: SignalCoalescer
+    var budget: AnnouncementBudget
     var registration: UInt32 = 0
 
     init(path: String, owner: ClientID, options: SubscriptionOptions, texts: TaskDescribing) {
@@ -21,6 +22,7 @@ final class Subscription {
         self.texts = texts
         policy = AnnouncementPolicy(intervalMicros: options.intervalMicros, minimumPercentStep: options.minimumPercentStep)
         coalescer = SignalCoalescer(intervalMicros: options.intervalMicros)
+        budget = AnnouncementBudget(intervalMicros: options.announcementIntervalMicros)
     }
 }
 

@@ -73,13 +73,13 @@ struct TaskVariants {
         }
     }
 
-    /// The (s name, s text, s politeness) of an Announcement signal.
-    static func announcement(
-        of task: ProgressTask, _ announcement: AnnouncementPolicy.Announcement, texts: TaskDescribing
-    ) -> OpaquePointer {
-        Variant.tuple([
-            Variant.string(task.name.text), Variant.string(texts.accessibleText(of: task)),
-            Variant.string(announcement.politeness.rawValue),
-        ])
+    /// The (s name, s text, s politeness) of an Announcement signal: one task's name and
+    /// sentence, or "" and a summary of several.
+    static func announcement(_ spoken: AnnouncementBudget.Spoken, texts: TaskDescribing) -> OpaquePointer {
+        let (name, text) = switch spoken {
+        case .single(let task, _): (task.name.text, texts.accessibleText(of: task))
+        case .summary(let summary): ("", texts.summary(summary))
+        }
+        return Variant.tuple([Variant.string(name), Variant.string(text), Variant.string(spoken.politeness.rawValue)])
     }
 }

@@ -45,10 +45,20 @@ public final class MessageCatalog: @unchecked Sendable {
     public static let files = Message.count("{count} file", "{count} files")
     public static let items = Message.count("{count} item", "{count} items")
 
+    // Summaries of several tasks, when the announcement budget merges what waited.
+    public static let tasksOverall = Message.count("{count} task, {percent} percent overall", "{count} tasks, {percent} percent overall")
+    public static let tasksFinished = Message.count("{count} task finished", "{count} tasks finished")
+    public static let tasksCancelled = Message.count("{count} task cancelled", "{count} tasks cancelled")
+    public static let tasksPaused = Message.count("{count} task paused", "{count} tasks paused")
+    public static let tasksStalled = Message.count("{count} task stalled", "{count} tasks stalled")
+    public static let tasksFailed = Message.count("{count} failed: {failures}", "{count} failed: {failures}")
+    public static let failure = Message.text("{title}: {message}")
+
     /// Every message the daemon says; each catalog in po/ must translate them all.
     public static let messages: [Message] = [
         inProgress, paused, finished, failed, failedBecause, cancelled, stalled, timeLeft, pair, amountOfTotal,
         amountOfTotalInUnit, percentDone, percentDoneWithTimeLeft, filesOfTotal, itemsOfTotal, files, items,
+        tasksOverall, tasksFinished, tasksCancelled, tasksPaused, tasksStalled, tasksFailed, failure,
     ]
 
     static let pluralSamples = 200

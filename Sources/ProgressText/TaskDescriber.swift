@@ -59,6 +59,38 @@ public final class TaskDescriber: TaskDescribing, @unchecked Sendable {
         }
     }
 
+    /// "12 tasks, 40 percent overall, 5 tasks finished, 1 failed: Backup: disk full": the
+    /// parts in a fixed order, failures last, since their list is the open-ended one.
+    public func summary(_ summary: AnnouncementSummary) -> String {
+        func counted(_ message: MessageCatalog.Message, _ count: Int, _ values: [String: String] = [:]) -> String {
+            text(message, count: count).filling(values.merging(["count": number(count)]) { $1 })
+        }
+        var parts: [String] = []
+        if summary.moving > 0 {
+            parts.append(counted(MessageCatalog.tasksOverall, summary.moving, ["percent": percents.number(wholePercent: summary.overallPercent)]))
+        }
+        if summary.finished > 0 { parts.append(counted(MessageCatalog.tasksFinished, summary.finished)) }
+        if summary.cancelled > 0 { parts.append(counted(MessageCatalog.tasksCancelled, summary.cancelled)) }
+        if summary.paused > 0 { parts.append(counted(MessageCatalog.tasksPaused, summary.paused)) }
+        if summary.stalled > 0 { parts.append(counted(MessageCatalog.tasksStalled, summary.stalled)) }
+        if !summary.failed.isEmpty {
+            let failures = summary.failed.map { task in
+                task.message.isEmpty ? ClientText.isolated(task.displayTitle)
+                    : text(MessageCatalog.failure).filling(["title": ClientText.isolated(task.displayTitle), "message": ClientText.isolated(task.message)])
+            }
+            parts.append(counted(MessageCatalog.tasksFailed, summary.failed.count + summary.failedLater, ["failures": joined(failures)]))
+        }
+        return joined(parts)
+    }
+
+    private func joined(_ parts: [String]) -> String {
+        guard var result = parts.first else { return "" }
+        for part in parts.dropFirst() { result = text(MessageCatalog.pair).filling(["first": result, "second": part]) }
+        return result
+    }
+
+    private func number(_ count: Int) -> String { numberFormatter.string(from: NSNumber(value: count)) ?? "\(count)" }
+
     // MARK: Pieces
 
     /// "3 of 10 files", "1.2 GB of 4 GB", "12 frames of 300", "40 items"; nil without counts.

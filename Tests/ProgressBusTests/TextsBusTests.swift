@@ -48,6 +48,8 @@ final class TextsBusTests: DaemonTestCase {
         let panel = try bus.connect()
         let readerPath = try XCTUnwrap(manager("Subscribe", [.vardict([
             ("locale", .string("fr_FR.UTF-8")), ("interval-seconds", .double(0.2)), ("min-percent-step", .uint32(25)),
+            // Its own budget across tasks, faster than the default one a second.
+            ("announcements-per-second", .double(10)),
         ])], on: reader).first?.string)
         let panelPath = try XCTUnwrap(manager("Subscribe", [.vardict([
             ("locale", .string("de_DE")), ("interval-seconds", .double(0.5)), ("announcements", .bool(false)),

@@ -73,5 +73,6 @@ final class TaskPropertyTableTests: XCTestCase {
         func label(wholePercent: Int) -> String { "\(wholePercent)" }
         func detail(of task: ProgressTask) -> String { "" }
         func accessibleText(of task: ProgressTask) -> String { "" }
+        func summary(_ summary: AnnouncementSummary) -> String { "" }
     }
 }

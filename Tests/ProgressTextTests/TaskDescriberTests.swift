@@ -123,4 +123,19 @@ final class TaskDescriberTests: XCTestCase {
         let counted = try task([("unit", .string("קבצים")), ("total", .uint64(4))])
         XCTAssertEqual(english.detail(of: counted), "0 of 4 \u{2068}קבצים\u{2069}")
     }
+
+    func testSummariesOfManyTasksInEachLanguage() throws {
+        let failed = try task([("title", .string("backup"))]) { name in _ = try self.store.fail(name, message: "disk full") }
+        var summary = AnnouncementSummary()
+        summary.moving = 12
+        summary.overallPercent = 40
+        summary.finished = 5
+        summary.failed = [failed]
+        XCTAssertEqual(try describer("en_US").summary(summary), "12 tasks, 40 percent overall, 5 tasks finished, 1 failed: backup: disk full")
+        summary.moving = 0
+        summary.failedLater = 2
+        XCTAssertEqual(try describer("de_DE").summary(summary), "5 Aufgaben abgeschlossen, 3 fehlgeschlagen: backup: disk full")
+        summary.finished = 1
+        XCTAssertEqual(try describer("fr_FR").summary(summary), "1 tâche terminée, 3 en échec\u{A0}: backup\u{A0}: disk full")
+    }
 }
