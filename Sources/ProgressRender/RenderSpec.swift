@@ -80,6 +80,19 @@ public struct RenderSpec: Sendable {
     /// A skin image is a small picture that stretches: 1024 pixels a side and 4 MB are plenty.
     public static let maxSkinSide = 1_024
     public static let maxSkinBytes = 4 * 1_024 * 1_024
+    /// A label is a percent, a count or a word or two beside a bar; 256 bytes is more than
+    /// any of those, and bounds the time pango may take to shape it (200,000 combining
+    /// marks took 75 seconds).
+    public static let maxLabelBytes = 256
+
+    /// Checks a label's length, before any shaping.
+    public static func checkedLabel(_ text: String) throws(RenderError) -> String {
+        let bytes = text.utf8.count
+        guard bytes <= maxLabelBytes else {
+            throw RenderError("label is \(bytes) bytes; the limit is \(maxLabelBytes)")
+        }
+        return text
+    }
 
     public init() {}
 
@@ -111,7 +124,7 @@ public struct RenderSpec: Sendable {
             case "line-width": spec.lineWidth = try checked(reader.number(key, value, in: 0.5...Double(maxSide)))
             case "indeterminate": spec.indeterminate = try checked(reader.flag(key, value))
             case "stalled": spec.stalled = try checked(reader.flag(key, value))
-            case "label": spec.label = try checked(reader.text(key, value))
+            case "label": spec.label = try checkedLabel(checked(reader.text(key, value)))
             case "direction": spec.rightToLeft = try checked(reader.choice(key, value, Direction.self)) == .rtl
             case "variant": spec.thin = try checked(reader.choice(key, value, Variant.self)) == .bar
             case "progress-color": spec.progressColor = try color(key, checked(reader.text(key, value)))

@@ -59,6 +59,14 @@ struct SkinPainter {
 
     /// A PNG from the caller's bytes, through cairo's reader; anything else is InvalidImage.
     static func decode(_ bytes: [UInt8], key: String) throws(RenderError) -> OpaquePointer {
+        // The size from the header, before cairo allocates and decodes a single pixel: a
+        // 49 KB PNG may declare 20000x20000 (1.6 GB of pixels).
+        guard let (width, height) = Self.headerSize(bytes) else {
+            throw RenderError("\(key) is not a PNG image (\(bytes.count) bytes)", name: "InvalidImage")
+        }
+        guard width <= RenderSpec.maxSkinSide, height <= RenderSpec.maxSkinSide else {
+            throw RenderError("\(key) is \(width)x\(height); the limit is \(RenderSpec.maxSkinSide) a side", name: "InvalidImage")
+        }
         let reader = ByteReader(bytes)
         let surface = cairo_image_surface_create_from_png_stream({ closure, data, length in
             let reader = Unmanaged<ByteReader>.fromOpaque(closure!).takeUnretainedValue()
@@ -73,12 +81,16 @@ struct SkinPainter {
             cairo_surface_destroy(surface)
             throw RenderError("\(key) is not a PNG image (\(bytes.count) bytes)", name: "InvalidImage")
         }
-        let width = Int(cairo_image_surface_get_width(surface)), height = Int(cairo_image_surface_get_height(surface))
-        guard width <= RenderSpec.maxSkinSide, height <= RenderSpec.maxSkinSide else {
-            cairo_surface_destroy(surface)
-            throw RenderError("\(key) is \(width)x\(height); the limit is \(RenderSpec.maxSkinSide) a side", name: "InvalidImage")
-        }
         return surface
+    }
+
+    /// Width and height from a PNG's IHDR, which the format requires to come first after
+    /// the signature; nil for anything that does not start as a PNG does.
+    static func headerSize(_ bytes: [UInt8]) -> (width: Int, height: Int)? {
+        let signature: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]
+        guard bytes.count >= 24, Array(bytes[0..<8]) == signature, Array(bytes[12..<16]) == Array("IHDR".utf8) else { return nil }
+        func number(_ offset: Int) -> Int { bytes[offset..<offset + 4].reduce(0) { $0 << 8 | Int($1) } }
+        return (number(16), number(20))
     }
 }
 

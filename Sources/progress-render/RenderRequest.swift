@@ -11,6 +11,10 @@ import ProgressText
 /// the localized percent. The rest goes to RenderSpec as it is.
 enum RenderRequest {
     static let ownKeys: Set<String> = ["task", "locale", "label", "title"]
+    /// How long a render waits for progressd's Describe: a live task is a local call that
+    /// takes milliseconds, and a hung daemon must not hold this request, or the requests
+    /// queued behind it on the service's one thread, for D-Bus's default 25 seconds.
+    static let progressdTimeoutMilliseconds: Int32 = 2_000
 
     static func resolve(
         _ options: [(key: String, value: OptionValue)], environment: [String: String]
@@ -57,7 +61,13 @@ enum RenderRequest {
         let percentLabel = spec.indeterminate ? "" : (taskLabel ?? describers.describer(for: locale).label(wholePercent: percent))
         switch try string("label") {
         case "percent"?: spec.label = percentLabel
-        case let text?: spec.label = text
+        case let text?:
+            do {
+                // A label from the caller is isolated like any client text (right-to-left, overrides).
+                spec.label = ClientText.isolated(try RenderSpec.checkedLabel(text))
+            } catch {
+                throw RendererService.Refusal(error.name, error.message)
+            }
         case nil: break
         }
         let altText = taskSentence ?? [title, percentLabel].filter { !$0.isEmpty }.joined(separator: ": ")
@@ -70,11 +80,15 @@ enum RenderRequest {
         do {
             return try BusConnection.session().call(
                 BusNames.busName, BusNames.managerPath, BusNames.managerInterface, "Describe",
-                [.string(name), .string(locale.identifier)], autoStart: true
+                [.string(name), .string(locale.identifier)], timeoutMilliseconds: progressdTimeoutMilliseconds, autoStart: true
             ).first?.dictionary ?? [:]
         } catch {
             if error.name == BusNames.errorPrefix + "NoSuchTask" { throw RendererService.Refusal("NoSuchTask", error.message) }
             if error.name.hasPrefix(BusNames.errorPrefix) { throw RendererService.Refusal("InvalidSpec", error.message) }
+            if error.name == "org.freedesktop.DBus.Error.NoReply" || error.message.lowercased().contains("timeout") || error.message.lowercased().contains("timed out") {
+                throw RendererService.Refusal(
+                    "Unavailable", "progressd did not answer within \(progressdTimeoutMilliseconds) ms: \(error.message)")
+            }
             throw RendererService.Refusal("Unavailable", "progressd can not be reached: \(error.message)")
         }
     }
