@@ -71,6 +71,15 @@ public struct Limits: Sendable, Equatable {
     public var announcementIntervalMicros: Int64 = AnnouncementBudget.defaultIntervalMicros
     /// The paces a subscription may ask for with "announcements-per-second".
     public static let announcementRateRange = 0.01...10.0
+    /// Changed signals a subscriber connection gets a second over all its subscriptions:
+    /// a panel showing 40 tasks at 10 a second. More wait, merged per task, so the last
+    /// value is still delivered; this bounds what one connection costs the bus (issue 12:
+    /// 16 subscriptions asked for 16,000 a second, 13 MB/s).
+    public var maxSubscriberSignalsPerSecond = 400
+    /// A subscriber that has not answered a Peer.Ping for this long is not reading (stopped
+    /// or stuck): its changes wait, merged, until it answers, so the bus does not queue
+    /// for it without bound. Every D-Bus library answers a Ping in milliseconds.
+    public var subscriberAnswerMicros: Int64 = 3_000_000
     /// A child's weight relative to its siblings.
     public static let weightRange = 0.0...1_000_000.0
 

@@ -11,14 +11,20 @@ final class SubscriptionOutput: ChangeOutput {
     private let interface: UnsafeMutablePointer<GDBusInterfaceInfo>
     private let registry: SubscriptionRegistry
     private lazy var timer = MainLoopTimer(clock: context.clock) { [unowned self] in sendDue() }
+    private var pacing: SubscriberPacing
+    private let pinger: PeerPing
 
     init(context: DaemonContext, variants: TaskVariants, interface: UnsafeMutablePointer<GDBusInterfaceInfo>) {
         self.context = context
         self.variants = variants
         self.interface = interface
         registry = SubscriptionRegistry(limits: context.limits)
+        pacing = SubscriberPacing(
+            signalsPerSecond: context.limits.maxSubscriberSignalsPerSecond, answerMicros: context.limits.subscriberAnswerMicros)
+        pinger = PeerPing(connection: context.connection)
         context.onClientLeft { [unowned self] client in
             for subscription in registry.connectionClosed(client) { unregister(subscription) }
+            pacing.forget(client)
         }
     }
 
@@ -62,8 +68,13 @@ final class SubscriptionOutput: ChangeOutput {
             guard subscription.options.changes else { continue }
             switch (change.kind, subscription.coalescer.record(change, now: now)) {
             case (.removed, _):
-                send(to: subscription, "Removed", Variant.tuple([Variant.string(change.name.text)]))
+                if subscription.backlog.isEmpty && !pacing.isSilent(subscription.owner, now: now) {
+                    send(to: subscription, "Removed", Variant.tuple([Variant.string(change.name.text)]))
+                } else {
+                    subscription.backlog[change.name] = .removed
+                }
             case (.created, _):
+                if case .removed? = subscription.backlog[change.name] { subscription.backlog[change.name] = nil }
                 sendChanged(change.name, .all, to: subscription)
             case (_, .signal(let properties)):
                 sendChanged(change.name, properties, to: subscription)
@@ -78,6 +89,7 @@ final class SubscriptionOutput: ChangeOutput {
     private func sendDue() {
         let now = context.clock.monotonicMicros
         for subscription in registry.all {
+            sendBacklog(of: subscription, now: now)
             for entry in subscription.coalescer.takeDue(now: now) { sendChanged(entry.name, entry.properties, to: subscription) }
             if let next = subscription.coalescer.nextDeadline { timer.arm(at: next) }
             if let spoken = subscription.budget.takeDue(now: now) {
@@ -87,7 +99,60 @@ final class SubscriptionOutput: ChangeOutput {
         }
     }
 
+    /// A Changed goes out if the subscriber's pacing allows, else waits merged with what
+    /// already waits for that task (the values are read when it goes, so the last one is sent).
     private func sendChanged(_ name: TaskName, _ properties: TaskProperties, to subscription: Subscription) {
+        let now = context.clock.monotonicMicros
+        if case .changed(let waiting)? = subscription.backlog[name] {
+            subscription.backlog[name] = .changed(waiting.union(properties))
+            return
+        }
+        guard pacing.take(subscription.owner, now: now) else {
+            subscription.backlog[name] = .changed(properties)
+            scheduleBacklog(of: subscription, now: now)
+            return
+        }
+        if pacing.shouldPing(subscription.owner, now: now) { ping(subscription.owner) }
+        emitChanged(name, properties, to: subscription)
+    }
+
+    private func sendBacklog(of subscription: Subscription, now: Int64) {
+        while let (name, pending) = subscription.backlog.first, pacing.take(subscription.owner, now: now) {
+            subscription.backlog[name] = nil
+            switch pending {
+            case .changed(let properties): emitChanged(name, properties, to: subscription)
+            case .removed: send(to: subscription, "Removed", Variant.tuple([Variant.string(name.text)]))
+            }
+        }
+        scheduleBacklog(of: subscription, now: now)
+    }
+
+    /// A timer for the next token; a silent subscriber waits for its ping's answer instead.
+    private func scheduleBacklog(of subscription: Subscription, now: Int64) {
+        guard !subscription.backlog.isEmpty else { return }
+        if let chance = pacing.nextChance(subscription.owner, now: now) {
+            timer.arm(at: chance)
+        } else if pacing.shouldPing(subscription.owner, now: now) {
+            ping(subscription.owner)
+        }
+    }
+
+    private func ping(_ owner: ClientID) {
+        pinger.ping(owner) { [weak self] answered in
+            guard let self else { return }
+            let now = context.clock.monotonicMicros
+            if answered {
+                _ = pacing.answered(owner, now: now)
+            } else {
+                pacing.pingFailed(owner)
+            }
+            for subscription in registry.all where subscription.owner == owner && !subscription.backlog.isEmpty {
+                sendBacklog(of: subscription, now: now)
+            }
+        }
+    }
+
+    private func emitChanged(_ name: TaskName, _ properties: TaskProperties, to subscription: Subscription) {
         guard let task = context.store.task(name) else { return }
         send(
             to: subscription, "Changed",

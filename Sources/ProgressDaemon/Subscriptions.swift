@@ -13,6 +13,10 @@ final class Subscription {
     var policy: AnnouncementPolicy
     var coalescer: SignalCoalescer
     var budget: AnnouncementBudget
+    /// What waits for the subscriber (SubscriberPacing), merged per task: the properties
+    /// to send as Changed, or that the task is gone.
+    var backlog: [TaskName: Pending] = [:]
+    enum Pending { case changed(TaskProperties), removed }
     var registration: UInt32 = 0
 
     init(path: String, owner: ClientID, options: SubscriptionOptions, texts: TaskDescribing) {
