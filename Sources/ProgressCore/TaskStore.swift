@@ -105,6 +105,7 @@ public final class TaskStore {
         let existing = try anyTask(name)
         if existing.ownState == .finished { return [] }
         var task = try liveTask(name, action: "finished")
+        try refuseWhileChildrenRun(name, action: "finished")
         enterOutcome(.finished, &task)
         if !task.indeterminate {
             task.storedFraction = 1
@@ -119,6 +120,7 @@ public final class TaskStore {
         let existing = try anyTask(name)
         if existing.ownState == .failed && existing.message == message { return [] }
         var task = try liveTask(name, action: "failed")
+        try refuseWhileChildrenRun(name, action: "failed")
         enterOutcome(.failed, &task)
         task.message = message
         return commitAndPropagate(task, replacing: existing, activity: true)

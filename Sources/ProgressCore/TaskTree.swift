@@ -1,6 +1,21 @@
 /// A parent's values follow from its children. These rules are documented in the XML
 /// (Start's `parent` key) and tested one by one.
 extension TaskStore {
+    /// The rule for ending a parent whose children still run: Finish and Fail are refused
+    /// with NotAllowed naming them (a parent that read finished and 100 % while a child
+    /// was at 20 % told a falsehood, and the child's later failure changed nothing). The job
+    /// ends the children first, or Removes the parent with them. A failed child still fails
+    /// its parent by itself (child-failure), and that parent lingers while others run.
+    func refuseWhileChildrenRun(_ name: TaskName, action: String) throws(ProgressError) {
+        let running = (children[name] ?? []).filter { tasks[$0]?.isLive == true }
+            .sorted { $0.text.utf8.lexicographicallyPrecedes($1.text.utf8) }
+        guard !running.isEmpty else { return }
+        let shown = running.prefix(5).map { quoted($0.text) }.joined(separator: ", ") + (running.count > 5 ? ", …" : "")
+        throw .notAllowed(
+            "task \(quoted(name.text)) can not be \(action) while \(running.count) of its children \(running.count == 1 ? "runs" : "run") "
+                + "(\(shown)); finish or fail them first, or Remove it with them")
+    }
+
     /// Recomputes each ancestor of `task` in turn, up to the top.
     func recomputeAncestors(of task: ProgressTask) -> [TaskChange] {
         guard let parent = task.parent, let parentTask = tasks[parent] else { return [] }

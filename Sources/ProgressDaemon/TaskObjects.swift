@@ -12,6 +12,9 @@ final class TaskObjects {
     private let managerVTable = UnsafeMutablePointer<GDBusInterfaceVTable>.allocate(capacity: 1)
     private let objectManagerVTable = UnsafeMutablePointer<GDBusInterfaceVTable>.allocate(capacity: 1)
     let taskVTable = UnsafeMutablePointer<GDBusInterfaceVTable>.allocate(capacity: 1)
+    /// For a path under tasks/ that names no task: without get_property, GDBus hands
+    /// Get and GetAll to method_call, which answers UnknownObject (not UnknownMethod).
+    let missingTaskVTable = UnsafeMutablePointer<GDBusInterfaceVTable>.allocate(capacity: 1)
     private let subtreeVTable = UnsafeMutablePointer<GDBusSubtreeVTable>.allocate(capacity: 1)
 
     init(service: ProgressService) {
@@ -54,6 +57,13 @@ final class TaskObjects {
                 return value
             },
             set_property: nil, padding: (nil, nil, nil, nil, nil, nil, nil, nil)))
+        missingTaskVTable.initialize(to: GDBusInterfaceVTable(
+            method_call: { _, _, path, _, _, _, invocation, _ in
+                assertOnMainLoop()
+                g_dbus_method_invocation_return_dbus_error(
+                    invocation, "org.freedesktop.DBus.Error.UnknownObject", "no task at \(String(cString: path!))")
+            },
+            get_property: nil, set_property: nil, padding: (nil, nil, nil, nil, nil, nil, nil, nil)))
         subtreeVTable.initialize(to: GDBusSubtreeVTable(
             enumerate: { _, _, _, userData in
                 assertOnMainLoop()
@@ -62,17 +72,21 @@ final class TaskObjects {
             introspect: { _, _, _, node, userData in
                 assertOnMainLoop()
                 let service = TaskObjects.service(userData)
-                // The tasks/ folder itself has no interfaces; each existing task has one.
+                // The tasks/ folder itself has no interfaces; each task has one. A path that
+                // could name a task but does not gets it too, so that GDBus dispatches its
+                // Get and GetAll, to be answered UnknownObject; only existing tasks are listed.
                 guard let node else { return TaskObjects.interfaceArray(nil) }
-                guard service.task(atPathElement: String(cString: node)) != nil else { return nil }
+                guard TaskName(pathElement: String(cString: node), limits: service.store.limits) != nil else { return nil }
                 return TaskObjects.interfaceArray(service.interfaces.task)
             },
             dispatch: { _, _, _, interface, node, outUserData, userData in
                 assertOnMainLoop()
                 let service = TaskObjects.service(userData)
-                guard let node, let interface, String(cString: interface) == BusNames.taskInterface,
-                      service.task(atPathElement: String(cString: node)) != nil else { return nil }
+                guard let node, let interface, String(cString: interface) == BusNames.taskInterface else { return nil }
                 outUserData?.pointee = userData
+                guard service.task(atPathElement: String(cString: node)) != nil else {
+                    return UnsafePointer(service.objects.missingTaskVTable)
+                }
                 return UnsafePointer(service.objects.taskVTable)
             },
             padding: (nil, nil, nil, nil, nil, nil, nil, nil)))
@@ -82,6 +96,7 @@ final class TaskObjects {
         managerVTable.deallocate()
         objectManagerVTable.deallocate()
         taskVTable.deallocate()
+        missingTaskVTable.deallocate()
         subtreeVTable.deallocate()
     }
 

@@ -160,4 +160,19 @@ final class ManagerApiTests: DaemonTestCase {
         }
         XCTAssertEqual(try property("a", "Fraction"), .double(0.5))
     }
+
+    /// Issue 12: Get and GetAll on a task path that names no task answered UnknownMethod.
+    func testPropertiesOfAMissingTaskAreUnknownObject() throws {
+        try start("here")
+        for (method, arguments) in [("Get", [BusValue.string(BusNames.taskInterface), .string("Fraction")]),
+                                    ("GetAll", [.string(BusNames.taskInterface)])] {
+            XCTAssertThrowsError(try client.call(
+                BusNames.busName, BusNames.tasksPath + "/gone", BusNames.propertiesInterface, method, arguments)) { error in
+                XCTAssertEqual((error as? BusCallError)?.name, "org.freedesktop.DBus.Error.UnknownObject", "\(method): \(error)")
+                XCTAssertTrue((error as? BusCallError)?.message.contains("/gone") == true)
+            }
+        }
+        XCTAssertEqual(try property("here", "Name"), .string("here"))
+        XCTAssertEqual(try properties("here")["Name"], .string("here"))
+    }
 }

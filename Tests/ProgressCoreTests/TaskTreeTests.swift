@@ -146,10 +146,32 @@ final class TaskTreeTests: XCTestCase {
         XCTAssertEqual(store.count, 0)
     }
 
-    func testAParentLingersWhileAChildIsLive() throws {
-        try start("all", [("linger-seconds", .uint64(1)), ("child-failure", .string("ignore"))])
+    /// Issue 12: Finish on a parent whose child was at 20 % made it read finished and 100 %.
+    func testAParentIsNotEndedWhileItsChildrenRun() throws {
+        try start("all")
         try child("a")
+        try child("b")
+        _ = try store.setFraction(name("a"), 0.2)
+        for (action, call) in [("finished", { _ = try self.store.finish(self.name("all")) }),
+                               ("failed", { _ = try self.store.fail(self.name("all"), message: "no") })] as [(String, () throws -> Void)] {
+            XCTAssertThrowsError(try call()) { error in
+                guard case .notAllowed(let message)? = error as? ProgressError else { return XCTFail("\(error)") }
+                XCTAssertEqual(message, "task 'all' can not be \(action) while 2 of its children run ('a', 'b'); finish or fail them first, or Remove it with them")
+            }
+        }
+        XCTAssertEqual(store.task(name("all"))?.state, .running)
+        _ = try store.finish(name("a"))
+        _ = try store.finish(name("b"))
         _ = try store.finish(name("all"))
+        XCTAssertEqual(store.task(name("all"))?.state, .finished)
+    }
+
+    func testAParentLingersWhileAChildIsLive() throws {
+        try start("all", [("linger-seconds", .uint64(1))])
+        try child("a")
+        try child("b")
+        _ = try store.fail(name("b"), message: "disk full")
+        XCTAssertEqual(store.task(name("all"))?.state, .failed, "a failed child fails its parent")
         clock.advance(seconds: 5)
         _ = store.housekeeping()
         XCTAssertNotNil(store.task(name("all")))
