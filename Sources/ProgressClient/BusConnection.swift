@@ -97,6 +97,29 @@ public final class BusConnection {
         return BusValue.children(reply)
     }
 
+    /// Calls a method without waiting: `completion` runs on this thread's main context when
+    /// the reply, an error or the timeout comes, so a service can serve others meanwhile.
+    public func callAsync(
+        _ destination: String, _ path: String, _ interface: String, _ method: String,
+        _ arguments: [BusValue] = [], timeoutMilliseconds: Int32 = 25_000, autoStart: Bool = false,
+        _ completion: @escaping (Result<[BusValue], BusCallError>) -> Void
+    ) {
+        let flags = autoStart ? G_DBUS_CALL_FLAGS_NONE : G_DBUS_CALL_FLAGS_NO_AUTO_START
+        // The box keeps this connection alive until the reply is in.
+        let box = Unmanaged.passRetained(AsyncCallBox(self, completion)).toOpaque()
+        g_dbus_connection_call(
+            connection, destination, path, interface, method, BusValue.tuple(arguments).gVariant(), nil,
+            flags, timeoutMilliseconds, nil, { source, result, box in
+                let call = Unmanaged<AsyncCallBox>.fromOpaque(box!).takeRetainedValue()
+                var error: UnsafeMutablePointer<GError>?
+                guard let reply = g_dbus_connection_call_finish(OpaquePointer(source), result, &error) else {
+                    return call.completion(.failure(BusCallError(consuming: error)))
+                }
+                defer { g_variant_unref(reply) }
+                call.completion(.success(BusValue.children(reply)))
+            }, box)
+    }
+
     /// Sends a call that expects no reply (the daemon still runs it).
     public func send(_ destination: String, _ path: String, _ interface: String, _ method: String, _ arguments: [BusValue]) {
         g_dbus_connection_call(
@@ -154,4 +177,13 @@ private final class SignalHandler {
     let handler: (BusSignal) -> Void
     var id: UInt32 = 0
     init(_ handler: @escaping (BusSignal) -> Void) { self.handler = handler }
+}
+
+private final class AsyncCallBox {
+    let connection: BusConnection
+    let completion: (Result<[BusValue], BusCallError>) -> Void
+    init(_ connection: BusConnection, _ completion: @escaping (Result<[BusValue], BusCallError>) -> Void) {
+        self.connection = connection
+        self.completion = completion
+    }
 }

@@ -22,7 +22,10 @@ public final class RendererService {
         }
     }
 
-    public typealias Render = ([(key: String, value: OptionValue)]) throws(Refusal) -> (image: [UInt8], info: [(String, PropertyValue)])
+    public typealias Rendered = (image: [UInt8], info: [(String, PropertyValue)])
+    /// Draws for the options and calls back on the main loop, at once or after waiting for
+    /// progressd without blocking: requests are served one at a time only while drawing.
+    public typealias Render = ([(key: String, value: OptionValue)], @escaping (Result<Rendered, Refusal>) -> Void) -> Void
 
     private let render: Render
     private let node: UnsafeMutablePointer<GDBusNodeInfo>
@@ -60,9 +63,15 @@ public final class RendererService {
         registration = 0
     }
 
+    /// GDBus keeps the invocation until it is answered, so a request waiting for progressd
+    /// is answered from the callback.
     private func handle(_ parameters: OpaquePointer, _ invocation: OpaquePointer) {
+        render(Variant.optionsChild(parameters, 0)) { outcome in Self.answer(invocation, outcome) }
+    }
+
+    private static func answer(_ invocation: OpaquePointer, _ outcome: Result<Rendered, Refusal>) {
         do throws(Refusal) {
-            let result = try render(Variant.optionsChild(parameters, 0))
+            let result = try outcome.get()
             let image = result.image.withUnsafeBytes { bytes in
                 g_variant_new_fixed_array(shim_variant_type("y"), bytes.baseAddress, gsize(bytes.count), 1)!
             }
@@ -71,7 +80,7 @@ public final class RendererService {
             }
             g_dbus_method_invocation_return_value(invocation, Variant.tuple([image, info]))
         } catch {
-            g_dbus_method_invocation_return_dbus_error(invocation, Self.errorPrefix + error.name, error.message)
+            g_dbus_method_invocation_return_dbus_error(invocation, errorPrefix + error.name, error.message)
         }
     }
 }

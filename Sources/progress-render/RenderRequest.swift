@@ -16,25 +16,31 @@ enum RenderRequest {
     /// queued behind it on the service's one thread, for D-Bus's default 25 seconds.
     static let progressdTimeoutMilliseconds: Int32 = 2_000
 
-    static func resolve(
-        _ options: [(key: String, value: OptionValue)], environment: [String: String]
-    ) throws(RendererService.Refusal) -> (spec: RenderSpec, altText: String) {
-        func string(_ key: String) throws(RendererService.Refusal) -> String? {
-            guard let option = options.last(where: { $0.key == key }) else { return nil }
-            do throws(ProgressError) {
-                return try OptionReader(for: "Render", accepting: []).text(key, option.value)
-            } catch {
-                throw RendererService.Refusal("InvalidSpec", error.message)
-            }
-        }
-        var rest = options.filter { !ownKeys.contains($0.key) }
-        let locale: LocaleName
-        let localeText = try string("locale")
+    static func string(_ key: String, in options: [(key: String, value: OptionValue)]) throws(RendererService.Refusal) -> String? {
+        guard let option = options.last(where: { $0.key == key }) else { return nil }
         do throws(ProgressError) {
-            locale = try localeText.map { text throws(ProgressError) in try LocaleName(text) } ?? .fromEnvironment(environment)
+            return try OptionReader(for: "Render", accepting: []).text(key, option.value)
         } catch {
             throw RendererService.Refusal("InvalidSpec", error.message)
         }
+    }
+
+    static func locale(of options: [(key: String, value: OptionValue)], environment: [String: String]) throws(RendererService.Refusal) -> LocaleName {
+        guard let text = try string("locale", in: options) else { return .fromEnvironment(environment) }
+        do throws(ProgressError) {
+            return try LocaleName(text)
+        } catch {
+            throw RendererService.Refusal("InvalidSpec", error.message)
+        }
+    }
+
+    /// The spec, with `task` the properties progressd described (nil without "task").
+    static func resolve(
+        _ options: [(key: String, value: OptionValue)], environment: [String: String], task: [String: BusValue]?
+    ) throws(RendererService.Refusal) -> (spec: RenderSpec, altText: String) {
+        func string(_ key: String) throws(RendererService.Refusal) -> String? { try Self.string(key, in: options) }
+        var rest = options.filter { !ownKeys.contains($0.key) }
+        let locale = try Self.locale(of: options, environment: environment)
         if !rest.contains(where: { $0.key == "direction" }),
            Locale.Language(identifier: locale.identifier).characterDirection == .rightToLeft {
             rest.append(("direction", .string("rtl")))
@@ -42,8 +48,7 @@ enum RenderRequest {
         var title = try string("title") ?? ""
         var taskLabel: String?
         var taskSentence: String?
-        if let name = try string("task") {
-            let task = try describe(name, locale: locale)
+        if let name = try string("task"), let task {
             rest += [("fraction", .double(task["Fraction"]?.double ?? 0)), ("indeterminate", .bool(task["Indeterminate"]?.bool ?? false)),
                      ("state", .string(task["State"]?.string ?? "running")), ("stalled", .bool(task["Stalled"]?.bool ?? false))]
             taskLabel = task["Label"]?.string
@@ -76,6 +81,9 @@ enum RenderRequest {
 
     private static let describers = DescriberCache(catalog: MessageCatalog())
 
+    /// The service's one connection to the session bus for Describe, made on first use.
+    nonisolated(unsafe) private static var serviceBus: BusConnection?
+
     private static func describe(_ name: String, locale: LocaleName) throws(RendererService.Refusal) -> [String: BusValue] {
         do {
             return try BusConnection.session().call(
@@ -83,20 +91,77 @@ enum RenderRequest {
                 [.string(name), .string(locale.identifier)], timeoutMilliseconds: progressdTimeoutMilliseconds, autoStart: true
             ).first?.dictionary ?? [:]
         } catch {
-            if error.name == BusNames.errorPrefix + "NoSuchTask" { throw RendererService.Refusal("NoSuchTask", error.message) }
-            if error.name.hasPrefix(BusNames.errorPrefix) { throw RendererService.Refusal("InvalidSpec", error.message) }
-            if error.name == "org.freedesktop.DBus.Error.NoReply" || error.message.lowercased().contains("timeout") || error.message.lowercased().contains("timed out") {
-                throw RendererService.Refusal(
-                    "Unavailable", "progressd did not answer within \(progressdTimeoutMilliseconds) ms: \(error.message)")
-            }
-            throw RendererService.Refusal("Unavailable", "progressd can not be reached: \(error.message)")
+            throw refusal(error)
         }
     }
 
-    /// Renders a resolved request, with the info the service returns beside the image.
+    /// Describe without blocking the service's loop: other requests are served meanwhile.
+    private static func describeAsync(
+        _ name: String, locale: LocaleName, _ completion: @escaping (Result<[String: BusValue], RendererService.Refusal>) -> Void
+    ) {
+        let bus: BusConnection
+        do {
+            if serviceBus == nil || serviceBus?.isClosed == true { serviceBus = try BusConnection.session() }
+            bus = serviceBus!
+        } catch {
+            return completion(.failure(refusal(error)))
+        }
+        bus.callAsync(
+            BusNames.busName, BusNames.managerPath, BusNames.managerInterface, "Describe",
+            [.string(name), .string(locale.identifier)], timeoutMilliseconds: progressdTimeoutMilliseconds, autoStart: true
+        ) { result in
+            completion(result.map { $0.first?.dictionary ?? [:] }.mapError(refusal))
+        }
+    }
+
+    private static func refusal(_ error: BusCallError) -> RendererService.Refusal {
+        if error.name == BusNames.errorPrefix + "NoSuchTask" { return RendererService.Refusal("NoSuchTask", error.message) }
+        if error.name.hasPrefix(BusNames.errorPrefix) { return RendererService.Refusal("InvalidSpec", error.message) }
+        let message = error.message.lowercased()
+        if error.name == "org.freedesktop.DBus.Error.NoReply" || message.contains("timeout") || message.contains("timed out") {
+            return RendererService.Refusal(
+                "Unavailable", "progressd did not answer within \(progressdTimeoutMilliseconds) ms: \(error.message)")
+        }
+        return RendererService.Refusal("Unavailable", "progressd can not be reached: \(error.message)")
+    }
+
+    /// Renders a request, asking progressd synchronously (the command line: nothing else waits).
     static func render(_ options: [(key: String, value: OptionValue)], environment: [String: String])
-        throws(RendererService.Refusal) -> (image: [UInt8], info: [(String, PropertyValue)]) {
-        let (spec, altText) = try resolve(options, environment: environment)
+        throws(RendererService.Refusal) -> RendererService.Rendered {
+        var task: [String: BusValue]?
+        if let name = try string("task", in: options) {
+            task = try describe(name, locale: locale(of: options, environment: environment))
+        }
+        return try draw(options, environment: environment, task: task)
+    }
+
+    /// Renders a request for the service: a task is described without blocking, so one
+    /// request waiting for a slow progressd holds no other; the answer comes in `completion`.
+    static func render(
+        _ options: [(key: String, value: OptionValue)], environment: [String: String],
+        _ completion: @escaping (Result<RendererService.Rendered, RendererService.Refusal>) -> Void
+    ) {
+        let name: String?
+        let locale: LocaleName
+        do throws(RendererService.Refusal) {
+            name = try string("task", in: options)
+            locale = try Self.locale(of: options, environment: environment)
+        } catch {
+            return completion(.failure(error))
+        }
+        guard let name else {
+            return completion(Result { () throws(RendererService.Refusal) in try draw(options, environment: environment, task: nil) })
+        }
+        describeAsync(name, locale: locale) { described in
+            completion(Result { () throws(RendererService.Refusal) in
+                try draw(options, environment: environment, task: described.get())
+            })
+        }
+    }
+
+    private static func draw(_ options: [(key: String, value: OptionValue)], environment: [String: String], task: [String: BusValue]?)
+        throws(RendererService.Refusal) -> RendererService.Rendered {
+        let (spec, altText) = try resolve(options, environment: environment, task: task)
         do {
             let image = try ProgressRenderer.render(spec)
             return (image.data, [("width", .uint64(UInt64(image.width))), ("height", .uint64(UInt64(image.height))),

@@ -77,8 +77,8 @@ if parsed.has("service") {
     let environment = ProcessInfo.processInfo.environment
     let service: RendererService
     do {
-        service = try RendererService { options throws(RendererService.Refusal) in
-            try RenderRequest.render(options, environment: environment)
+        service = try RendererService { options, completion in
+            RenderRequest.render(options, environment: environment, completion)
         }
     } catch {
         fail(error.description, status: 1)
