@@ -75,7 +75,7 @@ enum RenderRequest {
             }
         case nil: break
         }
-        let altText = taskSentence ?? [title, percentLabel].filter { !$0.isEmpty }.joined(separator: ": ")
+        let altText = taskSentence ?? [ClientText.isolated(title), percentLabel].filter { !$0.isEmpty }.joined(separator: ": ")
         return (spec, altText)
     }
 

@@ -94,6 +94,12 @@ final class IntrospectionTests: DaemonTestCase {
             "\(limits.maxTasks) tasks in all", "title \(limits.maxTitleBytes) bytes", "message \(limits.maxMessageBytes)",
             "unit \(limits.maxUnitBytes)", "app-id \(limits.maxAppIdBytes)",
             "at most \(limits.maxSignalsPerSecond) signals per second",
+            "a reply of more than \(limits.maxReplyBytes) bytes", "than \(limits.maxReplyBytes) bytes (32 MiB",
+            "or more than \(limits.maxPageTasks), means \(limits.maxPageTasks)",
+            "at most \(limits.maxSubscriberSignalsPerSecond) Changed signals a second",
+            "answered for \(limits.subscriberAnswerMicros / 1_000_000) seconds",
+            "at most one Announcement a second", "names at most \(AnnouncementBudget.maxFailuresNamed) failures",
+            "(d, \(Limits.announcementRateRange.lowerBound) to \(Int(Limits.announcementRateRange.upperBound)), default 1)",
         ] {
             XCTAssertTrue(xml.contains(fragment), "the XML does not say '\(fragment)'")
         }
