@@ -33,7 +33,7 @@ public protocol ChangeRecorder: AnyObject {
 public final class ChangeStream {
     private var recorders: [ChangeRecorder] = []
     private var outputs: [ChangeOutput] = []
-    private var lastPublished: UInt64 = 0
+    private var lastPublished: UInt64?
 
     public init() {}
 
@@ -49,7 +49,8 @@ public final class ChangeStream {
         guard let first = batch.changes.first, let last = batch.lastSequence else { return }
         // Batches leave the front door numbered; one published out of order or twice would
         // show outputs a past that did not happen.
-        precondition(first.sequence == lastPublished + 1, "change \(first.sequence) published after \(lastPublished)")
+        precondition(
+            lastPublished.map { first.sequence == $0 + 1 } ?? true, "change \(first.sequence) published after \(lastPublished ?? 0)")
         lastPublished = last
         for output in outputs { output.publish(batch) }
     }

@@ -44,6 +44,9 @@ public struct Limits: Sendable, Equatable {
     /// Entries in one UpdateMany: a batch is for moving many updates in one message, and a
     /// bounded one keeps a single call from holding the daemon for long.
     public var maxBatchEntries = 4_096
+    /// Removals that Changes remembers: a poller that missed more than this gets every task
+    /// again (reset), which costs it one full read; 10,000 names are about a megabyte.
+    public var maxRemovalsKept = 10_000
     /// A child's weight relative to its siblings.
     public static let weightRange = 0.0...1_000_000.0
 

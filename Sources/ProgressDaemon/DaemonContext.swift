@@ -21,7 +21,9 @@ public final class DaemonContext {
         self.configuration = configuration
         self.clock = clock
         signals = SignalSender(connection: connection)
-        frontDoor = TaskFrontDoor(store: TaskStore(clock: clock, limits: configuration.limits))
+        // Sequence numbers start from the clock, so they keep growing across restarts.
+        frontDoor = TaskFrontDoor(
+            store: TaskStore(clock: clock, limits: configuration.limits), firstSequence: UInt64(max(1, clock.wallMicros)))
     }
 
     public var store: TaskStore { frontDoor.store }

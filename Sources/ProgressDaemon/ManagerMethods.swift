@@ -61,6 +61,12 @@ extension ProgressService {
                 value: { service.variants.properties(.all, of: $0, texts: texts) })
             call.reply(Variant.tuple([snapshot]))
         }),
+        ("Changes", { service, call throws(ProgressError) in
+            let since = Variant.uint64Child(call.parameters, 0)
+            let options = try ChangesOptions.parse(call.options(1))
+            let texts = try service.context.texts(forLocale: options.locale)
+            call.reply(try service.changes(since: since, options, texts: texts))
+        }),
         ("Describe", { service, call throws(ProgressError) in
             let name = try service.store.name(call.string(0))
             let texts = try service.context.texts(forLocale: call.string(1))
@@ -104,6 +110,38 @@ extension ProgressService {
             }
         }
         return parsed
+    }
+
+    /// Changes' reply: the serial, whether it is a reset, the tasks with the properties asked
+    /// for that changed, and the names removed.
+    private func changes(since: UInt64, _ options: ChangesOptions, texts: TaskDescribing) throws(ProgressError) -> OpaquePointer {
+        let answer = try changeIndex.changes(since: since)
+        var removed: [TaskName] = []
+        let tasks: OpaquePointer
+        switch answer {
+        case .reset:
+            context.stream.flushBeforeRead(.everything)
+            tasks = variants.everyTask(
+                in: store, type: "a{sa{sv}}", key: { Variant.string($0.text) },
+                value: { self.variants.properties(options.properties, of: $0, texts: texts) })
+        case .changes(let changed, let gone):
+            removed = gone
+            tasks = Variant.container("a{sa{sv}}") { builder in
+                for (name, properties) in changed {
+                    let wanted = properties.intersection(options.properties)
+                    guard !wanted.isEmpty, let task = store.task(name) else { continue }
+                    context.stream.flushBeforeRead(.task(name))
+                    Variant.add(builder, g_variant_new_dict_entry(
+                        Variant.string(name.text), variants.properties(wanted, of: task, texts: texts)))
+                }
+            }
+        }
+        let names = Variant.container("as") { builder in
+            for name in removed { Variant.add(builder, Variant.string(name.text)) }
+        }
+        return Variant.tuple([
+            g_variant_new_uint64(guint64(changeIndex.lastSequence)), g_variant_new_boolean(answer == .reset ? 1 : 0), tasks, names,
+        ])
     }
 
     /// The handler order of every mutating call: front door (validate, authorize, mutate),

@@ -40,6 +40,7 @@ public final class ProgressService {
     let variants = TaskVariants()
     lazy var objects = TaskObjects(service: self)
     let subscriptions: SubscriptionOutput
+    let changeIndex: ChangeIndex
     private let managerProperties: ManagerPropertiesOutput
     private let journal: JournalRecorder?
     private let timing: TimingInput
@@ -51,7 +52,11 @@ public final class ProgressService {
         let context = DaemonContext(connection: connection, configuration: configuration, clock: clock ?? GLibClock())
         self.context = context
         for problem in context.store.restore(configuration.restoredRecords) { Log.warning(problem) }
+        changeIndex = ChangeIndex(
+            firstSequence: context.frontDoor.lastSequence + 1, liveTasks: context.store.sortedNames,
+            maxRemovals: configuration.limits.maxRemovalsKept)
 
+        context.add(changeIndex)
         journal = configuration.journal.map { JournalRecorder(journal: $0, store: context.store, clock: context.clock) }
         if let journal { context.stream.add(recorder: journal) }
         let taskSignals = TaskSignalOutput(context: context, variants: variants)
@@ -102,6 +107,7 @@ public final class ProgressService {
     func managerProperty(_ property: String) -> OpaquePointer? {
         // A read never overtakes a signal about an older value.
         if property != "Version" { context.stream.flushBeforeRead(.manager) }
+        if property == "Serial" { return g_variant_new_uint64(guint64(changeIndex.lastSequence)) }
         return managerProperties.value(of: property)
     }
 
