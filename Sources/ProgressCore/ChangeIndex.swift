@@ -55,10 +55,13 @@ public final class ChangeIndex: ChangeOutput {
             forget(change.name)
             created[change.name] = sequence
         case .updated:
-            if created[change.name] == nil { created[change.name] = sequence }
-            var taskStamps = stamps[change.name] ?? Array(repeating: created[change.name]!, count: TaskProperty.allCases.count)
-            for index in change.properties.indices { taskStamps[index] = sequence }
-            stamps[change.name] = taskStamps
+            let createdAt = created[change.name] ?? sequence
+            if created[change.name] == nil { created[change.name] = createdAt }
+            // Mutated in place: a copy of the array on every update would be an allocation each.
+            let properties = change.properties.rawValue
+            for index in 0..<TaskProperty.allCases.count where properties & (1 << UInt32(index)) != 0 {
+                stamps[change.name, default: Array(repeating: createdAt, count: TaskProperty.allCases.count)][index] = sequence
+            }
         }
         if lastChange.updateValue(sequence, forKey: change.name) != nil { staleEntries += 1 }
         recent.append((sequence, change.name))

@@ -72,13 +72,12 @@ public final class TaskFrontDoor {
     }
 
     /// Numbers the changes in order and drops the empty ones, which outputs have no use for.
-    private func batch(_ changes: [TaskChange], _ origin: ChangeOrigin) -> ChangeBatch {
-        var numbered: [TaskChange] = []
-        numbered.reserveCapacity(changes.count)
-        for var change in changes where !change.isEmpty {
+    private func batch(_ changes: consuming [TaskChange], _ origin: ChangeOrigin) -> ChangeBatch {
+        var numbered = changes
+        numbered.removeAll { $0.isEmpty }
+        for index in numbered.indices {
             lastSequence += 1
-            change.sequence = lastSequence
-            numbered.append(change)
+            numbered[index].sequence = lastSequence
         }
         return ChangeBatch(origin: origin, changes: numbered)
     }

@@ -43,14 +43,14 @@ public final class DaemonContext {
     @discardableResult
     public func perform(_ command: TaskCommand, by origin: ChangeOrigin) -> ProgressError? {
         let outcome = frontDoor.perform(command, by: origin)
-        stream.deliver(outcome.batch)
+        stream.submit(outcome.batch)
         return outcome.error
     }
 
     /// A client left the bus: what it held goes (subscriptions), then its `caller` tasks fail.
     public func clientLeft(_ client: ClientID) {
         for action in clientLeftActions { action(client) }
-        stream.deliver(frontDoor.clientLeft(client))
+        stream.submit(frontDoor.clientLeft(client))
     }
 
     public func onClientLeft(_ action: @escaping (ClientID) -> Void) { clientLeftActions.append(action) }

@@ -145,12 +145,12 @@ extension ProgressService {
     }
 
     /// The handler order of every mutating call: front door (validate, authorize, mutate),
-    /// persist, reply, publish.
+    /// persist, reply, publish (the stream holds the reply until what it says is on disk).
     func run(_ mutation: Mutation, _ call: MethodCall) {
         let outcome = context.frontDoor.perform(mutation.command, by: .client(call.sender))
-        context.stream.recordBeforeReply(outcome.batch)
-        if let error = outcome.error { call.reply(error) } else { call.reply(mutation.replyValue()) }
-        context.stream.publishAfterReply(outcome.batch)
+        context.stream.submit(outcome.batch) {
+            if let error = outcome.error { call.reply(error) } else { call.reply(mutation.replyValue()) }
+        }
     }
 
     func handleManagerCall(_ method: String, _ call: MethodCall) {

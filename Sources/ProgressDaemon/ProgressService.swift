@@ -45,6 +45,7 @@ public final class ProgressService {
     private let journal: JournalRecorder?
     private let timing: TimingInput
     private let connections: ConnectionWatch
+    private var commitTimer: MainLoopTimer!
 
     public init(connection: OpaquePointer, configuration: ServiceConfiguration, clock: Clock? = nil) throws(DaemonError) {
         interfaces = try InterfaceInfo()
@@ -70,6 +71,10 @@ public final class ProgressService {
         timing = TimingInput(context: context)
         context.add(timing)
         connections = ConnectionWatch(context: context)
+        commitTimer = MainLoopTimer(clock: context.clock) { [unowned context] in context.stream.commitWaiting() }
+        // A zero timeout at default priority runs after the calls GLib has already queued:
+        // the group is what arrived in one pass of the main loop.
+        context.stream.scheduleCommit = { [unowned self] in commitTimer.arm(at: context.clock.monotonicMicros) }
     }
 
     var store: TaskStore { context.store }
@@ -84,6 +89,10 @@ public final class ProgressService {
 
     /// Saves what waits, stops the inputs and withdraws the objects.
     public func unregister() {
+        // What was replied to goes out; what waits for its sync is synced and replied to.
+        commitTimer.cancel()
+        context.stream.commitWaiting()
+        g_dbus_connection_flush_sync(context.connection, nil, nil)
         journal?.saveNow()
         context.stop()
         timing.stop()
