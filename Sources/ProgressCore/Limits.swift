@@ -44,6 +44,11 @@ public struct Limits: Sendable, Equatable {
     /// Entries in one UpdateMany: a batch is for moving many updates in one message, and a
     /// bounded one keeps a single call from holding the daemon for long.
     public var maxBatchEntries = 4_096
+    /// Live KDE job views (JobViewServer.requestView) one connection may hold: a KDE
+    /// application runs a few jobs at once (a Dolphin copy of many files is one job), and a
+    /// runaway client must not fill the store every application shares. All KDE jobs also
+    /// count together against `maxTasksPerCaller`, charged to the KDE bridge.
+    public var maxJobViewsPerConnection = 100
     /// A child's weight relative to its siblings.
     public static let weightRange = 0.0...1_000_000.0
 
