@@ -75,16 +75,23 @@ enum AsyncBusCall {
         _ parameters: OpaquePointer, replyType: String?, timeoutMilliseconds: Int32 = 25_000,
         done: @escaping (Result<OpaquePointer, CallFailure>) -> Void
     ) {
-        let box = Unmanaged.passRetained(ReplyBox(done)).toOpaque()
+        let box = Unmanaged.passRetained(ReplyBox(done, replyType: replyType)).toOpaque()
+        // The reply's type is checked here rather than by GDBus: a GVariantType made from a
+        // Swift string would not outlive the call.
         g_dbus_connection_call(
-            connection, destination, path, interface, method, parameters, replyType.map { shim_variant_type($0) },
+            connection, destination, path, interface, method, parameters, nil,
             G_DBUS_CALL_FLAGS_NO_AUTO_START, timeoutMilliseconds, nil,
             { source, result, userData in
                 assertOnMainLoop()
                 let box = Unmanaged<ReplyBox>.fromOpaque(userData!).takeRetainedValue()
                 var error: UnsafeMutablePointer<GError>?
                 if let reply = g_dbus_connection_call_finish(OpaquePointer(source), result, &error) {
-                    box.done(.success(reply))
+                    let type = Variant.typeString(reply)
+                    if let expected = box.replyType, type != expected {
+                        box.done(.failure(CallFailure(message: "the reply has type \(type), not \(expected)")))
+                    } else {
+                        box.done(.success(reply))
+                    }
                     g_variant_unref(reply)
                 } else {
                     box.done(.failure(CallFailure(message: consumeMessage(error))))
@@ -110,6 +117,10 @@ enum AsyncBusCall {
 
     private final class ReplyBox {
         let done: (Result<OpaquePointer, CallFailure>) -> Void
-        init(_ done: @escaping (Result<OpaquePointer, CallFailure>) -> Void) { self.done = done }
+        let replyType: String?
+        init(_ done: @escaping (Result<OpaquePointer, CallFailure>) -> Void, replyType: String?) {
+            self.done = done
+            self.replyType = replyType
+        }
     }
 }
