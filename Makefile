@@ -9,7 +9,7 @@ DEBUG_BIN = .build/debug
 # them (installed, that is $(PREFIX)/share/locale).
 LOCALE_BUILD = .build/share/locale
 
-.PHONY: all deps catalogs build release run test bench soak gallery install uninstall clean
+.PHONY: all deps catalogs build release run test interop bench soak gallery install uninstall clean
 
 all: build
 
@@ -34,6 +34,13 @@ run: build
 test: deps catalogs
 	$(SWIFT) build --build-tests
 	PROGRESSD_LOCALE_DIR=$(CURDIR)/$(LOCALE_BUILD) $(SWIFT) test
+
+# Real desktop clients against progressd on private buses (kioclient5 for the KDE bridge);
+# installs what they need first. The tests skip themselves without PROGRESSD_INTEROP=1.
+interop: deps catalogs
+	@sh scripts/install-interop-deps.sh
+	$(SWIFT) build --build-tests
+	PROGRESSD_INTEROP=1 PROGRESSD_LOCALE_DIR=$(CURDIR)/$(LOCALE_BUILD) $(SWIFT) test --filter ProgressInteropTests
 
 # The benchmark: progressd (release) against bench/reference on one private bus; see bench/run-bench.py.
 BENCH_BUILD = .build/bench

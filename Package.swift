@@ -93,6 +93,11 @@ let package = Package(
             name: "ProgressKDETests",
             dependencies: ["ProgressKDE", "ProgressClient", "ProgressCore", "ProgressTestSupport", "progressd", "progressctl"],
             exclude: ["helpers"]),
+        // Real desktop clients (kioclient5 …): `make interop` installs them and sets PROGRESSD_INTEROP=1.
+        .testTarget(
+            name: "ProgressInteropTests",
+            dependencies: ["ProgressBus", "ProgressClient", "ProgressCore", "ProgressTestSupport", "progressd", "progressctl"],
+            exclude: ["helpers"]),
     ],
     swiftLanguageModes: [.v6]
 )

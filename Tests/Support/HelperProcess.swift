@@ -30,7 +30,8 @@ public final class HelperProcess: @unchecked Sendable {
         shell.executableURL = URL(fileURLWithPath: "/bin/sh")
         let script = readsCommands
             ? "echo \"helper-pid $$\"; exec \"$@\""
-            : "\"$@\" </dev/null & pid=$!; echo \"helper-pid $pid\"; (read -r _; kill $pid 2>/dev/null) & watcher=$!; "
+            // A background job's stdin is /dev/null in sh: the watcher reads a copy (fd 3).
+            : "exec 3<&0; \"$@\" </dev/null 3<&- & pid=$!; echo \"helper-pid $pid\"; (read -r _ <&3; kill $pid 2>/dev/null) & watcher=$!; "
                 + "wait $pid; status=$?; kill $watcher 2>/dev/null; exit $status"
         shell.arguments = ["-c", script, "helper", executable] + arguments
         shell.environment = environment
