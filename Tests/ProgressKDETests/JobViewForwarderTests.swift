@@ -108,4 +108,22 @@ final class JobViewForwarderTests: KDETestCase {
         XCTAssertEqual(events(first, "requestView").count, 1, "the child is not forwarded: \(events(first, "requestView"))")
         XCTAssertEqual(events(second, "requestView").count, 2, "\(events(second, "requestView"))")
     }
+
+    func testUpdatesAreCoalescedToTheSignalRate() throws {
+        let server = try server()
+        try start("burst", [("total", .uint64(1_000)), ("app-id", .string("org.example.Burst"))])
+        let path = try XCTUnwrap(waitForEvent(server, "requestView")?["path"] as? String)
+        let began = Date()
+        for completed in 1...200 {
+            client.send(BusNames.busName, BusNames.managerPath, BusNames.managerInterface, "Update",
+                        [.string("burst"), .vardict([("completed", .uint64(UInt64(completed)))])])
+        }
+        client.flush()
+        waitForEvent(server, "update") { ($0["props"] as? [String: Any])?["processedBytes"] as? Int == 200 }
+        let elapsed = Date().timeIntervalSince(began)
+        let updates = events(server, "update").filter { $0["path"] as? String == path }
+        // The first update after the reply, then at most 10 a second (the default rate) and the trailing edge.
+        XCTAssertLessThanOrEqual(updates.count, 3 + Int(elapsed * 10), "\(updates.count) updates in \(elapsed) s")
+        print("200 task updates in \(String(format: "%.2f", elapsed)) s reached the server as \(updates.count) update() calls")
+    }
 }
