@@ -1,5 +1,6 @@
 import Foundation
 import ProgressDaemon
+import ProgressKDE
 import ProgressBus
 import ProgressCore
 import ProgressState
@@ -19,7 +20,8 @@ if ProcessInfo.processInfo.environment["G_SLICE"] == nil {
 }
 let usage = """
     Usage: progressd [--max-signals-per-second N] [--max-tasks N] [--max-tasks-per-caller N]
-                     [--locale-directory DIR] [--state-directory DIR] [--version] [--help]
+                     [--locale-directory DIR] [--state-directory DIR] [--no-kde-jobs]
+                     [--version] [--help]
 
     Serves org.progressd.Progress1 on the session bus (DBUS_SESSION_BUS_ADDRESS).
 
@@ -31,6 +33,8 @@ let usage = """
                                    (default: share/locale beside the bin directory)
       --state-directory DIR        where tasks are kept across restarts
                                    (default $XDG_STATE_HOME/progressd or ~/.local/state/progressd)
+      --no-kde-jobs                neither serve org.kde.JobViewServer (KIO jobs as tasks)
+                                   nor forward tasks to Plasma's job tracker
       --version                    print the version and exit
       --help                       print this help and exit
 
@@ -48,6 +52,7 @@ var arguments = CommandLine.arguments.dropFirst()
 }
 
 var limits = Limits()
+var kdeJobs = true
 let environment = ProcessInfo.processInfo.environment
 var stateURL = StateDirectory.defaultURL(environment: environment)
 // <prefix>/bin/progressd finds <prefix>/share/locale, installed or in the build folder.
@@ -75,6 +80,8 @@ while let argument = arguments.popFirst() {
             exit(64)
         }
         stateURL = URL(fileURLWithPath: path)
+    case "--no-kde-jobs":
+        kdeJobs = false
     case "--max-tasks":
         limits.maxTasks = wholeNumber(after: argument, in: 1...10_000_000)
     case "--max-tasks-per-caller":
@@ -104,7 +111,8 @@ let configuration = ServiceConfiguration(
     limits: limits, version: ProgressVersion.current, texts: describers.describer(for: daemonLocale),
     textsForLocale: { (text: String) throws(ProgressError) -> TaskDescribing in try describers.describer(forClientLocale: text) },
     journal: state, restoredRecords: records)
-exit(Daemon(configuration: configuration).run { context in
+exit(Daemon(configuration: configuration).run { (context: DaemonContext) throws(DaemonError) in
     // Optional outputs and inputs, one line each: `context.add(SomeOutput(context: context))`.
-    _ = context
+    if kdeJobs { let input = try JobViewServerInput(context: context); context.add(input); try input.start() }
+    if kdeJobs { let forwarder = JobViewForwarder(context: context); context.add(forwarder); forwarder.start() }
 })
