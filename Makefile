@@ -19,7 +19,7 @@ ZSHCOMPDIR = $(DATADIR)/zsh/site-functions
 FISHCOMPDIR = $(DATADIR)/fish/vendor_completions.d
 PROGRAMS = progressctl progress-render progressd
 
-.PHONY: all deps catalogs man build release run test bench soak gallery install uninstall clean
+.PHONY: all deps catalogs man build release run test interop bench soak gallery install uninstall clean
 
 all: build
 
@@ -53,6 +53,13 @@ run: build
 test: deps catalogs man
 	$(SWIFT) build --build-tests
 	PROGRESSD_LOCALE_DIR=$(CURDIR)/$(LOCALE_BUILD) $(SWIFT) test
+
+# Real desktop clients against progressd on private buses (kioclient5 for the KDE bridge);
+# installs what they need first. The tests skip themselves without PROGRESSD_INTEROP=1.
+interop: deps catalogs man
+	@sh scripts/install-interop-deps.sh
+	$(SWIFT) build --build-tests
+	PROGRESSD_INTEROP=1 PROGRESSD_LOCALE_DIR=$(CURDIR)/$(LOCALE_BUILD) $(SWIFT) test --filter ProgressInteropTests
 
 # The benchmark: progressd (release) against bench/reference on one private bus; see bench/run-bench.py.
 BENCH_BUILD = .build/bench

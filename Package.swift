@@ -35,6 +35,11 @@ let package = Package(
         .target(name: "ProgressClient", dependencies: ["ProgressBus", "ProgressCore", "CGLib"]),
         // The Progress1 server: the front door's D-Bus inputs and the change stream's outputs.
         .target(name: "ProgressDaemon", dependencies: ["ProgressBus", "ProgressCore", "CGLib"]),
+        // KDE's job view protocol both ways: serving org.kde.JobViewServer (KIO jobs become
+        // tasks) and forwarding tasks to Plasma's server.
+        .target(
+            name: "ProgressKDE", dependencies: ["ProgressDaemon", "ProgressBus", "ProgressCore", "CGLib"],
+            resources: [.embedInCode("org.kde.JobViews.xml")]),
         // The Renderer1 server (progress-render --service).
         .target(
             name: "ProgressRendererService", dependencies: ["ProgressBus", "ProgressCore", "CGLib"],
@@ -43,7 +48,7 @@ let package = Package(
         .target(name: "ProgressCommandLine"),
 
         .executableTarget(
-            name: "progressd", dependencies: ["ProgressDaemon", "ProgressBus", "ProgressText", "ProgressState", "ProgressCore"]),
+            name: "progressd", dependencies: ["ProgressDaemon", "ProgressKDE", "ProgressBus", "ProgressText", "ProgressState", "ProgressCore"]),
 
         // cairo and pango drawing, PNG through libpng: the only module that imports CCairo.
         .target(name: "ProgressRender", dependencies: ["ProgressCore", "CCairo"]),
@@ -84,6 +89,15 @@ let package = Package(
         .testTarget(
             name: "ProgressBusTests",
             dependencies: ["ProgressDaemon", "ProgressBus", "ProgressClient", "ProgressCore", "ProgressTestSupport", "progressd"]),
+        .testTarget(
+            name: "ProgressKDETests",
+            dependencies: ["ProgressKDE", "ProgressClient", "ProgressCore", "ProgressTestSupport", "progressd", "progressctl"],
+            exclude: ["helpers"]),
+        // Real desktop clients (kioclient5 …): `make interop` installs them and sets PROGRESSD_INTEROP=1.
+        .testTarget(
+            name: "ProgressInteropTests",
+            dependencies: ["ProgressBus", "ProgressClient", "ProgressCore", "ProgressTestSupport", "progressd", "progressctl"],
+            exclude: ["helpers"]),
     ],
     swiftLanguageModes: [.v6]
 )

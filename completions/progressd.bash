@@ -10,7 +10,7 @@ _progressd() {
         --max-signals-per-second | --max-tasks | --max-tasks-per-caller | --max-reply-bytes) return ;;
     esac
     COMPREPLY=($(compgen -W "--max-signals-per-second --max-tasks --max-tasks-per-caller --max-reply-bytes --locale-directory
-        --state-directory --version --help" -- "$cur"))
+        --state-directory --no-kde-jobs --version --help" -- "$cur"))
 }
 
 complete -F _progressd progressd

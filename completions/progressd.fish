@@ -8,5 +8,6 @@ complete -c progressd -l max-tasks-per-caller -x -d 'Tasks one connection may st
 complete -c progressd -l max-reply-bytes -x -d 'Bytes in one reply at most'
 complete -c progressd -l locale-directory -x -a '(__fish_complete_directories)' -d 'Where the message catalogs are'
 complete -c progressd -l state-directory -x -a '(__fish_complete_directories)' -d 'Where tasks are kept across restarts'
+complete -c progressd -l no-kde-jobs -d 'Neither serve KDE jobs nor forward tasks to Plasma'
 complete -c progressd -l version -d 'Print the version and exit'
 complete -c progressd -l help -d 'Print the help and exit'

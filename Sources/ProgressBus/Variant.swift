@@ -72,6 +72,12 @@ public enum Variant {
         return g_variant_get_uint32(child)
     }
 
+    public static func uint64Child(_ tuple: OpaquePointer, _ index: Int) -> UInt64 {
+        let child = g_variant_get_child_value(tuple, gsize(index))!
+        defer { g_variant_unref(child) }
+        return UInt64(g_variant_get_uint64(child))
+    }
+
     public static func doubleChild(_ tuple: OpaquePointer, _ index: Int) -> Double {
         let child = g_variant_get_child_value(tuple, gsize(index))!
         defer { g_variant_unref(child) }

@@ -120,6 +120,34 @@ public final class BusConnection {
             }, box)
     }
 
+    /// Sends every call at once and waits for all the replies (pumping the main context),
+    /// in the order sent: many calls in flight, as a busy client makes them.
+    public func callAll(
+        _ destination: String, _ path: String, _ interface: String, _ method: String, _ argumentLists: [[BusValue]],
+        timeoutMilliseconds: Int32 = 25_000
+    ) -> [Result<[BusValue], BusCallError>] {
+        let replies = PendingReplies(count: argumentLists.count)
+        for (index, arguments) in argumentLists.enumerated() {
+            let slot = Unmanaged.passRetained(ReplySlot(replies, index)).toOpaque()
+            g_dbus_connection_call(
+                connection, destination, path, interface, method, BusValue.tuple(arguments).gVariant(), nil,
+                G_DBUS_CALL_FLAGS_NO_AUTO_START, timeoutMilliseconds, nil,
+                { source, result, slot in
+                    let slot = Unmanaged<ReplySlot>.fromOpaque(slot!).takeRetainedValue()
+                    var error: UnsafeMutablePointer<GError>?
+                    if let reply = g_dbus_connection_call_finish(OpaquePointer(source), result, &error) {
+                        slot.replies.results[slot.index] = .success(BusValue.children(reply))
+                        g_variant_unref(reply)
+                    } else {
+                        slot.replies.results[slot.index] = .failure(BusCallError(consuming: error))
+                    }
+                    slot.replies.done += 1
+                }, slot)
+        }
+        Self.pump(seconds: Double(timeoutMilliseconds) / 1000 + 1) { replies.done == argumentLists.count }
+        return replies.results.map { $0 ?? .failure(BusCallError(name: "", message: "no reply")) }
+    }
+
     /// Sends a call that expects no reply (the daemon still runs it).
     public func send(_ destination: String, _ path: String, _ interface: String, _ method: String, _ arguments: [BusValue]) {
         g_dbus_connection_call(
@@ -170,6 +198,21 @@ public final class BusConnection {
     /// Dispatches whatever has already arrived, without waiting.
     public static func drain() {
         while g_main_context_iteration(nil, 0) != 0 {}
+    }
+}
+
+private final class PendingReplies {
+    var results: [Result<[BusValue], BusCallError>?]
+    var done = 0
+    init(count: Int) { results = Array(repeating: nil, count: count) }
+}
+
+private final class ReplySlot {
+    let replies: PendingReplies
+    let index: Int
+    init(_ replies: PendingReplies, _ index: Int) {
+        self.replies = replies
+        self.index = index
     }
 }
 

@@ -24,40 +24,73 @@ extension ChangeOutput {
 /// The listener that must see a batch before the caller hears success: persistence, so
 /// that a reply means the transition is on disk.
 public protocol ChangeRecorder: AnyObject {
+    /// Takes the batch; what must be durable before the reply waits for `commit`.
     func record(_ batch: ChangeBatch)
+    /// Whether recorded changes wait for `commit` before anyone may hear of them.
+    var hasPending: Bool { get }
+    /// Makes every recorded change durable at once: one write and one sync for all.
+    func commit()
 }
 
-/// The ordered stream from the front door to the outputs. An input hands it a batch in
-/// two steps around its reply (`recordBeforeReply`, then `publishAfterReply`), or in one
-/// when there is nobody to reply to (`deliver`: timers, lost connections, bridges).
+/// The ordered stream from the front door to the outputs. An input submits each batch with
+/// its reply, if it has one: the recorders take it, and when none has anything waiting to
+/// be made durable, the reply goes and the outputs hear of it at once. Otherwise the batch
+/// waits, with every batch after it, until the daemon commits the group (once per pass of
+/// the main loop): one sync, then the replies and the outputs, in order. So every reply
+/// still means "on disk", and a burst of Starts costs one sync, not one each.
 public final class ChangeStream {
     private var recorders: [ChangeRecorder] = []
     private var outputs: [ChangeOutput] = []
-    private var lastPublished: UInt64 = 0
+    private var lastPublished: UInt64?
+    private var waiting: [(batch: ChangeBatch, reply: (() -> Void)?)] = []
+    /// Asks the daemon to call `commitWaiting` soon (after the calls already queued).
+    public var scheduleCommit: () -> Void = {}
 
     public init() {}
 
     public func add(recorder: ChangeRecorder) { recorders.append(recorder) }
     public func add(_ output: ChangeOutput) { outputs.append(output) }
 
-    public func recordBeforeReply(_ batch: ChangeBatch) {
-        guard !batch.isEmpty else { return }
-        for recorder in recorders { recorder.record(batch) }
+    /// A batch and what tells its caller (nil when nobody waits on a reply).
+    public func submit(_ batch: ChangeBatch, reply: (() -> Void)? = nil) {
+        if !batch.isEmpty {
+            for recorder in recorders { recorder.record(batch) }
+        }
+        if waiting.isEmpty && !recorders.contains(where: \.hasPending) {
+            reply?()
+            publish(batch)
+            return
+        }
+        if waiting.isEmpty { scheduleCommit() }
+        waiting.append((batch, reply))
     }
 
-    public func publishAfterReply(_ batch: ChangeBatch) {
+    /// Makes what waits durable, then replies and publishes it, in order.
+    public func commitWaiting() {
+        for recorder in recorders where recorder.hasPending { recorder.commit() }
+        let group = waiting
+        waiting.removeAll()
+        for (batch, reply) in group {
+            reply?()
+            publish(batch)
+        }
+    }
+
+    public var hasWaiting: Bool { !waiting.isEmpty }
+
+    private func publish(_ batch: ChangeBatch) {
         guard let first = batch.changes.first, let last = batch.lastSequence else { return }
         // Batches leave the front door numbered; one published out of order or twice would
         // show outputs a past that did not happen.
-        precondition(first.sequence == lastPublished + 1, "change \(first.sequence) published after \(lastPublished)")
+        precondition(
+            lastPublished.map { first.sequence == $0 + 1 } ?? true, "change \(first.sequence) published after \(lastPublished ?? 0)")
         lastPublished = last
         for output in outputs { output.publish(batch) }
     }
 
     /// A batch nobody waits on a reply for.
     public func deliver(_ batch: ChangeBatch) {
-        recordBeforeReply(batch)
-        publishAfterReply(batch)
+        submit(batch)
     }
 
     public func flushBeforeRead(_ scope: ReadScope) {

@@ -5,12 +5,16 @@
 public final class TaskFrontDoor {
     public let store: TaskStore
     private let access: AccessPolicy
-    /// The sequence number of the last change handed out; 0 before the first.
-    public private(set) var lastSequence: UInt64 = 0
+    /// The sequence number of the last change handed out.
+    public private(set) var lastSequence: UInt64
 
-    public init(store: TaskStore, access: AccessPolicy = SameUserAccess()) {
+    /// `firstSequence` is the number of this run's first change. The daemon starts it at the
+    /// wall clock in microseconds, so that numbers keep growing across restarts and a
+    /// poller's serial from an earlier run is known to be older than anything kept.
+    public init(store: TaskStore, access: AccessPolicy = SameUserAccess(), firstSequence: UInt64 = 1) {
         self.store = store
         self.access = access
+        lastSequence = max(1, firstSequence) - 1
     }
 
     public func perform(_ command: TaskCommand, by origin: ChangeOrigin) -> CommandOutcome {
@@ -68,13 +72,12 @@ public final class TaskFrontDoor {
     }
 
     /// Numbers the changes in order and drops the empty ones, which outputs have no use for.
-    private func batch(_ changes: [TaskChange], _ origin: ChangeOrigin) -> ChangeBatch {
-        var numbered: [TaskChange] = []
-        numbered.reserveCapacity(changes.count)
-        for var change in changes where !change.isEmpty {
+    private func batch(_ changes: consuming [TaskChange], _ origin: ChangeOrigin) -> ChangeBatch {
+        var numbered = changes
+        numbered.removeAll { $0.isEmpty }
+        for index in numbered.indices {
             lastSequence += 1
-            change.sequence = lastSequence
-            numbered.append(change)
+            numbered[index].sequence = lastSequence
         }
         return ChangeBatch(origin: origin, changes: numbered)
     }

@@ -20,6 +20,11 @@ public struct TaskProperties: OptionSet, Sendable, Hashable {
     public let rawValue: UInt32
     public init(rawValue: UInt32) { self.rawValue = rawValue }
     public init(_ property: TaskProperty) { rawValue = 1 << UInt32(property.rawValue) }
+    /// The property at `index` of its table.
+    public init(index: Int) { rawValue = 1 << UInt32(index) }
+
+    /// The indices of the members, in order.
+    public var indices: [Int] { (0..<32).filter { rawValue & (1 << UInt32($0)) != 0 } }
 
     public static let all = TaskPropertyTable.standard.all
 

@@ -21,7 +21,9 @@ public final class DaemonContext {
         self.configuration = configuration
         self.clock = clock
         signals = SignalSender(connection: connection)
-        frontDoor = TaskFrontDoor(store: TaskStore(clock: clock, limits: configuration.limits))
+        // Sequence numbers start from the clock, so they keep growing across restarts.
+        frontDoor = TaskFrontDoor(
+            store: TaskStore(clock: clock, limits: configuration.limits), firstSequence: UInt64(max(1, clock.wallMicros)))
     }
 
     public var store: TaskStore { frontDoor.store }
@@ -41,14 +43,14 @@ public final class DaemonContext {
     @discardableResult
     public func perform(_ command: TaskCommand, by origin: ChangeOrigin) -> ProgressError? {
         let outcome = frontDoor.perform(command, by: origin)
-        stream.deliver(outcome.batch)
+        stream.submit(outcome.batch)
         return outcome.error
     }
 
     /// A client left the bus: what it held goes (subscriptions), then its `caller` tasks fail.
     public func clientLeft(_ client: ClientID) {
         for action in clientLeftActions { action(client) }
-        stream.deliver(frontDoor.clientLeft(client))
+        stream.submit(frontDoor.clientLeft(client))
     }
 
     public func onClientLeft(_ action: @escaping (ClientID) -> Void) { clientLeftActions.append(action) }

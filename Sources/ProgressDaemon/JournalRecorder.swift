@@ -3,12 +3,17 @@ import ProgressCore
 
 /// Persistence, the one listener that runs before the reply: a transition (a task came or
 /// went, its state or a request changed) is written and synced before the caller hears
-/// success; other changes are saved at most once a second per task.
+/// success; other changes are saved at most once a second per task. Transitions wait here
+/// until the stream commits the group they arrived in, and go out in one write and one sync.
 final class JournalRecorder: ChangeRecorder {
     private let journal: TaskJournal
     private let store: TaskStore
     private let clock: Clock
     private var throttle = SaveThrottle()
+    /// Transitions waiting for the group's sync: each task's latest record, or nil for a
+    /// removal, in the order the tasks first changed.
+    private var pending: [String: TaskRecord?] = [:]
+    private var pendingOrder: [String] = []
     private lazy var timer = MainLoopTimer(clock: clock) { [unowned self] in saveDue() }
 
     init(journal: TaskJournal, store: TaskStore, clock: Clock) {
@@ -19,21 +24,37 @@ final class JournalRecorder: ChangeRecorder {
     }
 
     func record(_ batch: ChangeBatch) {
-        var records: [TaskRecord] = []
-        var removed: [String] = []
         let now = clock.monotonicMicros
         for change in batch.changes {
             if change.kind == .removed {
-                removed.append(change.name.text)
+                hold(change.name.text, nil)
                 throttle.forget(change.name)
             } else if change.mustPersistNow, let record = store.record(of: change.name) {
-                records.append(record)
+                hold(change.name.text, record)
                 throttle.forget(change.name)
             } else if !change.properties.isEmpty, let due = throttle.markDirty(change.name, now: now) {
                 timer.arm(at: due)
             }
         }
-        if !records.isEmpty || !removed.isEmpty { journal.write(records, removed: removed) }
+    }
+
+    /// Only a task's last state in the group matters: a task started and removed again is
+    /// one removal, a task removed and started again one record.
+    private func hold(_ name: String, _ record: TaskRecord?) {
+        if pending.updateValue(record, forKey: name) == nil { pendingOrder.append(name) }
+    }
+
+    var hasPending: Bool { !pendingOrder.isEmpty }
+
+    func commit() {
+        var records: [TaskRecord] = []
+        var removed: [String] = []
+        for name in pendingOrder {
+            if let record = pending[name]! { records.append(record) } else { removed.append(name) }
+        }
+        pending.removeAll(keepingCapacity: true)
+        pendingOrder.removeAll(keepingCapacity: true)
+        journal.write(records, removed: removed)
     }
 
     private func saveDue() {
@@ -43,12 +64,15 @@ final class JournalRecorder: ChangeRecorder {
             if let due = throttle.dueTime { timer.arm(at: due) }
             return
         }
+        // The group's transitions go first, so a fresher save is never followed by an older record.
+        if hasPending { commit() }
         journal.write(names.compactMap(store.record(of:)), removed: [])
     }
 
     /// Writes what waits for the once-a-second save; on a clean stop.
     func saveNow() {
         timer.cancel()
+        if hasPending { commit() }
         let records = throttle.takeAll(now: clock.monotonicMicros).compactMap(store.record(of:))
         if !records.isEmpty { journal.write(records, removed: []) }
     }

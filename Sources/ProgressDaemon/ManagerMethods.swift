@@ -61,6 +61,7 @@ extension ProgressService {
                 throw .tooBigForOneReply("List", tasks: service.store.count, limit: service.store.limits.maxReplyBytes)
             }
             call.reply(Variant.tuple([names]))
+            service.trimmer.replied(tasks: service.store.count, properties: 1)
         }),
         ("Snapshot", { service, call throws(ProgressError) in
             let texts = try service.context.texts(forLocale: call.string(0))
@@ -74,6 +75,7 @@ extension ProgressService {
                 throw .tooBigForOneReply("Snapshot", tasks: service.store.count, limit: limit)
             }
             call.reply(Variant.tuple([page.value]))
+            service.trimmer.replied(tasks: page.count, properties: TaskProperty.allCases.count)
         }),
         ("SnapshotPage", { service, call throws(ProgressError) in
             let texts = try service.context.texts(forLocale: call.string(0))
@@ -94,6 +96,15 @@ extension ProgressService {
                 key: { Variant.string($0.text) }, value: { service.variants.properties(.all, of: $0, texts: texts) })
             let next = page.complete ? "" : (page.last?.text ?? after)
             call.reply(Variant.tuple([page.value, Variant.string(next)]))
+            service.trimmer.replied(tasks: page.count, properties: TaskProperty.allCases.count)
+        }),
+        ("Changes", { service, call throws(ProgressError) in
+            let since = Variant.uint64Child(call.parameters, 0)
+            let options = try ChangesOptions.parse(call.options(1))
+            let texts = try service.context.texts(forLocale: options.locale)
+            let (reply, tasks) = try service.changes(since: since, options, texts: texts)
+            call.reply(reply)
+            service.trimmer.replied(tasks: tasks, properties: options.properties.indices.count)
         }),
         ("Describe", { service, call throws(ProgressError) in
             let name = try service.store.name(call.string(0))
@@ -140,13 +151,57 @@ extension ProgressService {
         return parsed
     }
 
+    /// Changes' reply: the serial, whether it is a reset, the tasks with the properties asked
+    /// for that changed, and the names removed.
+    private func changes(
+        since: UInt64, _ options: ChangesOptions, texts: TaskDescribing
+    ) throws(ProgressError) -> (reply: OpaquePointer, tasks: Int) {
+        let answer = try changeIndex.changes(since: since)
+        var removed: [TaskName] = []
+        let tasks: OpaquePointer
+        switch answer {
+        case .reset:
+            context.stream.flushBeforeRead(.everything)
+            // Bounded like Snapshot: a reset of every task must still fit in one reply.
+            let limit = store.limits.maxReplyBytes
+            let page = variants.page(
+                store.sortedNames, in: store, type: "a{sa{sv}}", maxBytes: limit, key: { Variant.string($0.text) },
+                value: { self.variants.properties(options.properties, of: $0, texts: texts) })
+            guard page.complete else {
+                g_variant_unref(g_variant_ref_sink(page.value))
+                throw .limitExceeded(
+                    "Changes would answer with all \(store.count) tasks, more than \(limit) bytes, the most one reply may carry; "
+                        + "ask for fewer \"properties\", or read the Serial, then the tasks with SnapshotPage, then poll Changes from that Serial")
+            }
+            tasks = page.value
+        case .changes(let changed, let gone):
+            removed = gone
+            tasks = Variant.container("a{sa{sv}}") { builder in
+                for (name, properties) in changed {
+                    let wanted = properties.intersection(options.properties)
+                    guard !wanted.isEmpty, let task = store.task(name) else { continue }
+                    context.stream.flushBeforeRead(.task(name))
+                    Variant.add(builder, g_variant_new_dict_entry(
+                        Variant.string(name.text), variants.properties(wanted, of: task, texts: texts)))
+                }
+            }
+        }
+        let names = Variant.container("as") { builder in
+            for name in removed { Variant.add(builder, Variant.string(name.text)) }
+        }
+        let reply = Variant.tuple([
+            g_variant_new_uint64(guint64(changeIndex.lastSequence)), g_variant_new_boolean(answer == .reset ? 1 : 0), tasks, names,
+        ])
+        return (reply, Int(g_variant_n_children(tasks)))
+    }
+
     /// The handler order of every mutating call: front door (validate, authorize, mutate),
-    /// persist, reply, publish.
+    /// persist, reply, publish (the stream holds the reply until what it says is on disk).
     func run(_ mutation: Mutation, _ call: MethodCall) {
         let outcome = context.frontDoor.perform(mutation.command, by: .client(call.sender))
-        context.stream.recordBeforeReply(outcome.batch)
-        if let error = outcome.error { call.reply(error) } else { call.reply(mutation.replyValue()) }
-        context.stream.publishAfterReply(outcome.batch)
+        context.stream.submit(outcome.batch) {
+            if let error = outcome.error { call.reply(error) } else { call.reply(mutation.replyValue()) }
+        }
     }
 
     func handleManagerCall(_ method: String, _ call: MethodCall) {

@@ -38,12 +38,15 @@ public final class ProgressService {
     public let context: DaemonContext
     let interfaces: InterfaceInfo
     let variants = TaskVariants()
+    lazy var trimmer = LargeReplyTrimmer(clock: context.clock)
     lazy var objects = TaskObjects(service: self)
     let subscriptions: SubscriptionOutput
+    let changeIndex: ChangeIndex
     private let managerProperties: ManagerPropertiesOutput
     private let journal: JournalRecorder?
     private let timing: TimingInput
     private let connections: ConnectionWatch
+    private var commitTimer: MainLoopTimer!
 
     public init(connection: OpaquePointer, configuration: ServiceConfiguration, clock: Clock? = nil) throws(DaemonError) {
         interfaces = try InterfaceInfo()
@@ -51,7 +54,11 @@ public final class ProgressService {
         let context = DaemonContext(connection: connection, configuration: configuration, clock: clock ?? GLibClock())
         self.context = context
         for problem in context.store.restore(configuration.restoredRecords) { Log.warning(problem) }
+        changeIndex = ChangeIndex(
+            firstSequence: context.frontDoor.lastSequence + 1, liveTasks: context.store.sortedNames,
+            maxRemovals: configuration.limits.maxRemovalsKept)
 
+        context.add(changeIndex)
         journal = configuration.journal.map { JournalRecorder(journal: $0, store: context.store, clock: context.clock) }
         if let journal { context.stream.add(recorder: journal) }
         let taskSignals = TaskSignalOutput(context: context, variants: variants)
@@ -65,6 +72,10 @@ public final class ProgressService {
         timing = TimingInput(context: context)
         context.add(timing)
         connections = ConnectionWatch(context: context)
+        commitTimer = MainLoopTimer(clock: context.clock) { [unowned context] in context.stream.commitWaiting() }
+        // A zero timeout at default priority runs after the calls GLib has already queued:
+        // the group is what arrived in one pass of the main loop.
+        context.stream.scheduleCommit = { [unowned self] in commitTimer.arm(at: context.clock.monotonicMicros) }
     }
 
     var store: TaskStore { context.store }
@@ -79,6 +90,10 @@ public final class ProgressService {
 
     /// Saves what waits, stops the inputs and withdraws the objects.
     public func unregister() {
+        // What was replied to goes out; what waits for its sync is synced and replied to.
+        commitTimer.cancel()
+        context.stream.commitWaiting()
+        g_dbus_connection_flush_sync(context.connection, nil, nil)
         journal?.saveNow()
         context.stop()
         timing.stop()
@@ -106,11 +121,13 @@ public final class ProgressService {
             return
         }
         MethodCall.reply(invocation, Variant.tuple([page.value]), maxBytes: limit)
+        trimmer.replied(tasks: page.count, properties: TaskProperty.allCases.count)
     }
 
     func managerProperty(_ property: String) -> OpaquePointer? {
         // A read never overtakes a signal about an older value.
         if property != "Version" { context.stream.flushBeforeRead(.manager) }
+        if property == "Serial" { return g_variant_new_uint64(guint64(changeIndex.lastSequence)) }
         return managerProperties.value(of: property)
     }
 

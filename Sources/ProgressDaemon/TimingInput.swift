@@ -24,7 +24,7 @@ final class TimingInput: ChangeOutput {
     }
 
     private func run() {
-        context.stream.deliver(context.frontDoor.runTimers())
+        context.stream.submit(context.frontDoor.runTimers())
         // A scan of every task, so only after the rules ran.
         if let next = context.store.nextDeadline { timer.arm(at: next) }
     }

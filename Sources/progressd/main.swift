@@ -1,14 +1,27 @@
 import Foundation
 import ProgressDaemon
+import ProgressKDE
 import ProgressBus
 import ProgressCore
 import ProgressState
 import ProgressText
 
 /// progressd: parses its flags, resolves its locale from the environment, and runs.
+
+// GLib 2.74's slice allocator keeps every GVariant it ever freed in its own magazines, so
+// one Snapshot of 10,000 tasks would leave the daemon 140 MB larger for good; plain malloc
+// gives it back (LargeReplyTrimmer trims after large replies). GLib reads G_SLICE in its
+// constructor, before main, so without it the daemon runs itself again with it set (the
+// systemd unit sets it, which spares that).
+if ProcessInfo.processInfo.environment["G_SLICE"] == nil {
+    setenv("G_SLICE", "always-malloc", 1)
+    execv("/proc/self/exe", CommandLine.unsafeArgv)
+    // Could not: run on with the slice allocator.
+}
 let usage = """
     Usage: progressd [--max-signals-per-second N] [--max-tasks N] [--max-tasks-per-caller N]
-                     [--max-reply-bytes N] [--locale-directory DIR] [--state-directory DIR] [--version] [--help]
+                     [--max-reply-bytes N] [--locale-directory DIR] [--state-directory DIR]
+                     [--no-kde-jobs] [--version] [--help]
 
     Serves org.progressd.Progress1 on the session bus (DBUS_SESSION_BUS_ADDRESS).
 
@@ -22,6 +35,8 @@ let usage = """
                                    (default: share/locale beside the bin directory)
       --state-directory DIR        where tasks are kept across restarts
                                    (default $XDG_STATE_HOME/progressd or ~/.local/state/progressd)
+      --no-kde-jobs                neither serve org.kde.JobViewServer (KIO jobs as tasks)
+                                   nor forward tasks to Plasma's job tracker
       --version                    print the version and exit
       --help                       print this help and exit
 
@@ -39,6 +54,7 @@ var arguments = CommandLine.arguments.dropFirst()
 }
 
 var limits = Limits()
+var kdeJobs = true
 let environment = ProcessInfo.processInfo.environment
 var stateURL = StateDirectory.defaultURL(environment: environment)
 // <prefix>/bin/progressd finds <prefix>/share/locale, installed or in the build folder.
@@ -66,6 +82,8 @@ while let argument = arguments.popFirst() {
             exit(64)
         }
         stateURL = URL(fileURLWithPath: path)
+    case "--no-kde-jobs":
+        kdeJobs = false
     case "--max-tasks":
         limits.maxTasks = wholeNumber(after: argument, in: 1...10_000_000)
     case "--max-reply-bytes":
@@ -101,7 +119,8 @@ let configuration = ServiceConfiguration(
     limits: limits, version: ProgressVersion.current, texts: describers.describer(for: daemonLocale),
     textsForLocale: { (text: String) throws(ProgressError) -> TaskDescribing in try describers.describer(forClientLocale: text) },
     journal: state, restoredRecords: records)
-exit(Daemon(configuration: configuration).run { context in
+exit(Daemon(configuration: configuration).run { (context: DaemonContext) throws(DaemonError) in
     // Optional outputs and inputs, one line each: `context.add(SomeOutput(context: context))`.
-    _ = context
+    if kdeJobs { let input = try JobViewServerInput(context: context); context.add(input); try input.start() }
+    if kdeJobs { let forwarder = JobViewForwarder(context: context); context.add(forwarder); forwarder.start() }
 })

@@ -91,6 +91,31 @@ final class FaultTests: XCTestCase {
         XCTAssertNotNil(state(client, "busy"))
     }
 
+    /// Group commit: Starts that arrive together are synced once, and SIGKILL right after the
+    /// replies loses none of them.
+    func testStartsRepliedToInOneGroupSurviveSIGKILL() throws {
+        let bus = try PrivateBus()
+        defer { bus.stop() }
+        var daemon = try DaemonProcess(bus: bus)
+        let client = try bus.connect()
+        var replied: [String] = []
+        for round in 0..<4 {
+            let names = (0..<64).map { "group\(round)-\($0)" }
+            let results = client.callAll(
+                BusNames.busName, BusNames.managerPath, BusNames.managerInterface, "Start",
+                names.map { [.string($0), .vardict([("lifetime", .string("persistent"))])] })
+            for (name, result) in zip(names, results) {
+                if case .success = result { replied.append(name) }
+            }
+        }
+        daemon.kill()
+        XCTAssertEqual(replied.count, 256, "every Start was answered")
+        daemon = try DaemonProcess(bus: bus)
+        defer { daemon.stop() }
+        let listed = try client.call(BusNames.busName, BusNames.managerPath, BusNames.managerInterface, "List").first?.strings ?? []
+        XCTAssertEqual(Set(replied).subtracting(listed), [], "no replied Start is lost")
+    }
+
     /// A lost bus: the daemon exits 1 (so systemd restarts it) and has saved even the values
     /// that were waiting for the once-a-second save.
     func testALostBusExitsNonZeroWithTheStateSaved() throws {

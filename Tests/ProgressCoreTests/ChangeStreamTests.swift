@@ -8,8 +8,24 @@ final class ChangeStreamTests: XCTestCase {
         var published: [ChangeBatch] = []
         var recorded: [ChangeBatch] = []
         var reads: [ReadScope] = []
-        func publish(_ batch: ChangeBatch) { published.append(batch) }
-        func record(_ batch: ChangeBatch) { recorded.append(batch) }
+        var holdsTransitions = false
+        var uncommitted = 0
+        var commits = 0
+        var log: [String] = []
+        func publish(_ batch: ChangeBatch) {
+            published.append(batch)
+            log.append("publish \(batch.lastSequence!)")
+        }
+        func record(_ batch: ChangeBatch) {
+            recorded.append(batch)
+            if holdsTransitions { uncommitted += 1 }
+        }
+        var hasPending: Bool { uncommitted > 0 }
+        func commit() {
+            commits += 1
+            uncommitted = 0
+            log.append("commit")
+        }
         func flushBeforeRead(_ scope: ReadScope) { reads.append(scope) }
     }
 
@@ -34,8 +50,7 @@ final class ChangeStreamTests: XCTestCase {
     @discardableResult
     func call(_ command: TaskCommand, by client: ClientID? = nil) -> ProgressError? {
         let outcome = door.perform(command, by: .client(client ?? job))
-        stream.recordBeforeReply(outcome.batch)
-        stream.publishAfterReply(outcome.batch)
+        stream.submit(outcome.batch) { self.output.log.append("reply \(outcome.batch.lastSequence ?? 0)") }
         return outcome.error
     }
 
@@ -105,6 +120,28 @@ final class ChangeStreamTests: XCTestCase {
         XCTAssertTrue(outcome.batch.isEmpty)
         XCTAssertEqual(guarded.store.count, 0)
         XCTAssertEqual(guarded.lastSequence, 0)
+    }
+
+    /// Group commit: what must be durable waits, with everything after it, for one commit;
+    /// then the replies and the outputs, in order.
+    func testAGroupWaitsForOneCommitThenRepliesAndPublishesInOrder() {
+        var scheduled = 0
+        stream.scheduleCommit = { scheduled += 1 }
+        output.holdsTransitions = true
+        call(.start(name("a"), TaskUpdate()))
+        call(.start(name("b"), TaskUpdate()))
+        output.holdsTransitions = false
+        call(.setFraction(name("a"), 0.5))
+        stream.deliver(door.clientLeft(":1.99"))
+        XCTAssertEqual(scheduled, 1, "one commit asked for the group")
+        XCTAssertTrue(output.published.isEmpty, "nothing is heard of before it is durable")
+        XCTAssertTrue(stream.hasWaiting)
+        stream.commitWaiting()
+        XCTAssertEqual(output.commits, 1)
+        XCTAssertEqual(output.log, ["commit", "reply 1", "publish 1", "reply 2", "publish 2", "reply 3", "publish 3"])
+        XCTAssertFalse(stream.hasWaiting)
+        call(.setFraction(name("a"), 0.6))
+        XCTAssertEqual(output.log.suffix(2), ["reply 4", "publish 4"], "nothing waiting: at once")
     }
 
     func testReadsReachEveryOutput() {

@@ -1,0 +1,131 @@
+/// Which task changed what, and when, by sequence number: what `Changes(since)` answers
+/// from, so that a poller pays for what changed since its last poll, not for every task.
+///
+/// - Each live task's latest change is found through `recent`, an append-only list in
+///   sequence order; an entry is stale once its task changed again, and the list is
+///   compacted when stale entries outnumber live ones. A query walks only the entries
+///   after `since`.
+/// - A task that changed after it was created keeps the sequence of each property's last
+///   change, so a poll returns only the properties that moved (idle tasks keep none).
+/// - Removals are kept in a bounded log; a poll from before the oldest forgotten removal,
+///   or from before this run of the daemon, is answered with every task and `reset`.
+public final class ChangeIndex: ChangeOutput {
+    /// The sequence this run's first change gets; everything before it is unknown here.
+    public let firstSequence: UInt64
+    public private(set) var lastSequence: UInt64
+    /// Each live task's last change and the change that created it (one dictionary, not two:
+    /// every task has an entry, and the daemon's memory per task counts).
+    private var live: [TaskName: (last: UInt64, created: UInt64)] = [:]
+    private var recent: [(sequence: UInt64, name: TaskName)] = []
+    private var staleEntries = 0
+    /// For tasks changed since they were created: each property's last change.
+    private var stamps: [TaskName: [UInt64]] = [:]
+    private var removals: [(sequence: UInt64, name: TaskName)] = []
+    private var removalsStart = 0
+    /// Polls from before this have missed removals that are no longer kept.
+    private var forgottenThrough: UInt64
+    private let maxRemovals: Int
+
+    public init(firstSequence: UInt64, liveTasks: [TaskName], maxRemovals: Int) {
+        self.firstSequence = firstSequence
+        lastSequence = firstSequence - 1
+        forgottenThrough = firstSequence - 1
+        self.maxRemovals = maxRemovals
+        // Tasks restored at start count as created just before this run's first change.
+        for name in liveTasks { live[name] = (firstSequence - 1, firstSequence - 1) }
+    }
+
+    public func publish(_ batch: ChangeBatch) {
+        for change in batch.changes { note(change) }
+    }
+
+    private func note(_ change: TaskChange) {
+        let sequence = change.sequence
+        lastSequence = sequence
+        switch change.kind {
+        case .removed:
+            forget(change.name)
+            removals.append((sequence, change.name))
+            if removals.count - removalsStart > maxRemovals {
+                forgottenThrough = removals[removalsStart].sequence
+                removalsStart += 1
+                if removalsStart > maxRemovals { removals.removeFirst(removalsStart); removalsStart = 0 }
+            }
+            return
+        case .created:
+            forget(change.name)
+            live[change.name] = (sequence, sequence)
+        case .updated:
+            let createdAt = live[change.name]?.created ?? sequence
+            // Mutated in place: a copy of the array on every update would be an allocation each.
+            let properties = change.properties.rawValue
+            for index in 0..<TaskProperty.allCases.count where properties & (1 << UInt32(index)) != 0 {
+                stamps[change.name, default: Array(repeating: createdAt, count: TaskProperty.allCases.count)][index] = sequence
+            }
+            if live.updateValue((sequence, createdAt), forKey: change.name) != nil { staleEntries += 1 }
+        }
+        recent.append((sequence, change.name))
+        if staleEntries > 1_024 && staleEntries > recent.count / 2 { compact() }
+    }
+
+    private func forget(_ name: TaskName) {
+        if live.removeValue(forKey: name) != nil { staleEntries += 1 }
+        stamps[name] = nil
+    }
+
+    private func compact() {
+        recent = live.map { (sequence: $0.value.last, name: $0.key) }.sorted { $0.sequence < $1.sequence }
+        staleEntries = 0
+    }
+
+    public enum Answer: Equatable {
+        /// Every live task, all of it: the poller replaces what it had.
+        case reset
+        /// The tasks changed after `since`, each with the properties that did, and the
+        /// names removed after it (a name may be in both when it was started again).
+        case changes(tasks: [(name: TaskName, properties: TaskProperties)], removed: [TaskName])
+
+        public static func == (a: Answer, b: Answer) -> Bool {
+            switch (a, b) {
+            case (.reset, .reset): true
+            case (.changes(let x, let r), .changes(let y, let s)):
+                r == s && x.map(\.name) == y.map(\.name) && x.map(\.properties) == y.map(\.properties)
+            default: false
+            }
+        }
+    }
+
+    /// What changed after `since`. `since` 0, or older than what is kept, is a reset;
+    /// `since` after the last change is refused.
+    public func changes(since: UInt64) throws(ProgressError) -> Answer {
+        if since > lastSequence {
+            throw .invalidValue("since \(since) is after the daemon's last change, \(lastSequence)")
+        }
+        if since < forgottenThrough || since == 0 { return .reset }
+        var tasks: [(name: TaskName, properties: TaskProperties)] = []
+        for entry in recent[firstIndex(after: since)...] {
+            guard let task = live[entry.name], task.last == entry.sequence else { continue }
+            let name = entry.name
+            if task.created > since {
+                tasks.append((name, .all))
+            } else if let taskStamps = stamps[name] {
+                var properties = TaskProperties()
+                for (index, stamp) in taskStamps.enumerated() where stamp > since { properties.insert(TaskProperties(index: index)) }
+                tasks.append((name, properties))
+            }
+        }
+        let removed = removals[removalsStart...].drop { $0.sequence <= since }.map(\.name)
+        return .changes(tasks: tasks, removed: removed)
+    }
+
+    /// The first entry of `recent` after `since`, by binary search.
+    private func firstIndex(after since: UInt64) -> Int {
+        var low = 0
+        var high = recent.count
+        while low < high {
+            let middle = (low + high) / 2
+            if recent[middle].sequence <= since { low = middle + 1 } else { high = middle }
+        }
+        return low
+    }
+}
