@@ -42,7 +42,8 @@ final class JobView {
             var update = TaskUpdate()
             update.state = .cancelled
             return .update(task, update)
-        case .failed(let message)?: return .fail(task, message: JobViewState.truncated(message, to: limits.maxMessageBytes))
+        case .failed(let message)?:
+            return .fail(task, message: ClientText.repaired(JobViewState.truncated(message, to: limits.maxMessageBytes)))
         case nil: return changed ? .update(task, state.taskUpdate(limits: limits)) : nil
         }
     }

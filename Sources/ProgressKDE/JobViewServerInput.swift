@@ -175,7 +175,7 @@ public final class JobViewServerInput: ChangeOutput {
         var state = JobViewState(title: JobViewState.truncated(displayName, to: context.limits.maxTitleBytes))
         for (key, value) in hints { state.apply(key, value) }
         var update = state.taskUpdate(limits: context.limits)
-        update.appId = JobViewState.truncated(KDEInterfaces.nameElement(entry), to: context.limits.maxAppIdBytes)
+        update.appId = ClientText.repaired(JobViewState.truncated(KDEInterfaces.nameElement(entry), to: context.limits.maxAppIdBytes))
         update.cancellable = capabilities & 1 != 0
         update.pausable = capabilities & 2 != 0
         update.lifetime = .persistent

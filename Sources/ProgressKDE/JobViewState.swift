@@ -110,8 +110,10 @@ public struct JobViewState: Sendable, Equatable {
     /// The whole state as an Update (the store ignores what did not change), within `limits`.
     public func taskUpdate(limits: Limits) -> TaskUpdate {
         var update = TaskUpdate()
-        update.title = Self.truncated(title, to: limits.maxTitleBytes)
-        update.message = Self.truncated(message, to: limits.maxMessageBytes)
+        // KIO's texts reach the store without a client to refuse: control characters become
+        // spaces, as in state from an older daemon (ClientText).
+        update.title = ClientText.repaired(Self.truncated(title, to: limits.maxTitleBytes))
+        update.message = ClientText.repaired(Self.truncated(message, to: limits.maxMessageBytes))
         if let unit = countedUnit, let total = totals[unit] {
             update.unit = unit
             update.total = total

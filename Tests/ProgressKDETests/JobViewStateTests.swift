@@ -86,4 +86,13 @@ final class JobViewStateTests: XCTestCase {
         state.title = "abcdefgh"
         XCTAssertEqual(state.taskUpdate(limits: limits).title, "abcde")
     }
+
+    /// KIO's texts have no client to refuse them (issue 12): control characters become spaces.
+    func testControlCharactersInAJobsTextsBecomeSpaces() {
+        var state = JobViewState(title: "copy\u{1B}]0;owned\u{07}")
+        XCTAssertTrue(state.apply("infoMessage", OptionValue(.string("line\nforged"), signature: "s")))
+        let update = state.taskUpdate(limits: Limits())
+        XCTAssertEqual(update.title, "copy ]0;owned ")
+        XCTAssertEqual(update.message, "line forged")
+    }
 }
