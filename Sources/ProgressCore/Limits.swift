@@ -52,6 +52,9 @@ public struct Limits: Sendable, Equatable {
     /// runaway client must not fill the store every application shares. All KDE jobs also
     /// count together against `maxTasksPerCaller`, charged to the KDE bridge.
     public var maxJobViewsPerConnection = 100
+    /// How long a transition's reply may wait for its group to be synced while calls keep
+    /// arriving: 5 ms is well under what a person notices, and enough to gather a burst.
+    public var groupCommitMaxDelayMicros: Int64 = 5_000
     /// A child's weight relative to its siblings.
     public static let weightRange = 0.0...1_000_000.0
 

@@ -46,7 +46,8 @@ public final class ProgressService {
     private let journal: JournalRecorder?
     private let timing: TimingInput
     private let connections: ConnectionWatch
-    private var commitTimer: MainLoopTimer!
+    private var commitWhenIdle: MainLoopTimer!
+    private var commitAtLatest: MainLoopTimer!
 
     public init(connection: OpaquePointer, configuration: ServiceConfiguration, clock: Clock? = nil) throws(DaemonError) {
         interfaces = try InterfaceInfo()
@@ -72,10 +73,22 @@ public final class ProgressService {
         timing = TimingInput(context: context)
         context.add(timing)
         connections = ConnectionWatch(context: context)
-        commitTimer = MainLoopTimer(clock: context.clock) { [unowned context] in context.stream.commitWaiting() }
-        // A zero timeout at default priority runs after the calls GLib has already queued:
-        // the group is what arrived in one pass of the main loop.
-        context.stream.scheduleCommit = { [unowned self] in commitTimer.arm(at: context.clock.monotonicMicros) }
+        // The group is every transition that arrives while calls keep coming: it is committed
+        // when the main loop has no call ready (idle priority), or after `Limits`' group
+        // commit delay at the latest, so a flood of calls can not hold a reply back longer.
+        commitWhenIdle = MainLoopTimer(clock: context.clock, priority: G_PRIORITY_DEFAULT_IDLE) { [unowned self] in commit() }
+        commitAtLatest = MainLoopTimer(clock: context.clock) { [unowned self] in commit() }
+        context.stream.scheduleCommit = { [unowned self] in
+            let now = context.clock.monotonicMicros
+            commitWhenIdle.arm(at: now)
+            commitAtLatest.arm(at: now + context.limits.groupCommitMaxDelayMicros)
+        }
+    }
+
+    private func commit() {
+        commitWhenIdle.cancel()
+        commitAtLatest.cancel()
+        context.stream.commitWaiting()
     }
 
     var store: TaskStore { context.store }
@@ -91,8 +104,7 @@ public final class ProgressService {
     /// Saves what waits, stops the inputs and withdraws the objects.
     public func unregister() {
         // What was replied to goes out; what waits for its sync is synced and replied to.
-        commitTimer.cancel()
-        context.stream.commitWaiting()
+        commit()
         g_dbus_connection_flush_sync(context.connection, nil, nil)
         journal?.saveNow()
         context.stop()
