@@ -46,6 +46,8 @@ public final class ProgressService {
     private let journal: JournalRecorder?
     private let timing: TimingInput
     private let connections: ConnectionWatch
+    /// Each connection's identity, learned before its calls are handled.
+    let identities: CallerIdentities
     private var commitTimer: MainLoopTimer!
 
     public init(connection: OpaquePointer, configuration: ServiceConfiguration, clock: Clock? = nil) throws(DaemonError) {
@@ -71,7 +73,9 @@ public final class ProgressService {
         context.add(subscriptions)
         timing = TimingInput(context: context)
         context.add(timing)
-        connections = ConnectionWatch(context: context)
+        identities = CallerIdentities(connection: connection)
+        identities.clientLeft = { [unowned context] client in context.clientLeft(client) }
+        connections = ConnectionWatch(context: context, identities: identities)
         commitTimer = MainLoopTimer(clock: context.clock) { [unowned context] in context.stream.commitWaiting() }
         // A zero timeout at default priority runs after the calls GLib has already queued:
         // the group is what arrived in one pass of the main loop.
@@ -129,9 +133,13 @@ public final class ProgressService {
         return task(atPathElement: String(path.dropFirst(prefix.count)))
     }
 
+    /// Only the task's own path: Swift compares names by canonical equivalence, so the
+    /// path of an NFD spelling would find the NFC task; it is not the task's path, though
+    /// (the store keeps names in NFC), and a task has one.
     func task(atPathElement element: String) -> TaskName? {
-        guard let name = TaskName(pathElement: element, limits: store.limits), store.task(name) != nil else { return nil }
-        return name
+        guard let name = TaskName(pathElement: element, limits: store.limits), let task = store.task(name),
+              task.name.pathElement == element else { return nil }
+        return task.name
     }
 
     var taskPathElements: [String] { store.sortedNames.map(\.pathElement) }
