@@ -6,17 +6,15 @@ public final class TaskStore {
     public let limits: Limits
     let clock: Clock
     var tasks: [TaskName: ProgressTask] = [:]
-    /// Tasks charged to each process (host) or identity (sandboxed app), for the per-caller
-    /// cap. A charge lasts as long as its task, not its connection: tasks outlive the
-    /// connection that started them, and so must what they cost.
+    /// Tasks charged to each process (host) or sandboxed app, for the per-caller cap; a charge
+    /// lasts as long as its task, which may outlive the connection that started it.
     private var chargedTasks: [ChargeKey: Int] = [:]
     /// `caller` tasks bound to each connection, so a closed connection costs only its own tasks.
     private var boundTasks: [ClientID: Set<TaskName>] = [:]
     var children: [TaskName: Set<TaskName>] = [:]
 
-    /// Brings a client's name to Unicode NFC. Core imports no normalizer, so the daemon
-    /// passes Foundation's; Swift's String equality already treats canonically equivalent
-    /// names as one, and this makes the kept text (and so the object path) the composed one.
+    /// Brings a client's name to NFC (the daemon passes GLib's: Core imports no normalizer),
+    /// so the kept text and the object path are the composed ones.
     let normalizeName: @Sendable (String) -> String
 
     public init(clock: Clock, limits: Limits = Limits(), normalizeName: @escaping @Sendable (String) -> String = { $0 }) {
