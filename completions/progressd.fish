@@ -4,7 +4,7 @@
 complete -c progressd -f
 complete -c progressd -l max-signals-per-second -x -d 'PropertiesChanged signals per task per second (1 to 1000)'
 complete -c progressd -l max-tasks -x -d 'Tasks the daemon holds at most'
-complete -c progressd -l max-tasks-per-caller -x -d 'Tasks one connection may start'
+complete -c progressd -l max-tasks-per-caller -x -d 'Tasks one process may hold'
 complete -c progressd -l locale-directory -x -a '(__fish_complete_directories)' -d 'Where the message catalogs are'
 complete -c progressd -l state-directory -x -a '(__fish_complete_directories)' -d 'Where tasks are kept across restarts'
 complete -c progressd -l no-kde-jobs -d 'Neither serve KDE jobs nor forward tasks to Plasma'

@@ -46,6 +46,8 @@ public final class ProgressService {
     private let journal: JournalRecorder?
     private let timing: TimingInput
     private let connections: ConnectionWatch
+    /// Each connection's identity, learned before its calls are handled.
+    let identities: CallerIdentities
     private var commitWhenIdle: MainLoopTimer!
     private var commitAtLatest: MainLoopTimer!
 
@@ -72,7 +74,9 @@ public final class ProgressService {
         context.add(subscriptions)
         timing = TimingInput(context: context)
         context.add(timing)
-        connections = ConnectionWatch(context: context)
+        identities = CallerIdentities(connection: connection)
+        identities.clientLeft = { [unowned context] client in context.clientLeft(client) }
+        connections = ConnectionWatch(context: context, identities: identities)
         // The group is every transition that arrives while calls keep coming: it is committed
         // when the main loop has no call ready (idle priority), or after `Limits`' group
         // commit delay at the latest, so a flood of calls can not hold a reply back longer.
@@ -141,9 +145,13 @@ public final class ProgressService {
         return task(atPathElement: String(path.dropFirst(prefix.count)))
     }
 
+    /// Only the task's own path: Swift compares names by canonical equivalence, so the
+    /// path of an NFD spelling would find the NFC task; it is not the task's path, though
+    /// (the store keeps names in NFC), and a task has one.
     func task(atPathElement element: String) -> TaskName? {
-        guard let name = TaskName(pathElement: element, limits: store.limits), store.task(name) != nil else { return nil }
-        return name
+        guard let name = TaskName(pathElement: element, limits: store.limits), let task = store.task(name),
+              task.name.pathElement == element else { return nil }
+        return task.name
     }
 
     var taskPathElements: [String] { store.sortedNames.map(\.pathElement) }

@@ -28,7 +28,7 @@ let usage = """
       --max-signals-per-second N   PropertiesChanged signals per task per second
                                    (default 10, from 1 to 1000); faster changes are coalesced
       --max-tasks N                tasks the daemon holds at most (default 100000)
-      --max-tasks-per-caller N     tasks one connection may start (default 1000)
+      --max-tasks-per-caller N     tasks one process (or sandboxed app) may hold (default 1000)
       --locale-directory DIR       where the message catalogs are
                                    (default: share/locale beside the bin directory)
       --state-directory DIR        where tasks are kept across restarts
