@@ -42,8 +42,12 @@ let package = Package(
         // Argument parsing that both command-line programs share.
         .target(name: "ProgressCommandLine"),
 
+        // Docks and notifications: LauncherEntry in and out, org.freedesktop.Notifications.
+        .target(name: "ProgressDesktop", dependencies: ["ProgressDaemon", "ProgressBus", "ProgressCore", "CGLib"]),
+
         .executableTarget(
-            name: "progressd", dependencies: ["ProgressDaemon", "ProgressBus", "ProgressText", "ProgressState", "ProgressCore"]),
+            name: "progressd",
+            dependencies: ["ProgressDaemon", "ProgressDesktop", "ProgressBus", "ProgressText", "ProgressState", "ProgressCore"]),
 
         // cairo and pango drawing, PNG through libpng: the only module that imports CCairo.
         .target(name: "ProgressRender", dependencies: ["ProgressCore", "CCairo"]),
@@ -81,6 +85,8 @@ let package = Package(
                 "progressd", "progress-render",
             ],
             exclude: ["help"]),
+        .testTarget(
+            name: "ProgressDesktopTests", dependencies: ["ProgressClient", "ProgressBus", "ProgressTestSupport", "progressd"]),
         .testTarget(
             name: "ProgressBusTests",
             dependencies: ["ProgressDaemon", "ProgressBus", "ProgressClient", "ProgressCore", "ProgressTestSupport", "progressd"]),

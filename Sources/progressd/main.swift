@@ -1,5 +1,6 @@
 import Foundation
 import ProgressDaemon
+import ProgressDesktop
 import ProgressBus
 import ProgressCore
 import ProgressState
@@ -8,7 +9,9 @@ import ProgressText
 /// progressd: parses its flags, resolves its locale from the environment, and runs.
 let usage = """
     Usage: progressd [--max-signals-per-second N] [--max-tasks N] [--max-tasks-per-caller N]
-                     [--locale-directory DIR] [--state-directory DIR] [--version] [--help]
+                     [--locale-directory DIR] [--state-directory DIR]
+                     [--notifications none|outcomes|progress] [--notify-after SECONDS]
+                     [--no-launcher-entry] [--version] [--help]
 
     Serves org.progressd.Progress1 on the session bus (DBUS_SESSION_BUS_ADDRESS).
 
@@ -20,6 +23,13 @@ let usage = """
                                    (default: share/locale beside the bin directory)
       --state-directory DIR        where tasks are kept across restarts
                                    (default $XDG_STATE_HOME/progressd or ~/.local/state/progressd)
+      --notifications MODE         desktop notifications: none, outcomes (failures, and
+                                   finishes of long tasks; the default) or progress (also
+                                   one per running task, updated in place)
+      --notify-after SECONDS       a finish is notified when the task ran this long
+                                   (default 10)
+      --no-launcher-entry          neither read nor send com.canonical.Unity.LauncherEntry
+                                   (progress on dock icons)
       --version                    print the version and exit
       --help                       print this help and exit
 
@@ -37,6 +47,9 @@ var arguments = CommandLine.arguments.dropFirst()
 }
 
 var limits = Limits()
+var notificationMode = NotificationOutput.Mode.outcomes
+var notifyAfterSeconds = 10.0
+var launcherEntry = true
 let environment = ProcessInfo.processInfo.environment
 var stateURL = StateDirectory.defaultURL(environment: environment)
 // <prefix>/bin/progressd finds <prefix>/share/locale, installed or in the build folder.
@@ -64,6 +77,20 @@ while let argument = arguments.popFirst() {
             exit(64)
         }
         stateURL = URL(fileURLWithPath: path)
+    case "--notifications":
+        guard let value = arguments.popFirst(), let mode = NotificationOutput.Mode(rawValue: value) else {
+            FileHandle.standardError.write(Data("progressd: --notifications needs none, outcomes or progress\n".utf8))
+            exit(64)
+        }
+        notificationMode = mode
+    case "--notify-after":
+        guard let value = arguments.popFirst(), let seconds = Double(value), seconds.isFinite, seconds >= 0, seconds <= 86_400 else {
+            FileHandle.standardError.write(Data("progressd: --notify-after needs seconds from 0 to 86400\n".utf8))
+            exit(64)
+        }
+        notifyAfterSeconds = seconds
+    case "--no-launcher-entry":
+        launcherEntry = false
     case "--max-tasks":
         limits.maxTasks = wholeNumber(after: argument, in: 1...10_000_000)
     case "--max-tasks-per-caller":
@@ -95,5 +122,7 @@ let configuration = ServiceConfiguration(
     journal: state, restoredRecords: records)
 exit(Daemon(configuration: configuration).run { context in
     // Optional outputs and inputs, one line each: `context.add(SomeOutput(context: context))`.
-    _ = context
+    let launcherInput = launcherEntry ? LauncherEntryInput(context: context) : nil
+    if let launcherInput { context.add(LauncherEntryOutput(context: context, reportedElsewhere: { launcherInput.reportedAppIds })) }
+    if notificationMode != .none { context.add(NotificationOutput(context: context, mode: notificationMode, notifyAfterSeconds: notifyAfterSeconds)) }
 })
