@@ -19,12 +19,16 @@ ZSHCOMPDIR = $(DATADIR)/zsh/site-functions
 FISHCOMPDIR = $(DATADIR)/fish/vendor_completions.d
 PROGRAMS = progressctl progress-render progressd
 
-.PHONY: all deps catalogs man build release run test bench soak gallery install uninstall clean
+.PHONY: all deps interop-deps catalogs man build release run test interop bench soak gallery install uninstall clean
 
 all: build
 
 deps:
 	@sh scripts/install-deps.sh
+
+# What the real-client tests need: libunity's typelib, PyGObject, dunst, Xvfb.
+interop-deps: deps
+	@sh scripts/install-interop-deps.sh
 
 catalogs: deps
 	@for po in po/*.po; do \
@@ -52,7 +56,13 @@ run: build
 
 test: deps catalogs man
 	$(SWIFT) build --build-tests
-	PROGRESSD_LOCALE_DIR=$(CURDIR)/$(LOCALE_BUILD) $(SWIFT) test
+	PROGRESSD_LOCALE_DIR=$(CURDIR)/$(LOCALE_BUILD) $(SWIFT) test --skip ProgressInteropTests
+
+# The real clients: libunity sending and a dock-like listener (PyGObject), dunst under Xvfb
+# (Tests/ProgressInteropTests; `make test` skips them).
+interop: interop-deps catalogs
+	$(SWIFT) build --build-tests
+	PROGRESSD_INTEROP=1 PROGRESSD_LOCALE_DIR=$(CURDIR)/$(LOCALE_BUILD) $(SWIFT) test --filter ProgressInteropTests
 
 # The benchmark: progressd (release) against bench/reference on one private bus; see bench/run-bench.py.
 BENCH_BUILD = .build/bench

@@ -87,6 +87,10 @@ let package = Package(
             exclude: ["help"]),
         .testTarget(
             name: "ProgressDesktopTests", dependencies: ["ProgressClient", "ProgressBus", "ProgressTestSupport", "progressd"]),
+        // Real clients (libunity, dunst): `make interop` runs them, `make test` skips them.
+        .testTarget(
+            name: "ProgressInteropTests", dependencies: ["ProgressClient", "ProgressBus", "ProgressTestSupport", "progressd"],
+            exclude: ["helpers"]),
         .testTarget(
             name: "ProgressBusTests",
             dependencies: ["ProgressDaemon", "ProgressBus", "ProgressClient", "ProgressCore", "ProgressTestSupport", "progressd"]),

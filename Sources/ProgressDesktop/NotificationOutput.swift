@@ -8,8 +8,8 @@ import ProgressDaemon
 ///
 /// Rules (README, "Desktop integration"), for top-level tasks:
 /// * A failure always: urgency critical, the failure message as the body.
-/// * A finish of a task that ran at least `notifyAfterSeconds` (default 10); none for a
-///   cancel, and none for a shorter task.
+/// * A finish of a task that ran at least `notifyAfterSeconds` (default 10), or whose
+///   progress notification is showing; none for a cancel, and none for a shorter task.
 /// * `progress` mode: one notification per running task, updated in place (replaces_id)
 ///   at most once a second, with the `value` hint as int32 0–100, and replaced by the
 ///   task's outcome (or closed, when there is none to show).
@@ -115,7 +115,8 @@ public final class NotificationOutput: ChangeOutput {
         switch task.ownState {
         case .failed:
             send(task, now: now)
-        case .finished where ran >= notifyAfterMicros:
+        case .finished where ran >= notifyAfterMicros || shown[task.name].map({ $0.id != 0 || $0.inFlight }) == true:
+            // Long enough to have been missed, or its progress is on screen: the outcome replaces it.
             send(task, now: now)
         default:
             // A cancel, or a short finish: its running notification, if any, goes.
@@ -157,8 +158,9 @@ public final class NotificationOutput: ChangeOutput {
         let body = failed && !task.message.isEmpty ? task.message : context.texts.accessibleText(of: task)
         var hints: [(String, OpaquePointer)] = [("urgency", g_variant_new_byte(failed ? 2 : 1))]
         if !task.appId.isEmpty { hints.append(("desktop-entry", g_variant_new_string(task.appId))) }
-        if task.isLive, !task.indeterminate {
-            hints.append(("value", g_variant_new_int32(Int32(min(100, max(0, task.storedFraction * 100)).rounded(.down)))))
+        if task.isLive, !task.indeterminate, task.wholePercent != nil {
+            // The percent the task's label shows, so the bar and the text agree.
+            hints.append(("value", g_variant_new_int32(Int32(task.wholePercent ?? 0))))
         }
         let actions = task.isLive && task.cancellable && !task.cancelRequested ? ["cancel", "Cancel"] : []
         let parameters = Variant.tuple([
@@ -169,7 +171,9 @@ public final class NotificationOutput: ChangeOutput {
         let call = PendingNotify(output: self, name: task.name)
         g_dbus_connection_call(
             context.connection, Self.serverName, Self.serverPath, Self.serverName, "Notify", parameters,
-            shim_variant_type("(u)"), G_DBUS_CALL_FLAGS_NO_AUTO_START, -1, nil,
+            // No reply type: a Swift string's C pointer would not outlive this call, and
+            // GDBus reads it when the reply comes; the type is checked there instead.
+            nil, G_DBUS_CALL_FLAGS_NO_AUTO_START, -1, nil,
             { source, result, userData in
                 assertOnMainLoop()
                 let call = Unmanaged<PendingNotify>.fromOpaque(userData!).takeRetainedValue()
@@ -182,16 +186,20 @@ public final class NotificationOutput: ChangeOutput {
     private func replied(_ name: TaskName, _ reply: OpaquePointer?, _ error: UnsafeMutablePointer<GError>?) {
         guard var note = shown[name] else {
             // The task went while the call was out: its notification goes too.
-            if let reply { close(DesktopVariant.uint32Child(reply, 0)); g_variant_unref(reply) }
+            if let reply {
+                if Variant.typeString(reply) == "(u)" { close(DesktopVariant.uint32Child(reply, 0)) }
+                g_variant_unref(reply)
+            }
             if let error { g_error_free(error) }
             return
         }
         note.inFlight = false
-        if let reply {
+        if let reply, Variant.typeString(reply) == "(u)" {
             note.id = DesktopVariant.uint32Child(reply, 0)
             g_variant_unref(reply)
         } else {
-            let message = consumeMessage(error)
+            let message = reply.map { "the reply was \(Variant.typeString($0)), not (u)" } ?? consumeMessage(error)
+            if let reply { g_variant_unref(reply) }
             if !loggedFailure { Log.warning("notifications: Notify failed: \(message) (not logged again)") }
             loggedFailure = true
         }
