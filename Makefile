@@ -2,7 +2,8 @@
 PREFIX ?= /usr/local
 BINDIR = $(PREFIX)/bin
 DATADIR = $(PREFIX)/share
-USERUNITDIR = $(PREFIX)/lib/systemd/user
+# systemd reads user units from ~/.local/share/systemd/user, not ~/.local/lib/systemd/user.
+USERUNITDIR = $(if $(filter $(HOME)/.local,$(PREFIX)),$(PREFIX)/share/systemd/user,$(PREFIX)/lib/systemd/user)
 SWIFT ?= swift
 DEBUG_BIN = .build/debug
 # Message catalogs go to share/locale beside the bin folders, where progressd looks for
