@@ -123,3 +123,22 @@ final class NotificationProgressInteropTests: NotificationTestCase {
         XCTAssertEqual(try snapshot()["sync"]?["CancelRequested"]?.bool, true)
     }
 }
+
+/// A server that appears after progressd: only outcomes from then on are notified.
+final class NotificationLateServerInteropTests: NotificationTestCase {
+    override func setUpBeforeDaemon() throws {}
+
+    func testOnlyOutcomesAfterTheServerAppearsAreNotified() throws {
+        _ = try manager("Start", [.string("early"), .vardict([("title", .string("Before the server"))])])
+        _ = try manager("Fail", [.string("early"), .string("nobody saw this")])
+        pause(0.2)
+        dunst = try DunstServer(environment: environment, scratch: scratch, bus: try bus.connect())
+        pause(0.5)  // progressd's name watch sees the server
+        XCTAssertEqual(dunst.displayedCount, 0, "nothing was queued for a server")
+        _ = try manager("Start", [.string("late"), .vardict([("title", .string("After the server"))])])
+        _ = try manager("Fail", [.string("late"), .string("seen")])
+        XCTAssertTrue(waitForDisplayed(1), dunst.log)
+        pause(0.3)
+        XCTAssertEqual(try dunst.closeAllAndReadHistory().compactMap { $0["summary"] as? String }, ["After the server"])
+    }
+}
