@@ -89,7 +89,7 @@ let package = Package(
             name: "ProgressDesktopTests", dependencies: ["ProgressClient", "ProgressBus", "ProgressTestSupport", "progressd"]),
         // Real clients (libunity, dunst): `make interop` runs them, `make test` skips them.
         .testTarget(
-            name: "ProgressInteropTests", dependencies: ["ProgressClient", "ProgressBus", "ProgressTestSupport", "progressd"],
+            name: "ProgressInteropTests", dependencies: ["ProgressClient", "ProgressBus", "ProgressTestSupport", "progressd", "progressctl"],
             exclude: ["helpers"]),
         .testTarget(
             name: "ProgressBusTests",

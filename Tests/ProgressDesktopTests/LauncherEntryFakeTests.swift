@@ -154,6 +154,19 @@ final class LauncherEntryFakeTests: LauncherEntryTestCase {
         XCTAssertTrue(try snapshot().keys.allSatisfy { !$0.hasPrefix("launcher/") })
     }
 
+    func testAFailedTaskLingeringMakesTheEntryUrgent() throws {
+        let dock = try bus.connect()
+        let recorder = recordUpdates(on: dock)
+        try client.call(BusNames.busName, BusNames.managerPath, BusNames.managerInterface, "Start",
+                        [.string("sync"), .vardict([("app-id", .string("org.example.Sync")), ("fraction", .double(0.5))])])
+        try client.call(BusNames.busName, BusNames.managerPath, BusNames.managerInterface, "Fail", [.string("sync"), .string("offline")])
+        BusConnection.pump(seconds: 3) { recorder.signals.last?.signal.arguments.last?.dictionary?["urgent"]?.unboxed == .bool(true) }
+        let last = recorder.signals.last?.signal.arguments.last?.dictionary
+        XCTAssertEqual(last?["urgent"]?.unboxed, .bool(true), "a failed task lingers")
+        XCTAssertEqual(last?["progress-visible"]?.unboxed, .bool(false))
+        XCTAssertEqual(last?["count"]?.unboxed, .int64(0))
+    }
+
     func testEntriesAreClearedOnStopAndLauncherTasksAreNotEchoed() throws {
         let dock = try bus.connect()
         let recorder = recordUpdates(on: dock)

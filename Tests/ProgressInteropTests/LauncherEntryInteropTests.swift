@@ -97,4 +97,20 @@ final class LauncherEntryInteropTests: InteropTestCase {
         let names = try snapshot().keys
         XCTAssertTrue(names.allSatisfy { !$0.hasPrefix("launcher/") }, "\(names)")
     }
+
+    /// The "done means": `progressctl run --app-id …` shows progress on a dock.
+    func testProgressctlRunWithAnAppIdShowsOnTheDock() throws {
+        let dock = try helper("dock-listener.py", ["60", "--lifeline"])
+        XCTAssertNotNil(dock.waitForLine("ready"), dock.output)
+        let run = try run(BuildProducts.url(of: "progressctl").path, [
+            "run", "build", "--app-id", "org.gnome.Terminal", "--progress-regex", "([0-9]+)/([0-9]+)", "--",
+            "sh", "-c", "for i in 1 2 3 4; do echo $i/4; sleep 0.3; done",
+        ])
+        XCTAssertEqual(run.status, 0, run.errors)
+        BusConnection.pump(seconds: 5) { dock.output.contains("\"progress-visible\": [\"b\", false]") }
+        let updates = dock.lines.filter { $0.contains("application://org.gnome.Terminal.desktop") }
+        XCTAssertTrue(updates.contains { $0.contains("\"progress-visible\": [\"b\", true]") }, dock.output)
+        XCTAssertTrue(updates.contains { $0.contains("\"progress\": [\"d\", 0.5]") }, dock.output)
+        XCTAssertTrue(updates.last?.contains("\"count-visible\": [\"b\", false]") == true, dock.output)
+    }
 }
