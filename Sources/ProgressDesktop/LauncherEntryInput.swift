@@ -121,7 +121,7 @@ public final class LauncherEntryInput {
         var visible: Bool?
         var progress: Double?
         var urgent: Bool?
-        DesktopVariant.forEachEntry(properties) { key, value in
+        Self.forEachEntry(properties) { key, value in
             let type = Variant.typeString(value)
             switch (key, type) {
             case ("proxied-for", _): proxied = true
@@ -259,6 +259,19 @@ public final class LauncherEntryInput {
     private func removeRestoredTasks() {
         for name in context.store.sortedNames where name.text.hasPrefix("launcher/") {
             if context.store.task(name)?.isLive == true { context.perform(.remove(name), by: .bridge("launcher-entry")) }
+        }
+    }
+
+    /// Each entry of an `a{sv}`: the key and the unboxed value, which `body` must not keep.
+    private static func forEachEntry(_ dictionary: OpaquePointer, _ body: (String, OpaquePointer) -> Void) {
+        for index in 0..<Int(g_variant_n_children(dictionary)) {
+            let entry = Variant.child(dictionary, index)
+            let boxed = Variant.child(entry, 1)
+            let value = g_variant_get_variant(boxed)!
+            body(Variant.stringChild(entry, 0), value)
+            g_variant_unref(value)
+            g_variant_unref(boxed)
+            g_variant_unref(entry)
         }
     }
 

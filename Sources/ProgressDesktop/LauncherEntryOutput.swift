@@ -57,7 +57,7 @@ public final class LauncherEntryOutput: ChangeOutput {
         self.context = context
         self.reportedElsewhere = reportedElsewhere
         intervalMicros = max(32_000, 1_000_000 / Int64(max(1, context.limits.maxSignalsPerSecond)))
-        interface = DesktopVariant.interface(xml: Self.xml, name: LauncherEntryInput.interface)
+        interface = Self.parseInterface()
         vtable.initialize(to: GDBusInterfaceVTable(
             method_call: { _, _, path, _, method, _, invocation, userData in
                 assertOnMainLoop()
@@ -163,13 +163,23 @@ public final class LauncherEntryOutput: ChangeOutput {
     /// libunity's keys and types exactly: count x, count-visible b, progress d,
     /// progress-visible b, urgent b.
     static func properties(_ state: DockState) -> OpaquePointer {
-        DesktopVariant.dictionary([
-            ("count", g_variant_new_int64(gint64(state.count))),
-            ("count-visible", g_variant_new_boolean(state.count > 0 ? 1 : 0)),
-            ("progress", g_variant_new_double(state.progress)),
-            ("progress-visible", g_variant_new_boolean(state.progressVisible ? 1 : 0)),
-            ("urgent", g_variant_new_boolean(state.urgent ? 1 : 0)),
-        ])
+        Variant.container("a{sv}") { builder in
+            Variant.addEntry(builder, "count", g_variant_new_int64(gint64(state.count)))
+            Variant.addEntry(builder, "count-visible", g_variant_new_boolean(state.count > 0 ? 1 : 0))
+            Variant.addEntry(builder, "progress", g_variant_new_double(state.progress))
+            Variant.addEntry(builder, "progress-visible", g_variant_new_boolean(state.progressVisible ? 1 : 0))
+            Variant.addEntry(builder, "urgent", g_variant_new_boolean(state.urgent ? 1 : 0))
+        }
+    }
+
+    /// The interface from `xml`; GDBus keeps the parsed node for as long as the process runs.
+    private static func parseInterface() -> UnsafeMutablePointer<GDBusInterfaceInfo>? {
+        var error: UnsafeMutablePointer<GError>?
+        guard let node = g_dbus_node_info_new_for_xml(xml, &error) else {
+            Log.error("LauncherEntry: the Query interface does not parse: \(consumeMessage(error))")
+            return nil
+        }
+        return g_dbus_node_info_lookup_interface(node, LauncherEntryInput.interface)
     }
 
     private func handleCall(path: String, method: String, invocation: OpaquePointer) {

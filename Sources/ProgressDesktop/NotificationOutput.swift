@@ -165,8 +165,8 @@ public final class NotificationOutput: ChangeOutput {
         let actions = task.isLive && task.cancellable && !task.cancelRequested ? ["cancel", "Cancel"] : []
         let parameters = Variant.tuple([
             g_variant_new_string("progressd"), g_variant_new_uint32(note.id), g_variant_new_string(""),
-            g_variant_new_string(task.displayTitle), g_variant_new_string(body), DesktopVariant.stringArray(actions),
-            DesktopVariant.dictionary(hints), g_variant_new_int32(task.isLive ? 0 : -1),
+            g_variant_new_string(task.displayTitle), g_variant_new_string(body), Variant.container("as") { builder in for action in actions { Variant.add(builder, Variant.string(action)) } },
+            Variant.container("a{sv}") { builder in for (key, value) in hints { Variant.addEntry(builder, key, value) } }, g_variant_new_int32(task.isLive ? 0 : -1),
         ])
         let call = PendingNotify(output: self, name: task.name)
         g_dbus_connection_call(
@@ -187,7 +187,7 @@ public final class NotificationOutput: ChangeOutput {
         guard var note = shown[name] else {
             // The task went while the call was out: its notification goes too.
             if let reply {
-                if Variant.typeString(reply) == "(u)" { close(DesktopVariant.uint32Child(reply, 0)) }
+                if Variant.typeString(reply) == "(u)" { close(Self.uint32Child(reply, 0)) }
                 g_variant_unref(reply)
             }
             if let error { g_error_free(error) }
@@ -195,7 +195,7 @@ public final class NotificationOutput: ChangeOutput {
         }
         note.inFlight = false
         if let reply, Variant.typeString(reply) == "(u)" {
-            note.id = DesktopVariant.uint32Child(reply, 0)
+            note.id = Self.uint32Child(reply, 0)
             g_variant_unref(reply)
         } else {
             let message = reply.map { "the reply was \(Variant.typeString($0)), not (u)" } ?? consumeMessage(error)
@@ -211,7 +211,7 @@ public final class NotificationOutput: ChangeOutput {
     }
 
     private func received(_ member: String, _ parameters: OpaquePointer) {
-        let id = DesktopVariant.uint32Child(parameters, 0)
+        let id = Self.uint32Child(parameters, 0)
         guard let name = shown.first(where: { $0.value.id == id })?.key else { return }
         if member == "ActionInvoked", Variant.stringChild(parameters, 1) == "cancel" {
             context.perform(.requestCancel(name), by: Self.origin)
@@ -242,6 +242,12 @@ public final class NotificationOutput: ChangeOutput {
         subscriptions = []
         if watch != 0 { g_bus_unwatch_name(watch) }
         watch = 0
+    }
+
+    private static func uint32Child(_ tuple: OpaquePointer, _ index: Int) -> UInt32 {
+        let child = Variant.child(tuple, index)
+        defer { g_variant_unref(child) }
+        return g_variant_get_uint32(child)
     }
 
     private static func from(_ userData: gpointer?) -> NotificationOutput {
