@@ -59,9 +59,11 @@ test: deps catalogs man
 	$(SWIFT) build --build-tests
 	PROGRESSD_LOCALE_DIR=$(CURDIR)/$(LOCALE_BUILD) $(SWIFT) test --skip ProgressInteropTests
 
-# The real clients: libunity sending and a dock-like listener (PyGObject), dunst under Xvfb
-# (Tests/ProgressInteropTests; `make test` skips them).
-interop: interop-deps catalogs
+# Real desktop clients against progressd on private buses (kioclient5 for the KDE bridge;
+# libunity, a dock-like listener and dunst under Xvfb for docks and notifications); installs
+# what they need first. The tests skip themselves without PROGRESSD_INTEROP=1, and `make test`
+# skips them too.
+interop: interop-deps catalogs man
 	$(SWIFT) build --build-tests
 	PROGRESSD_INTEROP=1 PROGRESSD_LOCALE_DIR=$(CURDIR)/$(LOCALE_BUILD) $(SWIFT) test --filter ProgressInteropTests
 

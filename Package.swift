@@ -35,6 +35,11 @@ let package = Package(
         .target(name: "ProgressClient", dependencies: ["ProgressBus", "ProgressCore", "CGLib"]),
         // The Progress1 server: the front door's D-Bus inputs and the change stream's outputs.
         .target(name: "ProgressDaemon", dependencies: ["ProgressBus", "ProgressCore", "CGLib"]),
+        // KDE's job view protocol both ways: serving org.kde.JobViewServer (KIO jobs become
+        // tasks) and forwarding tasks to Plasma's server.
+        .target(
+            name: "ProgressKDE", dependencies: ["ProgressDaemon", "ProgressBus", "ProgressCore", "CGLib"],
+            resources: [.embedInCode("org.kde.JobViews.xml")]),
         // The Renderer1 server (progress-render --service).
         .target(
             name: "ProgressRendererService", dependencies: ["ProgressBus", "ProgressCore", "CGLib"],
@@ -47,7 +52,7 @@ let package = Package(
 
         .executableTarget(
             name: "progressd",
-            dependencies: ["ProgressDaemon", "ProgressDesktop", "ProgressBus", "ProgressText", "ProgressState", "ProgressCore"]),
+            dependencies: ["ProgressDaemon", "ProgressDesktop", "ProgressKDE", "ProgressBus", "ProgressText", "ProgressState", "ProgressCore"]),
 
         // cairo and pango drawing, PNG through libpng: the only module that imports CCairo.
         .target(name: "ProgressRender", dependencies: ["ProgressCore", "CCairo"]),
@@ -87,13 +92,19 @@ let package = Package(
             exclude: ["help"]),
         .testTarget(
             name: "ProgressDesktopTests", dependencies: ["ProgressClient", "ProgressBus", "ProgressTestSupport", "progressd"]),
-        // Real clients (libunity, dunst): `make interop` runs them, `make test` skips them.
-        .testTarget(
-            name: "ProgressInteropTests", dependencies: ["ProgressClient", "ProgressBus", "ProgressTestSupport", "progressd", "progressctl"],
-            exclude: ["helpers"]),
         .testTarget(
             name: "ProgressBusTests",
             dependencies: ["ProgressDaemon", "ProgressBus", "ProgressClient", "ProgressCore", "ProgressTestSupport", "progressd"]),
+        .testTarget(
+            name: "ProgressKDETests",
+            dependencies: ["ProgressKDE", "ProgressClient", "ProgressCore", "ProgressTestSupport", "progressd", "progressctl"],
+            exclude: ["helpers"]),
+        // Real desktop clients (kioclient5, libunity, dunst …): `make interop` installs them and
+        // sets PROGRESSD_INTEROP=1; `make test` skips them.
+        .testTarget(
+            name: "ProgressInteropTests",
+            dependencies: ["ProgressBus", "ProgressClient", "ProgressCore", "ProgressTestSupport", "progressd", "progressctl"],
+            exclude: ["helpers"]),
     ],
     swiftLanguageModes: [.v6]
 )

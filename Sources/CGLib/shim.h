@@ -3,6 +3,7 @@
 
 #include <gio/gio.h>
 #include <glib-unix.h>
+#include <malloc.h>
 #include <gio/gdesktopappinfo.h>
 
 /* G_VARIANT_TYPE is a cast macro, which Swift does not import. */
@@ -18,6 +19,12 @@ static inline gulong shim_signal_connect(gpointer instance, const char *signal, 
 /* Sets a GError from a Swift string without the variadic g_set_error. */
 static inline void shim_set_dbus_error(GError **error, GDBusError code, const char *message) {
     g_set_error_literal(error, G_DBUS_ERROR, code, message);
+}
+
+/* Gives freed heap memory back to the kernel, in every malloc arena (GDBus's worker
+   thread frees a large reply's message in its own). */
+static inline int shim_malloc_trim(void) {
+    return malloc_trim(0);
 }
 
 /* The name an installed desktop file gives an application, or NULL: GDesktopAppInfo's

@@ -47,6 +47,11 @@ public struct Limits: Sendable, Equatable {
     /// Removals that Changes remembers: a poller that missed more than this gets every task
     /// again (reset), which costs it one full read; 10,000 names are about a megabyte.
     public var maxRemovalsKept = 10_000
+    /// Live KDE job views (JobViewServer.requestView) one connection may hold: a KDE
+    /// application runs a few jobs at once (a Dolphin copy of many files is one job), and a
+    /// runaway client must not fill the store every application shares. All KDE jobs also
+    /// count together against `maxTasksPerCaller`, charged to the KDE bridge.
+    public var maxJobViewsPerConnection = 100
     /// A child's weight relative to its siblings.
     public static let weightRange = 0.0...1_000_000.0
 

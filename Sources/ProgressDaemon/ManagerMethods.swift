@@ -52,6 +52,7 @@ extension ProgressService {
                 for name in service.store.sortedNames { Variant.add(builder, Variant.string(name.text)) }
             }
             call.reply(Variant.tuple([names]))
+            service.trimmer.replied(tasks: service.store.count, properties: 1)
         }),
         ("Snapshot", { service, call throws(ProgressError) in
             let texts = try service.context.texts(forLocale: call.string(0))
@@ -60,12 +61,15 @@ extension ProgressService {
                 in: service.store, type: "a{sa{sv}}", key: { Variant.string($0.text) },
                 value: { service.variants.properties(.all, of: $0, texts: texts) })
             call.reply(Variant.tuple([snapshot]))
+            service.trimmer.replied(tasks: service.store.count, properties: TaskProperty.allCases.count)
         }),
         ("Changes", { service, call throws(ProgressError) in
             let since = Variant.uint64Child(call.parameters, 0)
             let options = try ChangesOptions.parse(call.options(1))
             let texts = try service.context.texts(forLocale: options.locale)
-            call.reply(try service.changes(since: since, options, texts: texts))
+            let (reply, tasks) = try service.changes(since: since, options, texts: texts)
+            call.reply(reply)
+            service.trimmer.replied(tasks: tasks, properties: options.properties.indices.count)
         }),
         ("Describe", { service, call throws(ProgressError) in
             let name = try service.store.name(call.string(0))
@@ -114,7 +118,9 @@ extension ProgressService {
 
     /// Changes' reply: the serial, whether it is a reset, the tasks with the properties asked
     /// for that changed, and the names removed.
-    private func changes(since: UInt64, _ options: ChangesOptions, texts: TaskDescribing) throws(ProgressError) -> OpaquePointer {
+    private func changes(
+        since: UInt64, _ options: ChangesOptions, texts: TaskDescribing
+    ) throws(ProgressError) -> (reply: OpaquePointer, tasks: Int) {
         let answer = try changeIndex.changes(since: since)
         var removed: [TaskName] = []
         let tasks: OpaquePointer
@@ -139,9 +145,10 @@ extension ProgressService {
         let names = Variant.container("as") { builder in
             for name in removed { Variant.add(builder, Variant.string(name.text)) }
         }
-        return Variant.tuple([
+        let reply = Variant.tuple([
             g_variant_new_uint64(guint64(changeIndex.lastSequence)), g_variant_new_boolean(answer == .reset ? 1 : 0), tasks, names,
         ])
+        return (reply, Int(g_variant_n_children(tasks)))
     }
 
     /// The handler order of every mutating call: front door (validate, authorize, mutate),

@@ -38,6 +38,7 @@ public final class ProgressService {
     public let context: DaemonContext
     let interfaces: InterfaceInfo
     let variants = TaskVariants()
+    lazy var trimmer = LargeReplyTrimmer(clock: context.clock)
     lazy var objects = TaskObjects(service: self)
     let subscriptions: SubscriptionOutput
     let changeIndex: ChangeIndex
@@ -111,6 +112,7 @@ public final class ProgressService {
             in: store, type: "a{oa{sa{sv}}}", key: { Variant.objectPath(BusNames.taskPath($0)) },
             value: { self.variants.interfaces(of: $0, texts: self.context.texts) })
         g_dbus_method_invocation_return_value(invocation, Variant.tuple([objects]))
+        trimmer.replied(tasks: store.count, properties: TaskProperty.allCases.count)
     }
 
     func managerProperty(_ property: String) -> OpaquePointer? {

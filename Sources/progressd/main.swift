@@ -1,5 +1,6 @@
 import Foundation
 import ProgressDaemon
+import ProgressKDE
 import ProgressDesktop
 import ProgressBus
 import ProgressCore
@@ -7,9 +8,20 @@ import ProgressState
 import ProgressText
 
 /// progressd: parses its flags, resolves its locale from the environment, and runs.
+
+// GLib 2.74's slice allocator keeps every GVariant it ever freed in its own magazines, so
+// one Snapshot of 10,000 tasks would leave the daemon 140 MB larger for good; plain malloc
+// gives it back (LargeReplyTrimmer trims after large replies). GLib reads G_SLICE in its
+// constructor, before main, so without it the daemon runs itself again with it set (the
+// systemd unit sets it, which spares that).
+if ProcessInfo.processInfo.environment["G_SLICE"] == nil {
+    setenv("G_SLICE", "always-malloc", 1)
+    execv("/proc/self/exe", CommandLine.unsafeArgv)
+    // Could not: run on with the slice allocator.
+}
 let usage = """
     Usage: progressd [--max-signals-per-second N] [--max-tasks N] [--max-tasks-per-caller N]
-                     [--locale-directory DIR] [--state-directory DIR]
+                     [--locale-directory DIR] [--state-directory DIR] [--no-kde-jobs]
                      [--notifications none|outcomes|progress] [--notify-after SECONDS]
                      [--no-launcher-entry] [--version] [--help]
 
@@ -23,6 +35,8 @@ let usage = """
                                    (default: share/locale beside the bin directory)
       --state-directory DIR        where tasks are kept across restarts
                                    (default $XDG_STATE_HOME/progressd or ~/.local/state/progressd)
+      --no-kde-jobs                neither serve org.kde.JobViewServer (KIO jobs as tasks)
+                                   nor forward tasks to Plasma's job tracker
       --notifications MODE         desktop notifications: none, outcomes (failures, and
                                    finishes of long tasks; the default) or progress (also
                                    one per running task, updated in place)
@@ -47,6 +61,7 @@ var arguments = CommandLine.arguments.dropFirst()
 }
 
 var limits = Limits()
+var kdeJobs = true
 var notificationMode = NotificationOutput.Mode.outcomes
 var notifyAfterSeconds = 10.0
 var launcherEntry = true
@@ -77,6 +92,8 @@ while let argument = arguments.popFirst() {
             exit(64)
         }
         stateURL = URL(fileURLWithPath: path)
+    case "--no-kde-jobs":
+        kdeJobs = false
     case "--notifications":
         guard let value = arguments.popFirst(), let mode = NotificationOutput.Mode(rawValue: value) else {
             FileHandle.standardError.write(Data("progressd: --notifications needs none, outcomes or progress\n".utf8))
@@ -120,8 +137,10 @@ let configuration = ServiceConfiguration(
     limits: limits, version: ProgressVersion.current, texts: describers.describer(for: daemonLocale),
     textsForLocale: { (text: String) throws(ProgressError) -> TaskDescribing in try describers.describer(forClientLocale: text) },
     journal: state, restoredRecords: records)
-exit(Daemon(configuration: configuration).run { context in
+exit(Daemon(configuration: configuration).run { (context: DaemonContext) throws(DaemonError) in
     // Optional outputs and inputs, one line each: `context.add(SomeOutput(context: context))`.
+    if kdeJobs { let input = try JobViewServerInput(context: context); context.add(input); try input.start() }
+    if kdeJobs { let forwarder = JobViewForwarder(context: context); context.add(forwarder); forwarder.start() }
     let launcherInput = launcherEntry ? LauncherEntryInput(context: context) : nil
     if let launcherInput { context.add(LauncherEntryOutput(context: context, reportedElsewhere: { launcherInput.reportedAppIds })) }
     if notificationMode != .none { context.add(NotificationOutput(context: context, mode: notificationMode, notifyAfterSeconds: notifyAfterSeconds)) }

@@ -7,7 +7,7 @@ import XCTest
 /// What the real-client tests share: a private bus, a scratch HOME, XDG_RUNTIME_DIR and
 /// XDG_DATA_DIRS (with an installed-looking org.example.Backup.desktop, "Photo Backup"),
 /// progressd, and helpers (PyGObject scripts, Xvfb and dunst) that all die with the test
-/// process: each one's stdin is a pipe from us, and when it closes they stop.
+/// process: each hangs on a pipe from us, and when it closes they stop.
 class InteropTestCase: XCTestCase {
     var bus: PrivateBus!
     var daemon: DaemonProcess!
@@ -62,12 +62,15 @@ class InteropTestCase: XCTestCase {
         return environment
     }
 
-    /// Starts a helper script (from helpers/) under /usr/bin/python3, Debian's, with PyGObject.
+    /// Starts a helper script (from helpers/) under /usr/bin/python3, Debian's, with PyGObject,
+    /// tied to the test process (Tests/Support/HelperProcess). With `readsCommands` its stdin
+    /// is the lifeline, and it must exit at the end of it.
     @discardableResult
-    func helper(_ script: String, _ arguments: [String]) throws -> HelperProcess {
+    func helper(_ script: String, _ arguments: [String], readsCommands: Bool = false) throws -> HelperProcess {
         let helper = try HelperProcess(
             "/usr/bin/python3", [Self.helperDirectory.appendingPathComponent(script).path] + arguments,
-            environment: environment, scratch: scratch)
+            environment: environment, readsCommands: readsCommands,
+            errorFile: scratch.appendingPathComponent("\(script)-\(helpers.count).stderr"))
         helpers.append(helper)
         return helper
     }
@@ -108,46 +111,13 @@ class InteropTestCase: XCTestCase {
     func pause(_ seconds: Double) { BusConnection.pump(seconds: seconds) { false } }
 }
 
-/// A helper process whose stdout goes to a file we poll (no reader threads), and whose stdin
-/// is our pipe: helpers that wait read it and exit at EOF, so none outlives the test process.
-final class HelperProcess {
-    let process = Process()
-    private let lifeline = Pipe()
-    let outputFile: URL
-
-    init(_ executable: String, _ arguments: [String], environment: [String: String], scratch: URL) throws {
-        outputFile = scratch.appendingPathComponent("helper-\(UUID().uuidString).out")
-        FileManager.default.createFile(atPath: outputFile.path, contents: nil)
-        process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = arguments
-        process.environment = environment
-        process.standardInput = lifeline
-        process.standardOutput = try FileHandle(forWritingTo: outputFile)
-        process.standardError = try FileHandle(forWritingTo: outputFile)
-        try process.run()
-    }
-
-    var output: String { (try? String(contentsOf: outputFile, encoding: .utf8)) ?? "" }
-    var lines: [String] { output.split(separator: "\n").map(String.init) }
-
-    /// Pumps the main context until the output has a line starting with `prefix`.
+extension HelperProcess {
+    /// The first line so far that starts with `prefix`, waiting (and pumping) for it.
     @discardableResult
     func waitForLine(_ prefix: String, seconds: Double = 15) -> String? {
-        var found: String?
-        BusConnection.pump(seconds: seconds) {
-            found = lines.first { $0.hasPrefix(prefix) }
-            return found != nil
-        }
-        return found
+        waitForLine(seconds: seconds) { $0.hasPrefix(prefix) }
     }
 
-    func waitForExit(seconds: Double = 15) -> Bool {
-        BusConnection.pump(seconds: seconds) { !process.isRunning }
-    }
-
-    func stop() {
-        try? lifeline.fileHandleForWriting.close()
-        if !waitForExit(seconds: 5) { process.terminate() }
-        process.waitUntilExit()
-    }
+    /// Everything printed so far, for failure messages.
+    var output: String { lines.joined(separator: "\n") }
 }

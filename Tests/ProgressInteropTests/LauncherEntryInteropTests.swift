@@ -21,7 +21,7 @@ final class LauncherEntryInteropTests: InteropTestCase {
         XCTAssertEqual(task["State"]?.string, "running")
         tasks = waitForTasks { $0["launcher/org.example.Backup"]?["State"]?.string == "finished" }
         XCTAssertEqual(tasks["launcher/org.example.Backup"]?["State"]?.string, "finished", emitter.output)
-        XCTAssertTrue(emitter.waitForExit())
+        XCTAssertNotNil(emitter.waitForExit(seconds: 15))
         pause(0.3)
         XCTAssertEqual(try snapshot()["launcher/org.example.Backup"]?["State"]?.string, "finished", "leaving after the end is fine")
     }
@@ -30,7 +30,7 @@ final class LauncherEntryInteropTests: InteropTestCase {
         let emitter = try helper("unity-emitter.py", [
             "org.example.Backup.desktop", "wait-unity", "progress=0.4", "visible=1", "sleep=0.5", "exit",
         ])
-        XCTAssertTrue(emitter.waitForExit(), emitter.output)
+        XCTAssertNotNil(emitter.waitForExit(seconds: 15), emitter.output)
         let tasks = waitForTasks { $0["launcher/org.example.Backup"]?["State"]?.string == "failed" }
         XCTAssertEqual(tasks["launcher/org.example.Backup"]?["State"]?.string, "failed", "a crash never looks like success")
         XCTAssertEqual(tasks["launcher/org.example.Backup"]?["Message"]?.string, "the application closed")
@@ -41,7 +41,7 @@ final class LauncherEntryInteropTests: InteropTestCase {
         let daemonName = nameOwner(BusNames.busName)
         XCTAssertNotNil(daemonName)
         XCTAssertEqual(nameOwner("com.canonical.Unity"), daemonName, "taken while nobody had it")
-        let dock = try helper("claim-unity.py", [])
+        let dock = try helper("claim-unity.py", [], readsCommands: true)
         let line = try XCTUnwrap(dock.waitForLine("owned") ?? dock.waitForLine("not-owned", seconds: 1), dock.output)
         XCTAssertTrue(line.hasPrefix("owned "), line)
         let dockName = String(line.dropFirst("owned ".count))
@@ -55,7 +55,7 @@ final class LauncherEntryInteropTests: InteropTestCase {
     }
 
     func testDockListenerGetsLibunityTypedCoalescedSignalsEndingHidden() throws {
-        let dock = try helper("dock-listener.py", ["60", "--lifeline"])
+        let dock = try helper("dock-listener.py", ["60"])
         XCTAssertNotNil(dock.waitForLine("ready"), dock.output)
         let daemonName = try XCTUnwrap(nameOwner(BusNames.busName))
         _ = try manager("Start", [.string("term"), .vardict([("title", .string("Building")), ("app-id", .string("org.gnome.Terminal")),
@@ -70,7 +70,7 @@ final class LauncherEntryInteropTests: InteropTestCase {
         _ = try manager("Remove", [.string("term")])
         BusConnection.pump(seconds: 5) { dock.output.contains("\"progress-visible\": [\"b\", false]") }
 
-        let signals = dock.lines.dropFirst().compactMap { line -> [String: Any]? in
+        let signals = dock.lines.compactMap { line -> [String: Any]? in
             guard let object = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any] else { return nil }
             return object["sender"] as? String == daemonName ? object : nil
         }
@@ -100,7 +100,7 @@ final class LauncherEntryInteropTests: InteropTestCase {
 
     /// The "done means": `progressctl run --app-id …` shows progress on a dock.
     func testProgressctlRunWithAnAppIdShowsOnTheDock() throws {
-        let dock = try helper("dock-listener.py", ["60", "--lifeline"])
+        let dock = try helper("dock-listener.py", ["60"])
         XCTAssertNotNil(dock.waitForLine("ready"), dock.output)
         let run = try run(BuildProducts.url(of: "progressctl").path, [
             "run", "build", "--app-id", "org.gnome.Terminal", "--progress-regex", "([0-9]+)/([0-9]+)", "--",

@@ -3,7 +3,7 @@
 any sender, any path, interface com.canonical.Unity.LauncherEntry, member Update.
 Prints one JSON line per signal: sender, path, monotonic time, signature, the app URI and
 each property with its GVariant type and value. Prints "ready" once subscribed; runs for the
-seconds given as the first argument, or (with --lifeline) until stdin closes.
+seconds given as the first argument (the test's HelperProcess kills it sooner).
 """
 import json
 import sys
@@ -33,10 +33,6 @@ def on_update(connection, sender, path, interface, member, parameters):
 
 
 bus.signal_subscribe(None, "com.canonical.Unity.LauncherEntry", "Update", None, None, Gio.DBusSignalFlags.NONE, on_update)
-if "--lifeline" in sys.argv:
-    # The test holds our stdin: when it closes (the test ended or crashed), so do we.
-    GLib.io_add_watch(GLib.IOChannel.unix_new(0), GLib.PRIORITY_DEFAULT, GLib.IO_HUP | GLib.IO_IN,
-                      lambda *args: (loop.quit(), False)[1] if not sys.stdin.readline() else True)
 GLib.timeout_add(int(seconds * 1000), loop.quit)
 # A round trip, so that the match rule is in place before "ready".
 bus.call_sync("org.freedesktop.DBus", "/org/freedesktop/DBus", "org.freedesktop.DBus", "GetId", None, None,

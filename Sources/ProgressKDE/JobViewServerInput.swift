@@ -1,0 +1,263 @@
+import CGLib
+import ProgressBus
+import ProgressCore
+import ProgressDaemon
+
+/// Serves KDE's job view protocol where no one else does, so that KIO jobs (Dolphin, Ark,
+/// kioclient5) become progressd tasks. It owns `org.kde.JobViewServer` and `org.kde.kuiserver`
+/// allowing replacement (Plasma's shell takes them with ReplaceExistingService) and queued,
+/// so it serves again when that owner leaves. `/JobViewServer` has JobViewServer (V1),
+/// JobViewServerV2 and kuiserver; KIO introspects it and uses V2 when it finds that interface.
+///
+/// Each view is an object with JobViewV2 and JobViewV3; its job is the task
+/// `kde/<desktop entry>/<n>`, started by the bridge (`.bridge("kde")`) with lifetime
+/// `persistent`: the view, not a lease, decides when it ends. When the application leaves the
+/// bus its live tasks fail with "the application closed unexpectedly" (Plasma's wording).
+/// As an output it turns RequestCancel/Pause/Resume on those tasks into the view's signals.
+public final class JobViewServerInput: ChangeOutput {
+    typealias Handler = @Sendable (JobViewServerInput, JobViewCall) -> Void
+
+    private let context: DaemonContext
+    private let interfaces: KDEInterfaces
+    private let vtable = UnsafeMutablePointer<GDBusInterfaceVTable>.allocate(capacity: 1)
+    private var serverRegistrations: [UInt32] = []
+    private var ownerIDs: [UInt32] = []
+    private var views: [String: JobView] = [:]
+    private var viewsByTask: [TaskName: JobView] = [:]
+    private var liveViewsByClient: [String: Int] = [:]
+    private var nextNumber: UInt64 = 0
+    /// The names progressd holds at the moment.
+    public private(set) var ownedNames: Set<String> = []
+
+    static let serverMethods = MethodTable<Handler>(interface: KDEInterfaces.serverInterface, [
+        ("requestView", { $0.requestView($1, version: .v1) }),
+    ])
+    static let serverV2Methods = MethodTable<Handler>(interface: KDEInterfaces.serverV2Interface, [
+        ("requestView", { $0.requestView($1, version: .v2) }),
+    ])
+    static let kuiserverMethods = MethodTable<Handler>(interface: KDEInterfaces.kuiserverInterface, [
+        ("registerService", { _, call in call.fail("org.freedesktop.DBus.Error.NotSupported", "registerService is deprecated and defunct") }),
+        ("emitJobUrlsChanged", { _, call in call.reply(nil) }),
+        // false: jobs are shown here, KIO need not open its own progress windows.
+        ("requiresJobTracker", { _, call in call.reply(Variant.tuple([g_variant_new_boolean(0)])) }),
+        ("registeredJobContacts", { _, call in call.reply(Variant.tuple([Variant.container("as") { _ in }])) }),
+    ])
+
+    public init(context: DaemonContext) throws(DaemonError) {
+        self.context = context
+        interfaces = try KDEInterfaces()
+        try Self.serverMethods.check(against: interfaces.server)
+        try Self.serverV2Methods.check(against: interfaces.serverV2)
+        try Self.kuiserverMethods.check(against: interfaces.kuiserver)
+        try JobView.v2Methods.check(against: interfaces.viewV2)
+        try JobView.v3Methods.check(against: interfaces.viewV3)
+        vtable.initialize(to: GDBusInterfaceVTable(
+            method_call: { _, sender, path, interface, method, parameters, invocation, userData in
+                assertOnMainLoop()
+                Unmanaged<JobViewServerInput>.fromOpaque(userData!).takeUnretainedValue().dispatch(
+                    interface: String(cString: interface!), method: String(cString: method!),
+                    JobViewCall(sender: String(cString: sender!), path: String(cString: path!), parameters: parameters!,
+                                invocation: invocation!))
+            },
+            get_property: nil, set_property: nil, padding: (nil, nil, nil, nil, nil, nil, nil, nil)))
+    }
+
+    deinit { vtable.deallocate() }
+
+    private var userData: gpointer { Unmanaged.passUnretained(self).toOpaque() }
+
+    /// Exports /JobViewServer, then asks for the names (objects before names, so no client
+    /// reaches a name before the object behind it exists).
+    public func start() throws(DaemonError) {
+        // Tasks of a previous run whose views died with it: nothing will ever end them.
+        for name in context.store.sortedNames where KDEInterfaces.isKDETask(name) && context.store.task(name)?.isLive == true {
+            context.perform(.fail(name, message: "progressd restarted while the job ran; its job view is gone"), by: KDEInterfaces.inputOrigin)
+        }
+        var error: UnsafeMutablePointer<GError>?
+        for info in [interfaces.server, interfaces.serverV2, interfaces.kuiserver] {
+            let id = g_dbus_connection_register_object(context.connection, KDEInterfaces.serverPath, info, vtable, userData, nil, &error)
+            guard id != 0 else { throw DaemonError("could not export \(KDEInterfaces.serverPath): \(consumeMessage(error))") }
+            serverRegistrations.append(id)
+        }
+        for name in [KDEInterfaces.serverName, KDEInterfaces.kuiserverName] {
+            ownerIDs.append(g_bus_own_name_on_connection(
+                context.connection, name, G_BUS_NAME_OWNER_FLAGS_ALLOW_REPLACEMENT,
+                { _, name, userData in
+                    assertOnMainLoop()
+                    Unmanaged<JobViewServerInput>.fromOpaque(userData!).takeUnretainedValue().acquired(String(cString: name!))
+                },
+                { _, name, userData in
+                    assertOnMainLoop()
+                    Unmanaged<JobViewServerInput>.fromOpaque(userData!).takeUnretainedValue().lost(String(cString: name!))
+                },
+                userData, nil))
+        }
+        context.onClientLeft { [unowned self] client in clientLeft(client.uniqueName) }
+        context.onStop { [unowned self] in stop() }
+    }
+
+    public func stop() {
+        for id in ownerIDs { g_bus_unown_name(id) }
+        ownerIDs.removeAll()
+        for view in Array(views.values) { drop(view) }
+        for id in serverRegistrations { g_dbus_connection_unregister_object(context.connection, id) }
+        serverRegistrations.removeAll()
+    }
+
+    private func acquired(_ name: String) {
+        if ownedNames.insert(name).inserted { Log.notice("serving \(name): KDE jobs become progressd tasks") }
+    }
+
+    /// Another server (Plasma's shell) took the name, or holds it already (progressd waits in
+    /// the queue). KIO re-registers its jobs with the new owner, so the tasks made here go:
+    /// kept, they would show a job twice or one that no longer reports.
+    private func lost(_ name: String) {
+        guard ownedNames.remove(name) != nil else { return }
+        Log.notice("\(name) has another owner now; its jobs are shown there")
+        guard name == KDEInterfaces.serverName else { return }
+        for view in Array(views.values) {
+            if !view.terminated { context.perform(.remove(view.task), by: KDEInterfaces.inputOrigin) }
+            drop(view)
+        }
+    }
+
+    // MARK: Calls
+
+    private func dispatch(interface: String, method: String, _ call: JobViewCall) {
+        let table: MethodTable<Handler>? = switch interface {
+        case KDEInterfaces.serverInterface: Self.serverMethods
+        case KDEInterfaces.serverV2Interface: Self.serverV2Methods
+        case KDEInterfaces.kuiserverInterface: Self.kuiserverMethods
+        default: nil
+        }
+        if call.path == KDEInterfaces.serverPath, let handler = table?[method] { return handler(self, call) }
+        guard let view = views[call.path] else {
+            return call.fail("org.freedesktop.DBus.Error.UnknownObject", "no job view at \(call.path)")
+        }
+        guard view.owner == call.sender else {
+            return call.fail("org.freedesktop.DBus.Error.AccessDenied", "job view \(call.path) belongs to \(view.owner)")
+        }
+        guard !view.terminated else {
+            return call.fail("org.freedesktop.DBus.Error.Failed", "job view \(call.path) was terminated; request a new view")
+        }
+        let handler = interface == KDEInterfaces.viewV3Interface ? JobView.v3Methods[method] : JobView.v2Methods[method]
+        guard let handler else { return call.fail("org.freedesktop.DBus.Error.UnknownMethod", "no method \(method)") }
+        handler(view, call)
+        if let command = view.takeCommand(limits: context.limits) { perform(command, of: view) }
+    }
+
+    private func requestView(_ call: JobViewCall, version: JobView.Version) {
+        guard call.sender != String(cString: g_dbus_connection_get_unique_name(context.connection)) else {
+            // progressd's own forwarder reached itself: never serve its own tasks back.
+            return call.fail("org.freedesktop.DBus.Error.AccessDenied", "progressd does not request views from itself")
+        }
+        let live = liveViewsByClient[call.sender, default: 0]
+        guard live < context.limits.maxJobViewsPerConnection else {
+            return call.fail(
+                "org.freedesktop.DBus.Error.LimitsExceeded",
+                "connection \(call.sender) has \(live) live job views; the limit per connection is \(context.limits.maxJobViewsPerConnection)")
+        }
+        let entry = call.string(0)
+        let capabilities = call.int32(version == .v1 ? 2 : 1)
+        let hints = version == .v2 ? call.options(2) : []
+        var displayName = entry
+        if case .string(let name)? = hints.first(where: { $0.key == "application-display-name" })?.value.kind, !name.isEmpty {
+            displayName = name
+        }
+        nextNumber += 1
+        let number = nextNumber
+        let name: TaskName
+        do throws(ProgressError) {
+            name = try context.store.name("\(KDEInterfaces.taskPrefix)\(KDEInterfaces.nameElement(entry))/\(number)")
+        } catch {
+            return call.fail(BusNames.errorName(error), error.message)
+        }
+        var state = JobViewState(title: JobViewState.truncated(displayName, to: context.limits.maxTitleBytes))
+        for (key, value) in hints { state.apply(key, value) }
+        var update = state.taskUpdate(limits: context.limits)
+        update.appId = JobViewState.truncated(KDEInterfaces.nameElement(entry), to: context.limits.maxAppIdBytes)
+        update.cancellable = capabilities & 1 != 0
+        update.pausable = capabilities & 2 != 0
+        update.lifetime = .persistent
+        if let error = context.perform(.start(name, update), by: KDEInterfaces.inputOrigin) {
+            return call.fail(BusNames.errorName(error), error.message)
+        }
+        let view = JobView(number: number, path: KDEInterfaces.viewPath(number), task: name, owner: call.sender, version: version, state: state)
+        var error: UnsafeMutablePointer<GError>?
+        for info in [interfaces.viewV2, interfaces.viewV3] {
+            let id = g_dbus_connection_register_object(context.connection, view.path, info, vtable, userData, nil, &error)
+            guard id != 0 else {
+                let message = consumeMessage(error)
+                for id in view.registrations { g_dbus_connection_unregister_object(context.connection, id) }
+                context.perform(.remove(name), by: KDEInterfaces.inputOrigin)
+                return call.fail("org.freedesktop.DBus.Error.Failed", "could not export \(view.path): \(message)")
+            }
+            view.registrations.append(id)
+        }
+        views[view.path] = view
+        viewsByTask[name] = view
+        liveViewsByClient[call.sender, default: 0] += 1
+        call.reply(Variant.tuple([Variant.objectPath(view.path)]))
+    }
+
+    private func perform(_ command: TaskCommand, of view: JobView) {
+        if view.terminated { endLive(view) }
+        if let error = context.perform(command, by: KDEInterfaces.inputOrigin) {
+            // The task may have been removed or ended by a user meanwhile; the job keeps going.
+            Log.notice("KDE job \(view.path) (\(view.task)): \(error.message)")
+        }
+    }
+
+    /// The view no longer counts as live against its connection's cap.
+    private func endLive(_ view: JobView) {
+        guard !view.countedEnded else { return }
+        view.countedEnded = true
+        let remaining = liveViewsByClient[view.owner, default: 1] - 1
+        liveViewsByClient[view.owner] = remaining > 0 ? remaining : nil
+    }
+
+    private func clientLeft(_ client: String) {
+        for view in views.values.filter({ $0.owner == client }) {
+            if !view.terminated {
+                view.terminated = true
+                endLive(view)
+                context.perform(.fail(view.task, message: "the application closed unexpectedly"), by: KDEInterfaces.inputOrigin)
+            }
+            drop(view)
+        }
+        liveViewsByClient[client] = nil
+    }
+
+    /// Withdraws the view's object; its task stays (with its outcome, until it lingers out).
+    private func drop(_ view: JobView) {
+        for id in view.registrations { g_dbus_connection_unregister_object(context.connection, id) }
+        view.registrations.removeAll()
+        endLive(view)
+        views[view.path] = nil
+        if viewsByTask[view.task] === view { viewsByTask[view.task] = nil }
+    }
+
+    // MARK: Output: requests on the input's tasks become the view's signals
+
+    public func publish(_ batch: ChangeBatch) {
+        for change in batch.changes where KDEInterfaces.isKDETask(change.name) {
+            guard let view = viewsByTask[change.name] else { continue }
+            if change.kind == .removed {
+                drop(view)
+                continue
+            }
+            guard !view.terminated else { continue }
+            for request in change.requests {
+                let member = switch request {
+                case .cancelRequested: "cancelRequested"
+                case .pauseRequested: "suspendRequested"
+                case .resumeRequested: "resumeRequested"
+                }
+                // Both interfaces: a V1 client listens on JobViewV2, a V2 client on JobViewV3.
+                for interface in [KDEInterfaces.viewV2Interface, KDEInterfaces.viewV3Interface] {
+                    context.signals.broadcast(path: view.path, interface: interface, member: member, Variant.tuple([]))
+                }
+            }
+        }
+    }
+}
