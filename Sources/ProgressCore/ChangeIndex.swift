@@ -13,12 +13,13 @@ public final class ChangeIndex: ChangeOutput {
     /// The sequence this run's first change gets; everything before it is unknown here.
     public let firstSequence: UInt64
     public private(set) var lastSequence: UInt64
-    private var lastChange: [TaskName: UInt64] = [:]
+    /// Each live task's last change and the change that created it (one dictionary, not two:
+    /// every task has an entry, and the daemon's memory per task counts).
+    private var live: [TaskName: (last: UInt64, created: UInt64)] = [:]
     private var recent: [(sequence: UInt64, name: TaskName)] = []
     private var staleEntries = 0
     /// For tasks changed since they were created: each property's last change.
     private var stamps: [TaskName: [UInt64]] = [:]
-    private var created: [TaskName: UInt64] = [:]
     private var removals: [(sequence: UInt64, name: TaskName)] = []
     private var removalsStart = 0
     /// Polls from before this have missed removals that are no longer kept.
@@ -31,7 +32,7 @@ public final class ChangeIndex: ChangeOutput {
         forgottenThrough = firstSequence - 1
         self.maxRemovals = maxRemovals
         // Tasks restored at start count as created just before this run's first change.
-        for name in liveTasks { created[name] = firstSequence - 1 }
+        for name in liveTasks { live[name] = (firstSequence - 1, firstSequence - 1) }
     }
 
     public func publish(_ batch: ChangeBatch) {
@@ -53,29 +54,27 @@ public final class ChangeIndex: ChangeOutput {
             return
         case .created:
             forget(change.name)
-            created[change.name] = sequence
+            live[change.name] = (sequence, sequence)
         case .updated:
-            let createdAt = created[change.name] ?? sequence
-            if created[change.name] == nil { created[change.name] = createdAt }
+            let createdAt = live[change.name]?.created ?? sequence
             // Mutated in place: a copy of the array on every update would be an allocation each.
             let properties = change.properties.rawValue
             for index in 0..<TaskProperty.allCases.count where properties & (1 << UInt32(index)) != 0 {
                 stamps[change.name, default: Array(repeating: createdAt, count: TaskProperty.allCases.count)][index] = sequence
             }
+            if live.updateValue((sequence, createdAt), forKey: change.name) != nil { staleEntries += 1 }
         }
-        if lastChange.updateValue(sequence, forKey: change.name) != nil { staleEntries += 1 }
         recent.append((sequence, change.name))
         if staleEntries > 1_024 && staleEntries > recent.count / 2 { compact() }
     }
 
     private func forget(_ name: TaskName) {
-        if lastChange.removeValue(forKey: name) != nil { staleEntries += 1 }
+        if live.removeValue(forKey: name) != nil { staleEntries += 1 }
         stamps[name] = nil
-        created[name] = nil
     }
 
     private func compact() {
-        recent = lastChange.map { (sequence: $0.value, name: $0.key) }.sorted { $0.sequence < $1.sequence }
+        recent = live.map { (sequence: $0.value.last, name: $0.key) }.sorted { $0.sequence < $1.sequence }
         staleEntries = 0
     }
 
@@ -104,9 +103,10 @@ public final class ChangeIndex: ChangeOutput {
         }
         if since < forgottenThrough || since == 0 { return .reset }
         var tasks: [(name: TaskName, properties: TaskProperties)] = []
-        for entry in recent[firstIndex(after: since)...] where lastChange[entry.name] == entry.sequence {
+        for entry in recent[firstIndex(after: since)...] {
+            guard let task = live[entry.name], task.last == entry.sequence else { continue }
             let name = entry.name
-            if let createdAt = created[name], createdAt > since {
+            if task.created > since {
                 tasks.append((name, .all))
             } else if let taskStamps = stamps[name] {
                 var properties = TaskProperties()

@@ -8,63 +8,66 @@ public protocol TaskDescribing {
 
 /// One progress task as the daemon keeps it.
 public struct ProgressTask: Sendable {
+    // The fields are laid out by size (Swift keeps declaration order): the strings, the
+    // 8-byte values, then each optional's tag byte shared with the one-byte flags. Every
+    // live task is one of these, so padding would be memory per task.
     public let name: TaskName
     public internal(set) var title = ""
-    /// The state the job set. A parent shows `paused` while a live child is paused (`state`).
-    public internal(set) var ownState = TaskState.running
-    public internal(set) var indeterminate = false
+    public internal(set) var unit = ""
+    public internal(set) var message = ""
+    public internal(set) var appId = ""
+    public internal(set) var parent: TaskName?
+    /// The connection charged for the task against the per-caller cap.
+    var creator: ClientID
+    /// For `caller` tasks: the connection whose departure fails the task. Nil after a
+    /// restart until the job starts the task again.
+    var boundConnection: ClientID?
+    var estimator = RateEstimator()
+
     /// The determinate value. While indeterminate it is kept but not shown.
     public internal(set) var storedFraction = 0.0
     public internal(set) var completed: UInt64 = 0
     public internal(set) var total: UInt64 = 0
-    public internal(set) var unit = ""
-    public internal(set) var message = ""
-    public internal(set) var appId = ""
-    public internal(set) var ownerSaysFrequent = false
-    public internal(set) var detectedFrequent = false
     public internal(set) var serial: UInt64 = 0
     public internal(set) var created: Int64
     public internal(set) var updated: Int64
-
-    public internal(set) var lifetime = Lifetime.lease
+    public internal(set) var weight = 1.0
+    /// Units per second when Total is known, else fraction per second; 0 while unknown.
+    public internal(set) var rate = 0.0
+    /// -1 while unknown.
+    public internal(set) var secondsRemaining: Int64 = -1
+    /// When the job last touched the task (monotonic), for stall and lease.
+    var lastActivity: Int64
+    var rateWindowCount = 0
     public internal(set) var leaseSeconds: UInt32
     public internal(set) var stallSeconds: UInt32
     public internal(set) var lingerSeconds: UInt32
+
+    /// When the task reached its outcome (monotonic), for linger.
+    var outcomeTime: Int64?
+    /// The state the job set. A parent shows `paused` while a live child is paused (`state`).
+    public internal(set) var ownState = TaskState.running
+    public internal(set) var indeterminate = false
+    public internal(set) var ownerSaysFrequent = false
+    public internal(set) var detectedFrequent = false
+    public internal(set) var lifetime = Lifetime.lease
     /// No update for `stallSeconds` (or a child stalled, or a restored `caller` task whose
     /// job has not come back yet).
     public internal(set) var stalled = false
     public internal(set) var cancellable = false
+
+    /// Start of the current one-second window (and `rateWindowCount`, the changes counted
+    /// in it), to detect a task that updates faster than signals go out.
+    var rateWindowStart: Int64?
     public internal(set) var pausable = false
     public internal(set) var cancelRequested = false
-    public internal(set) var parent: TaskName?
-    public internal(set) var weight = 1.0
     public internal(set) var childFailure = ChildFailurePolicy.fail
     /// Set for a parent with children: its values are computed from them.
     public internal(set) var hasChildren = false
     /// A live child is paused, so the parent shows paused.
     var childPaused = false
     var childStalled = false
-    /// Units per second when Total is known, else fraction per second; 0 while unknown.
-    public internal(set) var rate = 0.0
-    /// -1 while unknown.
-    public internal(set) var secondsRemaining: Int64 = -1
-    var estimator = RateEstimator()
     var estimatorCountsUnits = false
-
-    /// The connection charged for the task against the per-caller cap.
-    var creator: ClientID
-    /// For `caller` tasks: the connection whose departure fails the task. Nil after a
-    /// restart until the job starts the task again.
-    var boundConnection: ClientID?
-    /// When the job last touched the task (monotonic), for stall and lease.
-    var lastActivity: Int64
-    /// When the task reached its outcome (monotonic), for linger.
-    var outcomeTime: Int64?
-
-    /// Start of the current one-second window and the changes counted in it, to detect
-    /// a task that updates faster than signals go out.
-    var rateWindowStart: Int64?
-    var rateWindowCount = 0
 
     init(name: TaskName, caller: ClientID, wallMicros: Int64, monotonicMicros: Int64, limits: Limits, serial: UInt64 = 0) {
         self.name = name

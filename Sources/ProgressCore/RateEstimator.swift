@@ -14,46 +14,46 @@ public struct RateEstimator: Sendable, Equatable {
     public static let windowMicros: Int64 = 60_000_000
     static let maximumSamples = 121
 
-    private var times: [Int64] = []
-    private var values: [Double] = []
+    private struct Sample: Sendable, Equatable {
+        var time: Int64
+        var value: Double
+    }
+
+    /// One array, not one for times and one for values: every live task has one, so a second
+    /// allocation each would show in the daemon's memory per task.
+    private var samples: [Sample] = []
 
     public init() {}
 
-    public var isEmpty: Bool { times.isEmpty }
+    public var isEmpty: Bool { samples.isEmpty }
 
     public mutating func reset() {
-        times.removeAll()
-        values.removeAll()
+        samples.removeAll()
     }
 
     public mutating func record(_ value: Double, now: Int64) {
-        if let last = values.last, value < last { reset() }
-        if times.count >= 2, now - times[times.count - 2] < Self.sampleSpacingMicros {
+        if let last = samples.last, value < last.value { reset() }
+        if samples.count >= 2, now - samples[samples.count - 2].time < Self.sampleSpacingMicros {
             // Still within the spacing of the one before: the newest sample moves forward.
-            times[times.count - 1] = now
-            values[values.count - 1] = value
+            samples[samples.count - 1] = Sample(time: now, value: value)
         } else {
-            times.append(now)
-            values.append(value)
+            samples.append(Sample(time: now, value: value))
         }
         let oldest = now - Self.windowMicros
-        let stale = times.prefix { $0 < oldest }.count + max(0, times.count - Self.maximumSamples)
-        if stale > 0 {
-            times.removeFirst(min(stale, times.count))
-            values.removeFirst(min(stale, values.count))
-        }
+        let stale = samples.prefix { $0.time < oldest }.count + max(0, samples.count - Self.maximumSamples)
+        if stale > 0 { samples.removeFirst(min(stale, samples.count)) }
     }
 
     /// Units (or fraction) per second, or nil when the samples do not support an estimate.
     public var rate: Double? {
-        guard times.count >= Self.minimumSamples, let first = times.first, let last = times.last,
+        guard samples.count >= Self.minimumSamples, let first = samples.first?.time, let last = samples.last?.time,
               last - first >= Self.minimumSpanMicros else { return nil }
-        let xs = times.map { Double($0 - first) / 1_000_000 }
+        let xs = samples.map { Double($0.time - first) / 1_000_000 }
         let meanX = xs.reduce(0, +) / Double(xs.count)
-        let meanY = values.reduce(0, +) / Double(values.count)
+        let meanY = samples.reduce(0) { $0 + $1.value } / Double(samples.count)
         var covariance = 0.0
         var variance = 0.0
-        for (x, y) in zip(xs, values) {
+        for (x, y) in zip(xs, samples.map(\.value)) {
             covariance += (x - meanX) * (y - meanY)
             variance += (x - meanX) * (x - meanX)
         }
