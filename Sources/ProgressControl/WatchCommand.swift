@@ -113,20 +113,27 @@ private final class Watch {
             return
         }
         columns = terminal.columns
-        let nameWidth = min(24, ordered.map(\.count).max() ?? 0)
+        let nameWidth = min(24, ordered.compactMap { name in tasks[name].map { shown(name, $0).count } }.max() ?? 0)
         let lines = ordered.compactMap { name in tasks[name].map { barLine(name, $0, nameWidth: nameWidth) } }
         context.out(drawing.frame(lines.isEmpty ? [terminal.paint("no tasks", .dim)] : lines))
+    }
+
+    /// What people recognise: the title ("Backing up photos"), the name when there is none.
+    func shown(_ name: String, _ task: [String: BusValue]) -> String {
+        let title = task["Title"]?.string ?? ""
+        return title.isEmpty ? name : title
     }
 
     func plainLine(_ name: String, _ task: [String: BusValue]) -> String {
         let state = ReadCommands.state(of: task)
         let parts = [task["Label"]?.string ?? "", task["Detail"]?.string ?? "", task["State"]?.string == "failed" ? task["Message"]?.string ?? "" : ""]
-        return "\(name): \(state)" + parts.filter { !$0.isEmpty }.map { " " + $0 }.joined()
+        return "\(shown(name, task)): \(state)" + parts.filter { !$0.isEmpty }.map { " " + $0 }.joined()
     }
 
     func barLine(_ name: String, _ task: [String: BusValue], nameWidth: Int) -> String {
         let state = ReadCommands.state(of: task)
-        let shownName = name.count > nameWidth ? String(name.prefix(nameWidth - 1)) + "…" : name.padding(toLength: nameWidth, withPad: " ", startingAt: 0)
+        let title = shown(name, task)
+        let shownName = title.count > nameWidth ? String(title.prefix(nameWidth - 1)) + "…" : title.padding(toLength: nameWidth, withPad: " ", startingAt: 0)
         let barWidth = max(10, min(40, (columns - nameWidth) / 3))
         let fraction = task["Fraction"]?.double ?? 0
         let bar: String
