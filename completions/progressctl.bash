@@ -31,7 +31,7 @@ _progressctl() {
         set) options="--completed --total --message" ;;
         list | get) options="--json" ;;
         watch) options="--interval" ;;
-        run) options="--title --progress-regex" ;;
+        run) options="--title --app-id --progress-regex" ;;
         pipe) options="--size --title" ;;
         render) options="-o --style --size --scale --format --theme" ;;
         pulse | finish | fail | remove | cancel | pause | resume) options="" ;;

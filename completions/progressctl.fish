@@ -53,6 +53,7 @@ complete -c progressctl -n "__fish_seen_subcommand_from get" -l json -d 'Print a
 complete -c progressctl -n "__fish_seen_subcommand_from watch" -l interval -x -d 'The fastest redraw per task, in seconds'
 
 complete -c progressctl -n "__fish_seen_subcommand_from run pipe" -l title -x -d 'What the task does'
+complete -c progressctl -n "__fish_seen_subcommand_from run" -l app-id -x -d 'The desktop file id of the application'
 complete -c progressctl -n "__fish_seen_subcommand_from run" -l progress-regex -x -d 'Reads a percent, or DONE and TOTAL'
 # After `--`, run's own command line: commands and files.
 complete -c progressctl -n "__fish_seen_subcommand_from run; and contains -- -- (commandline -opc)" -a '(__fish_complete_command)' -F

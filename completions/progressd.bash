@@ -7,10 +7,11 @@ _progressd() {
     COMPREPLY=()
     case $prev in
         --locale-directory | --state-directory) COMPREPLY=($(compgen -d -- "$cur")); return ;;
-        --max-signals-per-second | --max-tasks | --max-tasks-per-caller | --max-reply-bytes) return ;;
+        --max-signals-per-second | --max-tasks | --max-tasks-per-caller | --max-reply-bytes | --notify-after) return ;;
+        --notifications) COMPREPLY=($(compgen -W "none outcomes progress" -- "$cur")); return ;;
     esac
     COMPREPLY=($(compgen -W "--max-signals-per-second --max-tasks --max-tasks-per-caller --max-reply-bytes --locale-directory
-        --state-directory --no-kde-jobs --version --help" -- "$cur"))
+        --state-directory --no-kde-jobs --notifications --notify-after --no-launcher-entry --version --help" -- "$cur"))
 }
 
 complete -F _progressd progressd

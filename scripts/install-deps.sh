@@ -22,6 +22,10 @@ have_cmd systemd-analyze || missing="$missing systemd"
 # The manual pages: scdoc writes them (make man), groff checks them (the tests run groff -ww).
 have_cmd scdoc || missing="$missing scdoc"
 have_cmd groff || missing="$missing groff-base"
+# The sandbox tests build a Flatpak-style sandbox from Debian's parts: bwrap, with
+# xdg-dbus-proxy inside it, as Flatpak runs them.
+have_cmd bwrap || missing="$missing bubblewrap"
+have_cmd xdg-dbus-proxy || missing="$missing xdg-dbus-proxy"
 # The renderer's labels need a font; DejaVu is what the tests are written against.
 fc-list 2>/dev/null | grep -q "DejaVu Sans" || missing="$missing fonts-dejavu-core fontconfig"
 

@@ -1,15 +1,24 @@
 #!/bin/sh
 # Installs the Debian packages `make interop` runs its real clients with, when any is missing:
-# kde-cli-tools (kioclient5, a real KIO client of org.kde.JobViewServer) and Debian's python3
-# with dbus and gi (the slow HTTP source and the V1-only KDE job).
-# Called by `make interop`; quiet when all is there. (Branch issue-16 adds the LauncherEntry
-# and notification clients to this same list.)
+# kde-cli-tools (kioclient5, a real KIO client of org.kde.JobViewServer); Debian's python3
+# with dbus and gi (the slow HTTP source, the V1-only KDE job, and the LauncherEntry scripts);
+# libunity's typelib (a real LauncherEntry sender); dunst under Xvfb (a real notification
+# server, read with dunstctl, which calls busctl); libnotify's notify-send for trying it by hand.
+# Called by `make interop`; quiet when all is there.
 set -eu
 
 missing=""
 have_cmd() { command -v "$1" >/dev/null 2>&1; }
+have_typelib() { ls /usr/lib/*/girepository-1.0/"$1".typelib >/dev/null 2>&1; }
 have_cmd kioclient5 || missing="$missing kde-cli-tools"
 /usr/bin/python3 -c 'import dbus, dbus.mainloop.glib, gi' 2>/dev/null || missing="$missing python3-dbus python3-gi"
+have_typelib Unity-7.0 || missing="$missing gir1.2-unity-7.0"
+have_typelib Gio-2.0 || missing="$missing gir1.2-glib-2.0"
+{ have_cmd dunst && have_cmd dunstctl; } || missing="$missing dunst"
+have_cmd Xvfb || missing="$missing xvfb"
+have_cmd xauth || missing="$missing xauth"
+have_cmd busctl || missing="$missing systemd"
+have_cmd notify-send || missing="$missing libnotify-bin"
 [ -z "$missing" ] && exit 0
 
 echo "install-interop-deps: installing:$missing"

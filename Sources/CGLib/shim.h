@@ -4,6 +4,7 @@
 #include <gio/gio.h>
 #include <glib-unix.h>
 #include <malloc.h>
+#include <gio/gdesktopappinfo.h>
 
 /* G_VARIANT_TYPE is a cast macro, which Swift does not import. */
 static inline const GVariantType *shim_variant_type(const char *type_string) {
@@ -24,6 +25,16 @@ static inline void shim_set_dbus_error(GError **error, GDBusError code, const ch
    thread frees a large reply's message in its own). */
 static inline int shim_malloc_trim(void) {
     return malloc_trim(0);
+}
+
+/* The name an installed desktop file gives an application, or NULL: GDesktopAppInfo's
+   lookup through XDG_DATA_DIRS, without Swift having to hold the GAppInfo. */
+static inline char *shim_desktop_app_name(const char *desktop_id) {
+    GDesktopAppInfo *info = g_desktop_app_info_new(desktop_id);
+    if (info == NULL) return NULL;
+    char *name = g_strdup(g_app_info_get_name(G_APP_INFO(info)));
+    g_object_unref(info);
+    return name;
 }
 
 #endif

@@ -7,13 +7,17 @@ import ProgressCore
 /// clamping are done alike for every timer in the daemon.
 public final class MainLoopTimer {
     private let clock: Clock
+    private let priority: Int32
     private let action: () -> Void
     private var source: UInt32 = 0
     /// When the armed source fires; `.max` while unarmed.
     public private(set) var deadline: Int64 = .max
 
-    public init(clock: Clock, _ action: @escaping () -> Void) {
+    /// `priority` is GLib's: a timer at G_PRIORITY_DEFAULT_IDLE waits, once due, until no
+    /// call or other event of default priority is ready.
+    public init(clock: Clock, priority: Int32 = G_PRIORITY_DEFAULT, _ action: @escaping () -> Void) {
         self.clock = clock
+        self.priority = priority
         self.action = action
     }
 
@@ -31,7 +35,7 @@ public final class MainLoopTimer {
         // GLib timeout can wait.
         let milliseconds = UInt32(min(Int64(UInt32.max), (delayMicros + 999) / 1000))
         let box = Unmanaged.passRetained(TimerBox(self)).toOpaque()
-        source = g_timeout_add_full(G_PRIORITY_DEFAULT, milliseconds, { box in
+        source = g_timeout_add_full(priority, milliseconds, { box in
             assertOnMainLoop()
             Unmanaged<TimerBox>.fromOpaque(box!).takeUnretainedValue().timer?.fire()
             return 0 // G_SOURCE_REMOVE

@@ -155,6 +155,14 @@ public final class BusConnection {
             G_DBUS_CALL_FLAGS_NO_AUTO_START, -1, nil, nil, nil)
     }
 
+    /// Broadcasts a signal from this connection (a fake LauncherEntry sender in tests).
+    public func emit(path: String, interface: String, member: String, _ arguments: [BusValue]) throws(BusCallError) {
+        var error: UnsafeMutablePointer<GError>?
+        if g_dbus_connection_emit_signal(connection, nil, path, interface, member, BusValue.tuple(arguments).gVariant(), &error) == 0 {
+            throw BusCallError(consuming: error)
+        }
+    }
+
     /// Waits until everything sent so far has been written to the bus.
     public func flush() { g_dbus_connection_flush_sync(connection, nil, nil) }
 

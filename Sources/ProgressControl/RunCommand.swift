@@ -12,7 +12,7 @@ import Glibc
 /// and its exit status finishes or fails the task and becomes progressctl's own.
 enum RunCommand {
     static let command = Command(
-        name: "run", usage: ["run NAME [--title TEXT] [--progress-regex REGEX] -- COMMAND [ARGUMENTS...]"],
+        name: "run", usage: ["run NAME [--title TEXT] [--app-id ID] [--progress-regex REGEX] -- COMMAND [ARGUMENTS...]"],
         summary: "Runs a command as a task, finished or failed by its exit status.",
         details: """
             Without --progress-regex the task is indeterminate. The regex is matched against each
@@ -23,6 +23,7 @@ enum RunCommand {
             """,
         options: [
             OptionSpec("title", value: "TEXT", "what the task does (default: the command)"),
+            OptionSpec("app-id", value: "ID", "the desktop file id of the application (its dock icon shows the progress)"),
             OptionSpec("progress-regex", value: "REGEX", "reads a percent, or DONE and TOTAL, from the output"),
         ],
         examples: [
@@ -47,7 +48,8 @@ enum RunCommand {
                 }
             }
             return try Runner(name: arguments.positionals[0], command: command, regex: regex,
-                              title: arguments.values["title"] ?? command.joined(separator: " "), context: context).run()
+                              title: arguments.values["title"] ?? command.joined(separator: " "),
+                              appId: arguments.values["app-id"], context: context).run()
         })
 }
 
@@ -56,16 +58,18 @@ private final class Runner {
     let command: [String]
     let regex: NSRegularExpression?
     let title: String
+    let appId: String?
     let context: Context
     var lastReport = Date.distantPast
     var pendingReport: [(String, BusValue)]?
     var cancelRequested = false
 
-    init(name: String, command: [String], regex: NSRegularExpression?, title: String, context: Context) {
+    init(name: String, command: [String], regex: NSRegularExpression?, title: String, appId: String?, context: Context) {
         self.name = name
         self.command = command
         self.regex = regex
         self.title = title
+        self.appId = appId
         self.context = context
     }
 
@@ -73,7 +77,7 @@ private final class Runner {
         try context.manager("Start", [.string(name), .vardict([
             ("title", .string(title)), ("indeterminate", .bool(regex == nil)), ("lifetime", .string("caller")),
             ("cancellable", .bool(true)),
-        ])])
+        ] + (appId.map { [("app-id", BusValue.string($0))] } ?? []))])
         let bus = try context.bus()
         bus.subscribe(interface: BusNames.taskInterface, member: "CancelRequested",
                       path: BusNames.tasksPath + "/" + ((try? TaskPath.element(name)) ?? "")) { [self] _ in

@@ -113,22 +113,28 @@ private final class Watch {
             return
         }
         columns = terminal.columns
-        let nameWidth = min(24, ordered.map { TerminalText.width(TerminalText.shown($0)) }.max() ?? 0)
+        let nameWidth = min(24, ordered.compactMap { name in tasks[name].map { TerminalText.width(TerminalText.shown(shown(name, $0))) } }.max() ?? 0)
         let lines = ordered.compactMap { name in tasks[name].map { barLine(name, $0, nameWidth: nameWidth) } }
         context.out(drawing.frame(lines.isEmpty ? [terminal.paint("no tasks", .dim)] : lines))
+    }
+
+    /// What people recognise: the title ("Backing up photos"), the name when there is none.
+    func shown(_ name: String, _ task: [String: BusValue]) -> String {
+        let title = task["Title"]?.string ?? ""
+        return title.isEmpty ? name : title
     }
 
     func plainLine(_ name: String, _ task: [String: BusValue]) -> String {
         let state = ReadCommands.state(of: task)
         let parts = [task["Label"]?.string ?? "", task["Detail"]?.string ?? "", task["State"]?.string == "failed" ? task["Message"]?.string ?? "" : ""]
-        return "\(TerminalText.shown(name)): \(TerminalText.shown(state))"
+        return "\(TerminalText.shown(shown(name, task))): \(TerminalText.shown(state))"
             + parts.filter { !$0.isEmpty }.map { " " + TerminalText.shown($0) }.joined()
     }
 
     func barLine(_ name: String, _ task: [String: BusValue], nameWidth: Int) -> String {
         let state = TerminalText.shown(ReadCommands.state(of: task))
-        let name = TerminalText.shown(name)
-        let nameShort = TerminalText.prefix(name, columns: nameWidth)
+        let title = TerminalText.shown(shown(name, task))
+        let nameShort = TerminalText.prefix(title, columns: nameWidth)
         let shownName = nameShort + String(repeating: " ", count: max(0, nameWidth - TerminalText.width(nameShort)))
         let barWidth = max(10, min(40, (columns - nameWidth) / 3))
         let fraction = task["Fraction"]?.double ?? 0

@@ -1,13 +1,25 @@
-/// Who is on the other end of a call: today a connection's unique bus name (":1.42").
+/// Who is on the other end of a call: a connection's unique bus name (":1.42") and the
+/// identity the adapter learned for it (who owns what it starts, where its caps count).
 /// A type of its own, so that a caller can not be confused with a task name, an app id or
-/// any other string, and so that richer identities (a sandboxed app's id) have a place.
+/// any other string.
+///
+/// Two ClientIDs are equal when their unique names are: the bus never gives a unique name
+/// twice, and a connection's identity is learned once and kept for its life, so the name
+/// alone tells connections apart (and a lost connection is known by its name only).
 public struct ClientID: Hashable, Sendable, CustomStringConvertible, ExpressibleByStringLiteral {
     public let uniqueName: String
+    public let identity: CallerIdentity
 
-    public init(_ uniqueName: String) { self.uniqueName = uniqueName }
-    public init(stringLiteral value: String) { uniqueName = value }
+    public init(_ uniqueName: String, identity: CallerIdentity = .host) {
+        self.uniqueName = uniqueName
+        self.identity = identity
+    }
+    public init(stringLiteral value: String) { self.init(value) }
 
     public var description: String { uniqueName }
+
+    public static func == (a: ClientID, b: ClientID) -> Bool { a.uniqueName == b.uniqueName }
+    public func hash(into hasher: inout Hasher) { hasher.combine(uniqueName) }
 }
 
 /// Where a change batch came from. Outputs may treat origins differently: a bridge does

@@ -12,7 +12,11 @@ public struct Limits: Sendable, Equatable {
     public var maxUnitBytes = 64
     /// A desktop file id is at most 255 bytes (a file name).
     public var maxAppIdBytes = 255
-    /// One runaway client must not exhaust the daemon for everyone else on the session.
+    /// Tasks one process (a host process, however many connections it opens) or one
+    /// sandboxed app (all its processes) may have started and not yet removed: one runaway
+    /// client must not exhaust the daemon for everyone else on the session, so each holds at
+    /// most 1% of `maxTasks` and a job can always start. A task costs its starter until it
+    /// is removed, not until the connection closes (lease tasks outlive their connection).
     public var maxTasksPerCaller = 1_000
     /// An upper bound on the daemon's memory (an idle task costs about 1 KB).
     public var maxTasks = 100_000
@@ -37,7 +41,10 @@ public struct Limits: Sendable, Equatable {
     /// Parents nest at most this deep: deeper trees are a client bug, and walking the
     /// ancestors on each update must stay cheap.
     public var maxTreeDepth = 8
-    /// Subscriptions a connection may hold: a screen reader and a panel need one each.
+    /// Subscriptions one process (or one sandboxed app) may hold: a screen reader and a
+    /// panel need one each, and a shell that hosts both a few more. Counted per process, not
+    /// per connection, so that 64 connections of one process can take 1/64 of
+    /// `maxSubscriptions` and no more, and a screen reader can always subscribe.
     public var maxSubscriptionsPerCaller = 16
     /// Subscriptions in all: each costs work on every change of the tasks it covers.
     public var maxSubscriptions = 1_024
@@ -88,6 +95,9 @@ public struct Limits: Sendable, Equatable {
     /// runaway client must not fill the store every application shares. All KDE jobs also
     /// count together against `maxTasksPerCaller`, charged to the KDE bridge.
     public var maxJobViewsPerConnection = 100
+    /// How long a transition's reply may wait for its group to be synced while calls keep
+    /// arriving: 5 ms is well under what a person notices, and enough to gather a burst.
+    public var groupCommitMaxDelayMicros: Int64 = 5_000
     /// A child's weight relative to its siblings.
     public static let weightRange = 0.0...1_000_000.0
 

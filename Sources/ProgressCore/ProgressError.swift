@@ -7,6 +7,8 @@ public enum ProgressError: Error, Equatable, Sendable {
     case unknownOption(String)
     case limitExceeded(String)
     case notAllowed(String)
+    /// The caller's identity may not do this to this task; the message says who may.
+    case accessDenied(String)
 
     /// A read whose reply would pass `Limits.maxReplyBytes`, with how to ask for less.
     public static func tooBigForOneReply(_ method: String, tasks: Int, limit: Int) -> ProgressError {
@@ -24,13 +26,14 @@ public enum ProgressError: Error, Equatable, Sendable {
         case .unknownOption: "UnknownOption"
         case .limitExceeded: "LimitExceeded"
         case .notAllowed: "NotAllowed"
+        case .accessDenied: "AccessDenied"
         }
     }
 
     public var message: String {
         switch self {
         case .invalidName(let m), .invalidValue(let m), .noSuchTask(let m),
-             .unknownOption(let m), .limitExceeded(let m), .notAllowed(let m):
+             .unknownOption(let m), .limitExceeded(let m), .notAllowed(let m), .accessDenied(let m):
             m
         }
     }
@@ -45,11 +48,12 @@ public enum ProgressError: Error, Equatable, Sendable {
         case .unknownOption: .unknownOption(message)
         case .limitExceeded: .limitExceeded(message)
         case .notAllowed: .notAllowed(message)
+        case .accessDenied: .accessDenied(message)
         }
     }
 
     /// Every error name, for documentation and tests that keep the XML complete.
-    public static let allNames = ["InvalidName", "InvalidValue", "NoSuchTask", "UnknownOption", "LimitExceeded", "NotAllowed"]
+    public static let allNames = ["InvalidName", "InvalidValue", "NoSuchTask", "UnknownOption", "LimitExceeded", "NotAllowed", "AccessDenied"]
 }
 
 /// Quotes a client's string for an error message, cut short so that a 1 MB value
@@ -59,7 +63,7 @@ func quoted(_ text: String, limit: Int = 64) -> String {
     var count = 0
     for character in text.unicodeScalars {
         if count == limit { return "'\(shown)…'" }
-        if character.isControl {
+        if character.isControl || character.properties.isDefaultIgnorableCodePoint {
             shown += "\\u{\(String(character.value, radix: 16))}"
         } else {
             shown.unicodeScalars.append(character)

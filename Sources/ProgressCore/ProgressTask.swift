@@ -19,8 +19,10 @@ public struct ProgressTask: Sendable {
     public internal(set) var message = ""
     public internal(set) var appId = ""
     public internal(set) var parent: TaskName?
-    /// The connection charged for the task against the per-caller cap.
-    var creator: ClientID
+    /// Who started the task: only it and the host may change it (`OwnerAccess`).
+    public internal(set) var owner: TaskOwner
+    /// The process or sandboxed app charged for the task against the per-caller cap.
+    var chargedTo: ChargeKey
     /// For `caller` tasks: the connection whose departure fails the task. Nil after a
     /// restart until the job starts the task again.
     var boundConnection: ClientID?
@@ -73,7 +75,8 @@ public struct ProgressTask: Sendable {
 
     init(name: TaskName, caller: ClientID, wallMicros: Int64, monotonicMicros: Int64, limits: Limits, serial: UInt64 = 0) {
         self.name = name
-        creator = caller
+        owner = caller.identity.owner
+        chargedTo = caller.chargeKey
         created = wallMicros
         updated = wallMicros
         lastActivity = monotonicMicros

@@ -47,16 +47,18 @@ public enum TaskCommand: Sendable, Equatable {
     }
 }
 
-/// Decides whether an origin may run a command. The front door asks before it changes
-/// anything, so a refusal leaves every task as it was.
+/// Decides whether an origin may run a command, and what of it runs: the front door asks
+/// before it changes anything, so a refusal leaves every task as it was. A policy may
+/// return the command adjusted (a sandboxed app's `app-id` is forced to its own).
 public protocol AccessPolicy {
-    func authorize(_ command: TaskCommand, by origin: ChangeOrigin, store: TaskStore) throws(ProgressError)
+    func admit(_ command: TaskCommand, by origin: ChangeOrigin, store: TaskStore) throws(ProgressError) -> TaskCommand
 }
 
-/// Every caller is the user's own, unconfined software: any connection may drive any task,
-/// which is what a shell script's one-shot `gdbus` calls and `progressctl` rely on (each is
-/// a new connection). Sandboxed applications are the clients a stricter policy is for.
+/// Every caller may do everything: the policy of a daemon that trusts all its clients, kept
+/// for Core's own tests of the front door. The daemon runs `OwnerAccess`.
 public struct SameUserAccess: AccessPolicy {
     public init() {}
-    public func authorize(_ command: TaskCommand, by origin: ChangeOrigin, store: TaskStore) throws(ProgressError) {}
+    public func admit(_ command: TaskCommand, by origin: ChangeOrigin, store: TaskStore) throws(ProgressError) -> TaskCommand {
+        command
+    }
 }

@@ -20,8 +20,8 @@ public final class TaskFrontDoor {
     public func perform(_ command: TaskCommand, by origin: ChangeOrigin) -> CommandOutcome {
         var applied: [TaskChange] = []
         do throws(ProgressError) {
-            try access.authorize(command, by: origin, store: store)
-            try apply(command, by: origin, into: &applied)
+            let admitted = try access.admit(command, by: origin, store: store)
+            try apply(admitted, by: origin, into: &applied)
             return CommandOutcome(batch: batch(applied, origin), error: nil)
         } catch {
             return CommandOutcome(batch: batch(applied, origin), error: error)

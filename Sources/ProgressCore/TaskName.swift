@@ -1,4 +1,13 @@
-/// A validated task name: UTF-8, 1 to `Limits.maxNameBytes` bytes, no control characters.
+/// A validated task name: UTF-8, 1 to `Limits.maxNameBytes` bytes, no control characters
+/// and no default-ignorable characters (Unicode's Default_Ignorable_Code_Point: zero-width
+/// spaces and joiners, bidi controls, variation selectors...), which do not show, so that
+/// two live names never look the same.
+///
+/// Names are compared in Unicode NFC. Swift's String equality is canonical equivalence
+/// already, so NFC "café" and NFD "café" are one key in the store; the daemon's adapter
+/// also hands Core each name in NFC (Core imports no normalizer; see
+/// `TaskStore.normalizeName`), so that the text kept, shown and escaped into the path is
+/// the composed one, and a name has one path whichever form a client sent.
 ///
 /// Each name has one object path element: ASCII letters and digits stand for themselves,
 /// every other byte of the UTF-8 form is written `_` and two lowercase hex digits
@@ -19,6 +28,12 @@ public struct TaskName: Hashable, Sendable, CustomStringConvertible {
         if let control = text.unicodeScalars.first(where: \.isControl) {
             throw .invalidName(
                 "task name \(quoted(text)) contains control character U+\(hex4(control.value))")
+        }
+        if let hidden = text.unicodeScalars.first(where: \.properties.isDefaultIgnorableCodePoint) {
+            let name = hidden.properties.name.map { " " + $0 } ?? ""
+            throw .invalidName(
+                "task name \(quoted(text)) contains U+\(hex4(hidden.value))\(name), a default-ignorable character "
+                    + "that does not show; names may not contain such characters")
         }
         self.text = text
     }

@@ -6,15 +6,21 @@ public final class TaskStore {
     public let limits: Limits
     let clock: Clock
     var tasks: [TaskName: ProgressTask] = [:]
-    /// Tasks charged to each connection, for the per-caller cap.
-    private var chargedTasks: [ClientID: Int] = [:]
+    /// Tasks charged to each process (host) or sandboxed app, for the per-caller cap; a charge
+    /// lasts as long as its task, which may outlive the connection that started it.
+    private var chargedTasks: [ChargeKey: Int] = [:]
     /// `caller` tasks bound to each connection, so a closed connection costs only its own tasks.
     private var boundTasks: [ClientID: Set<TaskName>] = [:]
     var children: [TaskName: Set<TaskName>] = [:]
 
-    public init(clock: Clock, limits: Limits = Limits()) {
+    /// Brings a client's name to NFC (the daemon passes GLib's: Core imports no normalizer),
+    /// so the kept text and the object path are the composed ones.
+    let normalizeName: @Sendable (String) -> String
+
+    public init(clock: Clock, limits: Limits = Limits(), normalizeName: @escaping @Sendable (String) -> String = { $0 }) {
         self.clock = clock
         self.limits = limits
+        self.normalizeName = normalizeName
     }
 
     public var count: Int { tasks.count }
@@ -26,9 +32,9 @@ public final class TaskStore {
         tasks.keys.sorted { $0.text.utf8.lexicographicallyPrecedes($1.text.utf8) }
     }
 
-    /// Parses a client's name, with this store's limits.
+    /// Parses a client's name, in NFC, with this store's limits.
     public func name(_ text: String) throws(ProgressError) -> TaskName {
-        try TaskName(text, limits: limits)
+        try TaskName(normalizeName(text), limits: limits)
     }
 
     // MARK: The job's calls
@@ -47,7 +53,7 @@ public final class TaskStore {
             return commitAndPropagate(task, replacing: existing, activity: true)
         }
         let existing = tasks[name]
-        try checkCapacity(for: caller, addsTask: existing == nil, chargesCaller: existing?.creator != caller)
+        try checkCapacity(for: caller.chargeKey, addsTask: existing == nil, chargesCaller: existing?.chargedTo != caller.chargeKey)
         // A job that runs again gets a fresh task on the same object, with a Serial
         // that keeps growing so pollers notice.
         var task = ProgressTask(
@@ -61,7 +67,7 @@ public final class TaskStore {
         updateEstimate(&task, before: task)
         task.hasChildren = !(children[name]?.isEmpty ?? true)
         tasks[name] = task
-        chargedTasks[caller, default: 0] += 1
+        chargedTasks[caller.chargeKey, default: 0] += 1
         if let parent = task.parent { children[parent, default: []].insert(name) }
         let own: TaskChange = if let existing {
             TaskChange(
@@ -138,7 +144,6 @@ public final class TaskStore {
 
     /// A connection left the bus: the live `caller` tasks bound to it fail at once.
     func connectionClosed(_ caller: ClientID) -> [TaskChange] {
-        chargedTasks[caller] = nil
         guard let names = boundTasks.removeValue(forKey: caller) else { return [] }
         var changes: [TaskChange] = []
         for name in names.sorted(by: { $0.text < $1.text }) {
@@ -327,8 +332,8 @@ public final class TaskStore {
             boundTasks[bound]?.remove(task.name)
             if boundTasks[bound]?.isEmpty == true { boundTasks[bound] = nil }
         }
-        if let charged = chargedTasks[task.creator] {
-            chargedTasks[task.creator] = charged > 1 ? charged - 1 : nil
+        if let charged = chargedTasks[task.chargedTo] {
+            chargedTasks[task.chargedTo] = charged > 1 ? charged - 1 : nil
         }
     }
 
@@ -365,14 +370,14 @@ public final class TaskStore {
         return parent
     }
 
-    private func checkCapacity(for caller: ClientID, addsTask: Bool, chargesCaller: Bool) throws(ProgressError) {
+    private func checkCapacity(for caller: ChargeKey, addsTask: Bool, chargesCaller: Bool) throws(ProgressError) {
         if addsTask && tasks.count >= limits.maxTasks {
             throw .limitExceeded("the daemon holds \(tasks.count) tasks; the limit is \(limits.maxTasks)")
         }
         let charged = chargedTasks[caller, default: 0]
         if chargesCaller && charged >= limits.maxTasksPerCaller {
             throw .limitExceeded(
-                "connection \(caller) has started \(charged) tasks; the limit per connection is \(limits.maxTasksPerCaller)")
+                "\(caller) has started \(charged) tasks; the limit per process (a sandboxed app is one) is \(limits.maxTasksPerCaller)")
         }
     }
 

@@ -1,6 +1,11 @@
 extension TaskStore {
+    /// The task's persisted fields, and its owner when that is not the host (a sandboxed
+    /// app keeps its tasks across a restart).
     public func record(of name: TaskName) -> TaskRecord? {
-        tasks[name].map(TaskPropertyTable.standard.record(of:))
+        guard let task = tasks[name] else { return nil }
+        var record = TaskPropertyTable.standard.record(of: task)
+        if task.owner != .host { record.fields["owner"] = .string(task.owner.recordText) }
+        return record
     }
 
     public var allRecords: [TaskRecord] { sortedNames.compactMap(record(of:)) }
@@ -13,14 +18,17 @@ extension TaskStore {
         var problems: [String] = []
         let now = clock.monotonicMicros
         for record in records {
-            guard let name = try? TaskName(record.name, limits: limits) else {
+            guard let name = try? self.name(record.name) else {
                 problems.append("skipped a task with an invalid name \(quoted(record.name))")
                 continue
             }
             var task = ProgressTask(
                 name: name, caller: ClientID(""), wallMicros: record.fields["created"]?.int64 ?? clock.wallMicros,
                 monotonicMicros: now, limits: limits)
-            let wrong = TaskPropertyTable.standard.restore(record, into: &task)
+            var wrong = TaskPropertyTable.standard.restore(record, into: &task)
+            if let text = record.fields["owner"] {
+                if case .string(let owner) = text, let owner = TaskOwner(recordText: owner) { task.owner = owner } else { wrong.append("owner") }
+            }
             // Older daemons let control characters into texts; they are spaces now.
             let texts = [task.title, task.message, task.unit, task.appId]
             task.title = ClientText.repaired(task.title)

@@ -24,6 +24,9 @@ public struct TaskUpdate: Sendable, Equatable {
     public var parent: String?
     public var weight: Double?
     public var childFailure: ChildFailurePolicy?
+    /// Only through Start: re-attach a live `caller` task even though the connection it is
+    /// bound to is still on the bus (the access policy refuses that otherwise).
+    public var takeOver: Bool?
 
     /// Whether the update sets the task's value (which a parent's children own).
     var setsValue: Bool { fraction != nil || completed != nil || total != nil }
@@ -37,7 +40,7 @@ public struct TaskUpdate: Sendable, Equatable {
         "weight", "child-failure",
     ]
     /// Start also takes what fixes the task's place and life: `lifetime` and `parent`.
-    public static let startKeys = commonKeys + ["lifetime", "parent"]
+    public static let startKeys = commonKeys + ["lifetime", "parent", "take-over"]
     /// Update also takes `state`: the job's answer to a pause or cancel request.
     public static let updateKeys = commonKeys + ["state"]
 
@@ -78,6 +81,7 @@ public struct TaskUpdate: Sendable, Equatable {
                     throw .invalidValue("weight \(weight) is outside \(Limits.weightRange.lowerBound)...\(Int(Limits.weightRange.upperBound))")
                 }
                 update.weight = weight
+            case "take-over": update.takeOver = try reader.flag(key, value)
             case "child-failure": update.childFailure = try reader.choice(key, value, ChildFailurePolicy.self)
             default: preconditionFailure("option \(key) is accepted but not read")
             }

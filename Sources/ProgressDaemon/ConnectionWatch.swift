@@ -3,13 +3,16 @@ import ProgressBus
 import ProgressCore
 
 /// Lost connections as an input: a unique name (":1.42") that loses its owner is a client
-/// that left the bus, and the daemon lets go of what it held.
+/// that left the bus, and the daemon lets go of what it held (through `CallerIdentities`,
+/// which handles the departure after any call still waiting for the client's identity).
 final class ConnectionWatch {
     private let context: DaemonContext
+    private let identities: CallerIdentities
     private var subscription: UInt32 = 0
 
-    init(context: DaemonContext) {
+    init(context: DaemonContext, identities: CallerIdentities) {
         self.context = context
+        self.identities = identities
     }
 
     func start() {
@@ -21,7 +24,7 @@ final class ConnectionWatch {
                 let name = Variant.stringChild(parameters!, 0)
                 let newOwner = Variant.stringChild(parameters!, 2)
                 if name.hasPrefix(":") && newOwner.isEmpty {
-                    Unmanaged<ConnectionWatch>.fromOpaque(userData!).takeUnretainedValue().context.clientLeft(ClientID(name))
+                    Unmanaged<ConnectionWatch>.fromOpaque(userData!).takeUnretainedValue().identities.connectionLeft(name)
                 }
             },
             Unmanaged.passUnretained(self).toOpaque(), nil)

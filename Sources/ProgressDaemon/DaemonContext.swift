@@ -22,11 +22,22 @@ public final class DaemonContext {
         self.clock = clock
         signals = SignalSender(connection: connection)
         // Sequence numbers start from the clock, so they keep growing across restarts.
+        // Names are kept in NFC (GLib's normalizer: Core imports none), and every client
+        // input is checked by the owner rules.
         frontDoor = TaskFrontDoor(
-            store: TaskStore(clock: clock, limits: configuration.limits), firstSequence: UInt64(max(1, clock.wallMicros)))
+            store: TaskStore(clock: clock, limits: configuration.limits, normalizeName: DaemonContext.nfc),
+            access: OwnerAccess(), firstSequence: UInt64(max(1, clock.wallMicros)))
     }
 
     public var store: TaskStore { frontDoor.store }
+
+    /// Unicode NFC, so canonically equivalent names are one name with one object path.
+    /// The text is valid UTF-8 (GDBus checks every string), so GLib always returns one.
+    @Sendable static func nfc(_ text: String) -> String {
+        guard let composed = g_utf8_normalize(text, -1, G_NORMALIZE_NFC) else { return text }
+        defer { g_free(composed) }
+        return String(cString: composed)
+    }
     public var limits: Limits { configuration.limits }
     /// Texts in the daemon's own locale.
     public var texts: TaskDescribing { configuration.texts }

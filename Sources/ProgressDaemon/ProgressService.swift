@@ -46,7 +46,10 @@ public final class ProgressService {
     private let journal: JournalRecorder?
     private let timing: TimingInput
     private let connections: ConnectionWatch
-    private var commitTimer: MainLoopTimer!
+    /// Each connection's identity, learned before its calls are handled.
+    let identities: CallerIdentities
+    private var commitWhenIdle: MainLoopTimer!
+    private var commitAtLatest: MainLoopTimer!
 
     public init(connection: OpaquePointer, configuration: ServiceConfiguration, clock: Clock? = nil) throws(DaemonError) {
         interfaces = try InterfaceInfo()
@@ -71,11 +74,25 @@ public final class ProgressService {
         context.add(subscriptions)
         timing = TimingInput(context: context)
         context.add(timing)
-        connections = ConnectionWatch(context: context)
-        commitTimer = MainLoopTimer(clock: context.clock) { [unowned context] in context.stream.commitWaiting() }
-        // A zero timeout at default priority runs after the calls GLib has already queued:
-        // the group is what arrived in one pass of the main loop.
-        context.stream.scheduleCommit = { [unowned self] in commitTimer.arm(at: context.clock.monotonicMicros) }
+        identities = CallerIdentities(connection: connection)
+        identities.clientLeft = { [unowned context] client in context.clientLeft(client) }
+        connections = ConnectionWatch(context: context, identities: identities)
+        // The group is every transition that arrives while calls keep coming: it is committed
+        // when the main loop has no call ready (idle priority), or after `Limits`' group
+        // commit delay at the latest, so a flood of calls can not hold a reply back longer.
+        commitWhenIdle = MainLoopTimer(clock: context.clock, priority: G_PRIORITY_DEFAULT_IDLE) { [unowned self] in commit() }
+        commitAtLatest = MainLoopTimer(clock: context.clock) { [unowned self] in commit() }
+        context.stream.scheduleCommit = { [unowned self] in
+            let now = context.clock.monotonicMicros
+            commitWhenIdle.arm(at: now)
+            commitAtLatest.arm(at: now + context.limits.groupCommitMaxDelayMicros)
+        }
+    }
+
+    private func commit() {
+        commitWhenIdle.cancel()
+        commitAtLatest.cancel()
+        context.stream.commitWaiting()
     }
 
     var store: TaskStore { context.store }
@@ -91,8 +108,7 @@ public final class ProgressService {
     /// Saves what waits, stops the inputs and withdraws the objects.
     public func unregister() {
         // What was replied to goes out; what waits for its sync is synced and replied to.
-        commitTimer.cancel()
-        context.stream.commitWaiting()
+        commit()
         g_dbus_connection_flush_sync(context.connection, nil, nil)
         journal?.saveNow()
         context.stop()
@@ -138,9 +154,13 @@ public final class ProgressService {
         return task(atPathElement: String(path.dropFirst(prefix.count)))
     }
 
+    /// Only the task's own path: Swift compares names by canonical equivalence, so the
+    /// path of an NFD spelling would find the NFC task; it is not the task's path, though
+    /// (the store keeps names in NFC), and a task has one.
     func task(atPathElement element: String) -> TaskName? {
-        guard let name = TaskName(pathElement: element, limits: store.limits), store.task(name) != nil else { return nil }
-        return name
+        guard let name = TaskName(pathElement: element, limits: store.limits), let task = store.task(name),
+              task.name.pathElement == element else { return nil }
+        return task.name
     }
 
     var taskPathElements: [String] { store.sortedNames.map(\.pathElement) }

@@ -34,7 +34,9 @@ final class Subscription {
 final class SubscriptionRegistry {
     static let basePath = BusNames.managerPath + "/subscriptions"
     private(set) var byPath: [String: Subscription] = [:]
-    private var countByOwner: [ClientID: Int] = [:]
+    /// Subscriptions per process (host) or sandboxed app: 64 connections of one process
+    /// share one allowance.
+    private var countByOwner: [ChargeKey: Int] = [:]
     private var nextNumber: UInt64 = 1
     private let limits: Limits
 
@@ -49,16 +51,17 @@ final class SubscriptionRegistry {
         if byPath.count >= limits.maxSubscriptions {
             throw .limitExceeded("the daemon holds \(byPath.count) subscriptions; the limit is \(limits.maxSubscriptions)")
         }
-        let held = countByOwner[owner, default: 0]
+        let held = countByOwner[owner.chargeKey, default: 0]
         if held >= limits.maxSubscriptionsPerCaller {
             throw .limitExceeded(
-                "connection \(owner) holds \(held) subscriptions; the limit per connection is \(limits.maxSubscriptionsPerCaller)")
+                "\(owner.chargeKey) holds \(held) subscriptions; the limit per process (a sandboxed app is one) "
+                    + "is \(limits.maxSubscriptionsPerCaller)")
         }
         let subscription = Subscription(
             path: "\(Self.basePath)/\(nextNumber)", owner: owner, options: options, texts: texts)
         nextNumber += 1
         byPath[subscription.path] = subscription
-        countByOwner[owner] = held + 1
+        countByOwner[owner.chargeKey] = held + 1
         return subscription
     }
 
@@ -79,8 +82,9 @@ final class SubscriptionRegistry {
 
     private func forget(_ subscription: Subscription) -> Subscription {
         byPath[subscription.path] = nil
-        let held = countByOwner[subscription.owner, default: 1] - 1
-        countByOwner[subscription.owner] = held > 0 ? held : nil
+        let key = subscription.owner.chargeKey
+        let held = countByOwner[key, default: 1] - 1
+        countByOwner[key] = held > 0 ? held : nil
         return subscription
     }
 }

@@ -22,11 +22,15 @@ final class TaskObjects {
         managerVTable.initialize(to: GDBusInterfaceVTable(
             method_call: { _, sender, _, _, method, parameters, invocation, userData in
                 assertOnMainLoop()
-                TaskObjects.service(userData).handleManagerCall(
-                    String(cString: method!),
-                    MethodCall(
-                        sender: ClientID(String(cString: sender!)), parameters: parameters!, invocation: invocation!,
-                        maxReplyBytes: TaskObjects.service(userData).store.limits.maxReplyBytes))
+                let service = TaskObjects.service(userData)
+                let method = String(cString: method!)
+                // The parameters belong to the invocation, which lives until it is answered,
+                // so a call that waits for its sender's identity keeps them.
+                service.identities.withIdentity(of: String(cString: sender!)) { client in
+                    service.handleManagerCall(method, MethodCall(
+                        sender: client, parameters: parameters!, invocation: invocation!,
+                        maxReplyBytes: service.store.limits.maxReplyBytes))
+                }
             },
             get_property: { _, _, _, _, property, error, userData in
                 assertOnMainLoop()

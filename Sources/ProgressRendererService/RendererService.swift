@@ -41,6 +41,7 @@ public final class RendererService {
         self.node = node
         vtable.initialize(to: GDBusInterfaceVTable(
             method_call: { _, _, _, _, _, parameters, invocation, userData in
+                assertOnMainLoop()
                 Unmanaged<RendererService>.fromOpaque(userData!).takeUnretainedValue().handle(parameters!, invocation!)
             },
             get_property: nil, set_property: nil, padding: (nil, nil, nil, nil, nil, nil, nil, nil)))

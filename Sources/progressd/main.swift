@@ -1,6 +1,7 @@
 import Foundation
 import ProgressDaemon
 import ProgressKDE
+import ProgressDesktop
 import ProgressBus
 import ProgressCore
 import ProgressState
@@ -21,14 +22,15 @@ if ProcessInfo.processInfo.environment["G_SLICE"] == nil {
 let usage = """
     Usage: progressd [--max-signals-per-second N] [--max-tasks N] [--max-tasks-per-caller N]
                      [--max-reply-bytes N] [--locale-directory DIR] [--state-directory DIR]
-                     [--no-kde-jobs] [--version] [--help]
+                     [--no-kde-jobs] [--notifications none|outcomes|progress] [--notify-after SECONDS]
+                     [--no-launcher-entry] [--version] [--help]
 
     Serves org.progressd.Progress1 on the session bus (DBUS_SESSION_BUS_ADDRESS).
 
       --max-signals-per-second N   PropertiesChanged signals per task per second
                                    (default 10, from 1 to 1000); faster changes are coalesced
       --max-tasks N                tasks the daemon holds at most (default 100000)
-      --max-tasks-per-caller N     tasks one connection may start (default 1000)
+      --max-tasks-per-caller N     tasks one process (or sandboxed app) may hold (default 1000)
       --max-reply-bytes N          bytes in one reply at most (default 33554432, from
                                    65536 to 67108864); bigger reads are refused, to page
       --locale-directory DIR       where the message catalogs are
@@ -37,6 +39,13 @@ let usage = """
                                    (default $XDG_STATE_HOME/progressd or ~/.local/state/progressd)
       --no-kde-jobs                neither serve org.kde.JobViewServer (KIO jobs as tasks)
                                    nor forward tasks to Plasma's job tracker
+      --notifications MODE         desktop notifications: none, outcomes (failures, and
+                                   finishes of long tasks; the default) or progress (also
+                                   one per running task, updated in place)
+      --notify-after SECONDS       a finish is notified when the task ran this long
+                                   (default 10)
+      --no-launcher-entry          neither read nor send com.canonical.Unity.LauncherEntry
+                                   (progress on dock icons)
       --version                    print the version and exit
       --help                       print this help and exit
 
@@ -55,6 +64,9 @@ var arguments = CommandLine.arguments.dropFirst()
 
 var limits = Limits()
 var kdeJobs = true
+var notificationMode = NotificationOutput.Mode.outcomes
+var notifyAfterSeconds = 10.0
+var launcherEntry = true
 let environment = ProcessInfo.processInfo.environment
 var stateURL = StateDirectory.defaultURL(environment: environment)
 // <prefix>/bin/progressd finds <prefix>/share/locale, installed or in the build folder.
@@ -84,6 +96,20 @@ while let argument = arguments.popFirst() {
         stateURL = URL(fileURLWithPath: path)
     case "--no-kde-jobs":
         kdeJobs = false
+    case "--notifications":
+        guard let value = arguments.popFirst(), let mode = NotificationOutput.Mode(rawValue: value) else {
+            FileHandle.standardError.write(Data("progressd: --notifications needs none, outcomes or progress\n".utf8))
+            exit(64)
+        }
+        notificationMode = mode
+    case "--notify-after":
+        guard let value = arguments.popFirst(), let seconds = Double(value), seconds.isFinite, seconds >= 0, seconds <= 86_400 else {
+            FileHandle.standardError.write(Data("progressd: --notify-after needs seconds from 0 to 86400\n".utf8))
+            exit(64)
+        }
+        notifyAfterSeconds = seconds
+    case "--no-launcher-entry":
+        launcherEntry = false
     case "--max-tasks":
         limits.maxTasks = wholeNumber(after: argument, in: 1...10_000_000)
     case "--max-reply-bytes":
@@ -123,4 +149,7 @@ exit(Daemon(configuration: configuration).run { (context: DaemonContext) throws(
     // Optional outputs and inputs, one line each: `context.add(SomeOutput(context: context))`.
     if kdeJobs { let input = try JobViewServerInput(context: context); context.add(input); try input.start() }
     if kdeJobs { let forwarder = JobViewForwarder(context: context); context.add(forwarder); forwarder.start() }
+    let launcherInput = launcherEntry ? LauncherEntryInput(context: context) : nil
+    if let launcherInput { context.add(LauncherEntryOutput(context: context, reportedElsewhere: { launcherInput.reportedAppIds })) }
+    if notificationMode != .none { context.add(NotificationOutput(context: context, mode: notificationMode, notifyAfterSeconds: notifyAfterSeconds)) }
 })

@@ -64,6 +64,21 @@ final class ChangesBusTests: DaemonTestCase {
         assertBusError("InvalidValue", "locale") { try self.manager("Changes", [.uint64(0), .vardict([("locale", .string("!!"))])]) }
     }
 
+    /// The README's polling loop, run as written, prints what the README says.
+    func testTheReadmesPollingLoopRunsAsWritten() throws {
+        let readme = try String(contentsOf: URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().appendingPathComponent("README.md"), encoding: .utf8)
+        let block = try XCTUnwrap(readme.components(separatedBy: "<!-- polling -->").dropFirst().first?
+            .components(separatedBy: "<!-- /polling -->").first)
+        let script = try XCTUnwrap(block.components(separatedBy: "```sh\n").dropFirst().first?.components(separatedBy: "```").first)
+        let expected = try XCTUnwrap(block.components(separatedBy: "```text\n").dropFirst().first?.components(separatedBy: "```").first)
+        var environment = bus.environment
+        environment["PATH"] = BuildProducts.url(of: "progressctl").deletingLastPathComponent().path + ":" + (environment["PATH"] ?? "/usr/bin:/bin")
+        let result = try CommandResult.run("/bin/bash", ["-euo", "pipefail", "-c", script], environment: environment)
+        XCTAssertEqual(result.status, 0, result.errors)
+        XCTAssertEqual(result.output, expected)
+    }
+
     func testASerialFromAnEarlierRunIsAReset() throws {
         try start("backup", [("lifetime", .string("persistent"))])
         let before = try serial()

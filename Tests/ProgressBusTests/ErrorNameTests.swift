@@ -1,3 +1,4 @@
+import Foundation
 import ProgressBus
 import ProgressTestSupport
 import XCTest
@@ -64,12 +65,27 @@ final class ErrorNameTests: DaemonTestCase {
             try gdbusCall("Start", "t", "{'title': <'\(String(repeating: "x", count: 1025))'>}"),
             "LimitExceeded", "title is 1025 bytes; the limit is 1024")
         for index in 1...3 { try start("mine \(index)") }
-        assertBusError("LimitExceeded", "has started 3 tasks; the limit per connection is 3") { try self.start("mine 4") }
-        let other = try bus.connect()
-        try start("other 1", on: other)
-        try start("other 2", on: other)
-        assertBusError("LimitExceeded", "the daemon holds 5 tasks; the limit is 5") { try self.start("other 3", on: other) }
+        let pid = ProcessInfo.processInfo.processIdentifier
+        assertBusError("LimitExceeded", "process \(pid) has started 3 tasks; the limit per process (a sandboxed app is one) is 3") {
+            try self.start("mine 4")
+        }
+        // Another connection of this process is the same process.
+        assertBusError("LimitExceeded", "process \(pid) has started 3 tasks") { try self.start("mine 4", on: try self.bus.connect()) }
+        // Each gdbus is a process of its own.
+        XCTAssertEqual(try gdbusCall("Start", "other 1", "{}").status, 0)
+        XCTAssertEqual(try gdbusCall("Start", "other 2", "{}").status, 0)
+        assertGdbusError(try gdbusCall("Start", "other 3", "{}"), "LimitExceeded", "the daemon holds 5 tasks; the limit is 5")
         XCTAssertEqual(try manager("List").first?.strings?.count, 5)
+    }
+
+    /// A sandboxed app is the identity AccessDenied is for (SandboxTests covers it); from the
+    /// host it comes for taking over a caller task whose connection is still on the bus.
+    func testAccessDenied() throws {
+        try start("job", [("lifetime", .string("caller"))])
+        assertGdbusError(
+            try gdbusCall("Start", "job", "{'title': <'mine now'>}"), "AccessDenied",
+            "task 'job' is bound to connection \(client.uniqueName), which is still on the bus; only that connection may start it again, or a Start with take-over: true")
+        XCTAssertEqual(try property("job", "Title"), .string(""))
     }
 
     func testMalformedCallsAreRefusedByGDBusItself() throws {

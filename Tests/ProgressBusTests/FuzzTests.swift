@@ -79,8 +79,15 @@ final class FuzzTests: DaemonTestCase {
             }
         }
         XCTAssertEqual(refused, 200 - 64)
-        let other = try bus.connect()
-        XCTAssertNoThrow(try start("other", on: other))
+        // The cap is per process: another connection of this process is refused too, and
+        // another process is served.
+        XCTAssertThrowsError(try start("other", on: try bus.connect()))
+        let other = try CommandResult.run(
+            "gdbus",
+            ["call", "--session", "--dest", BusNames.busName, "--object-path", BusNames.managerPath,
+             "--method", "\(BusNames.managerInterface).Start", "other", "{}"],
+            environment: bus.environment)
+        XCTAssertEqual(other.status, 0, other.errors)
     }
 
     private func hostileCall(_ random: inout SeededRandom) -> (String, String, String, [BusValue]) {

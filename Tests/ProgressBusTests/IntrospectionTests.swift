@@ -90,7 +90,8 @@ final class IntrospectionTests: DaemonTestCase {
         }
         let limits = Limits()
         for fragment in [
-            "1 to \(limits.maxNameBytes) bytes", "\(limits.maxTasksPerCaller) tasks per connection",
+            "1 to \(limits.maxNameBytes) bytes", "\(limits.maxTasksPerCaller) tasks per process",
+            "\(limits.maxSubscriptionsPerCaller) subscriptions per process", "\(limits.maxSubscriptions) subscriptions in all",
             "\(limits.maxTasks) tasks in all", "title \(limits.maxTitleBytes) bytes", "message \(limits.maxMessageBytes)",
             "unit \(limits.maxUnitBytes)", "app-id \(limits.maxAppIdBytes)",
             "at most \(limits.maxSignalsPerSecond) signals per second",

@@ -118,7 +118,7 @@ final class TextsBusTests: DaemonTestCase {
         let mine = try XCTUnwrap(manager("Subscribe", [.vardict([])]).first?.string)
         try manager("Unsubscribe", [.objectPath(mine)])
         for _ in 1...16 { try manager("Subscribe", [.vardict([])]) }
-        assertBusError("LimitExceeded", "the limit per connection is 16") { try self.manager("Subscribe", [.vardict([])]) }
+        assertBusError("LimitExceeded", "the limit per process (a sandboxed app is one) is 16") { try self.manager("Subscribe", [.vardict([])]) }
         assertBusError("UnknownOption", "'colour'") { try self.manager("Subscribe", [.vardict([("colour", .string("red"))])]) }
         assertBusError("InvalidValue", "locale 'xx' is not a locale") {
             try self.manager("Subscribe", [.vardict([("locale", .string("xx"))])])

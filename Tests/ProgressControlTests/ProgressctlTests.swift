@@ -162,8 +162,8 @@ final class ProgressctlTests: XCTestCase {
         driver.waitUntilExit()
         XCTAssertEqual(watch.status, 0, watch.errors)
         let lines = watch.output.split(separator: "\n")
-        XCTAssertEqual(lines.first, "w: running 0% 0 of 4 items")
-        XCTAssertEqual(lines.last, "w: finished 100% 4 of 4 items")
+        XCTAssertEqual(lines.first, "Work: running 0% 0 of 4 items", "the title, not the name")
+        XCTAssertEqual(lines.last, "Work: finished 100% 4 of 4 items")
         XCTAssertGreaterThanOrEqual(lines.count, 4, watch.output)
         XCTAssertFalse(watch.output.contains("\u{1B}"), "no terminal: no escape sequences")
         let failed = try ctl("start", "doomed")
@@ -171,7 +171,7 @@ final class ProgressctlTests: XCTestCase {
         try ctl("fail", "doomed", "no disk")
         let doomed = try ctl("watch", "doomed")
         XCTAssertEqual(doomed.status, 1, "a task that did not finish")
-        XCTAssertEqual(doomed.output, "doomed: failed 0% no disk\n")
+        XCTAssertEqual(doomed.output, "doomed: failed 0% no disk\n", "no title: the name")
         XCTAssertEqual(try ctl("watch", "ghost").errors, "progressctl: no task is named 'ghost'\n")
     }
 

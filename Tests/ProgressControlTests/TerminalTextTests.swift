@@ -39,11 +39,11 @@ final class TerminalTextTests: XCTestCase {
         XCTAssertEqual(refused.status, 1)
         XCTAssertTrue(refused.errors.contains("title has the control character U+001B"), refused.errors)
         XCTAssertFalse(refused.errors.contains("\u{1B}"))
-        XCTAssertEqual(try CommandResult.run(ctl, ["start", "\u{202E}rtl", "--total", "4", "--unit", "גיבוי"], environment: environment).status, 0)
+        XCTAssertEqual(try CommandResult.run(ctl, ["start", "copy-גיבוי", "--title", "\u{202E}evil", "--total", "4", "--unit", "גיבוי"], environment: environment).status, 0)
         let list = try CommandResult.run(ctl, ["list"], environment: environment)
         XCTAssertEqual(list.status, 0, list.errors)
         let row = try XCTUnwrap(list.output.split(separator: "\n").last)
-        XCTAssertTrue(row.hasPrefix("\u{2068}\u{202E}rtl\u{2069}"), String(row))
+        XCTAssertTrue(row.hasPrefix("\u{2068}copy-גיבוי\u{2069}"), String(row))
         XCTAssertTrue(row.contains("\u{2068}0 of 4 \u{2068}גיבוי\u{2069}\u{2069}"), String(row))
     }
 }

@@ -110,8 +110,9 @@ final class ChangeStreamTests: XCTestCase {
 
     func testTheAccessPolicyIsAskedBeforeAnythingChanges() {
         struct ReadOnly: AccessPolicy {
-            func authorize(_ command: TaskCommand, by origin: ChangeOrigin, store: TaskStore) throws(ProgressError) {
+            func admit(_ command: TaskCommand, by origin: ChangeOrigin, store: TaskStore) throws(ProgressError) -> TaskCommand {
                 if origin != .timer { throw .notAllowed("\(origin) may not \(command.taskName?.text ?? "batch")") }
+                return command
             }
         }
         let guarded = TaskFrontDoor(store: TaskStore(clock: clock), access: ReadOnly())

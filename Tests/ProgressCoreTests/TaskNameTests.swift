@@ -23,6 +23,22 @@ final class TaskNameTests: XCTestCase {
         }
     }
 
+    /// Characters that do not show would let two live names look the same.
+    func testRefusesDefaultIgnorableCharactersNamingThem() {
+        for (text, named) in [
+            ("back\u{200B}up", "U+200B ZERO WIDTH SPACE"), ("a\u{200D}b", "U+200D ZERO WIDTH JOINER"),
+            ("\u{202E}evil", "U+202E RIGHT-TO-LEFT OVERRIDE"), ("x\u{2066}", "U+2066 LEFT-TO-RIGHT ISOLATE"),
+            ("soft\u{AD}hyphen", "U+00AD SOFT HYPHEN"), ("bom\u{FEFF}", "U+FEFF ZERO WIDTH NO-BREAK SPACE"),
+            ("vs\u{FE0F}", "U+FE0F VARIATION SELECTOR-16"),
+        ] {
+            assertError(try TaskName(text), "InvalidName", "contains \(named), a default-ignorable character")
+        }
+        XCTAssertThrowsError(try TaskName("back\u{200B}up")) { error in
+            XCTAssertTrue((error as? ProgressError)?.message.contains("'back\\u{200b}up'") == true, "the quote shows it: \(error)")
+        }
+        XCTAssertNoThrow(try TaskName("ok \u{0301}"), "a combining mark shows")
+    }
+
     func testPathElementsFollowTheDocumentedEscape() throws {
         XCTAssertEqual(try TaskName("backup").pathElement, "backup")
         XCTAssertEqual(try TaskName("my copy").pathElement, "my_20copy")

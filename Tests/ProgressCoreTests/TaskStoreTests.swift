@@ -217,11 +217,34 @@ final class TaskStoreTests: XCTestCase {
         let store = TaskStore(clock: clock, limits: limits)
         _ = try store.start(name("a"), with: TaskUpdate(), caller: job)
         _ = try store.start(name("b"), with: TaskUpdate(), caller: job)
-        assertError(try store.start(name("c"), with: TaskUpdate(), caller: job), "LimitExceeded", "limit per connection is 2")
+        assertError(try store.start(name("c"), with: TaskUpdate(), caller: job), "LimitExceeded", "connection :1.10 has started 2 tasks")
         _ = try store.start(name("c"), with: TaskUpdate(), caller: script)
         assertError(try store.start(name("d"), with: TaskUpdate(), caller: ":1.77"), "LimitExceeded", "the limit is 3")
         _ = try store.remove(name("a"))
         XCTAssertNoThrow(try store.start(name("d"), with: TaskUpdate(), caller: job), "removal frees the caller's share")
+    }
+
+    /// 64 connections of one process are one process; a sandboxed app's processes are one app;
+    /// and a charge lasts as long as the task, not the connection.
+    func testCapsCountPerProcessAndPerSandboxedAppNotPerConnection() throws {
+        var limits = Limits()
+        limits.maxTasksPerCaller = 2
+        let store = TaskStore(clock: clock, limits: limits)
+        let host = CallerIdentity(owner: .host, processID: 4242)
+        _ = try store.start(name("a"), with: TaskUpdate(), caller: ClientID(":1.1", identity: host))
+        _ = try store.start(name("b"), with: TaskUpdate(), caller: ClientID(":1.2", identity: host))
+        _ = store.connectionClosed(ClientID(":1.1"))
+        assertError(
+            try store.start(name("c"), with: TaskUpdate(), caller: ClientID(":1.3", identity: host)), "LimitExceeded",
+            "process 4242 has started 2 tasks; the limit per process (a sandboxed app is one) is 2")
+        _ = try store.start(name("c"), with: TaskUpdate(), caller: ClientID(":1.4", identity: CallerIdentity(owner: .host, processID: 7)))
+        let app = TaskOwner.flatpak("org.example.App")
+        _ = try store.start(name("d"), with: TaskUpdate(), caller: ClientID(":1.5", identity: CallerIdentity(owner: app, processID: 1)))
+        _ = try store.start(name("e"), with: TaskUpdate(), caller: ClientID(":1.6", identity: CallerIdentity(owner: app, processID: 2)))
+        assertError(
+            try store.start(name("f"), with: TaskUpdate(), caller: ClientID(":1.7", identity: CallerIdentity(owner: app, processID: 3))),
+            "LimitExceeded", "the Flatpak app 'org.example.App' has started 2 tasks")
+        XCTAssertEqual(store.task(name("d"))?.owner, app)
     }
 
     func testLabelsRoundDownAndOnlyAFinishedTaskReadsAHundred() throws {

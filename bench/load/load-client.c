@@ -58,6 +58,41 @@ static void call_and_wait(DBusMessage *message) {
     dbus_message_unref(message);
 }
 
+/* Changes(since, {properties}) and its reply's serial; the reply's round trip in *ms. */
+static dbus_uint64_t changes(const char *dest, dbus_uint64_t since, const char **properties, int count, double *ms) {
+    DBusMessage *message = dbus_message_new_method_call(dest, PATH, MANAGER, "Changes");
+    DBusMessageIter args, dict, entry, variant, array;
+    dbus_message_iter_init_append(message, &args);
+    dbus_message_iter_append_basic(&args, DBUS_TYPE_UINT64, &since);
+    dbus_message_iter_open_container(&args, DBUS_TYPE_ARRAY, "{sv}", &dict);
+    if (count > 0) {
+        const char *key = "properties";
+        dbus_message_iter_open_container(&dict, DBUS_TYPE_DICT_ENTRY, NULL, &entry);
+        dbus_message_iter_append_basic(&entry, DBUS_TYPE_STRING, &key);
+        dbus_message_iter_open_container(&entry, DBUS_TYPE_VARIANT, "as", &variant);
+        dbus_message_iter_open_container(&variant, DBUS_TYPE_ARRAY, "s", &array);
+        for (int i = 0; i < count; i++) dbus_message_iter_append_basic(&array, DBUS_TYPE_STRING, &properties[i]);
+        dbus_message_iter_close_container(&variant, &array);
+        dbus_message_iter_close_container(&entry, &variant);
+        dbus_message_iter_close_container(&dict, &entry);
+    }
+    dbus_message_iter_close_container(&args, &dict);
+    DBusError error;
+    dbus_error_init(&error);
+    double before = now();
+    DBusMessage *reply = dbus_connection_send_with_reply_and_block(bus, message, 60000, &error);
+    *ms = (now() - before) * 1000;
+    if (reply == NULL) fail("Changes", &error);
+    check_reply(reply);
+    dbus_uint64_t serial = 0;
+    DBusMessageIter out;
+    dbus_message_iter_init(reply, &out);
+    dbus_message_iter_get_basic(&out, &serial);
+    dbus_message_unref(reply);
+    dbus_message_unref(message);
+    return serial;
+}
+
 static void ping(const char *dest) {
     call_and_wait(dbus_message_new_method_call(dest, PATH, "org.freedesktop.DBus.Peer", "Ping"));
 }
@@ -238,6 +273,38 @@ int main(int argc, char **argv) {
         dbus_connection_flush(bus);
         ping(dest);
         count = total;
+    } else if (strcmp(mode, "changes") == 0) {
+        /* changes DEST POLLS CHANGED: before each poll, CHANGED tasks (t0...) move; the poll's round trips. */
+        int changed = atoi(argv[4]);
+        double ms;
+        dbus_uint64_t serial = changes(dest, 0, NULL, 0, &ms);
+        printf("changes_ms=");
+        for (long i = 0; i < count; i++) {
+            for (int k = 0; k < changed; k++) {
+                char name[32];
+                snprintf(name, sizeof name, "t%d", k);
+                DBusMessage *message = set_fraction(dest, name, ((i + k) % 1000) / 1000.0);
+                dbus_message_set_no_reply(message, TRUE);
+                dbus_connection_send(bus, message, NULL);
+                dbus_message_unref(message);
+            }
+            ping(dest);
+            serial = changes(dest, serial, NULL, 0, &ms);
+            printf("%s%.4f", i ? " " : "", ms);
+        }
+        printf("\n");
+        return 0;
+    } else if (strcmp(mode, "selective") == 0) {
+        /* selective DEST COUNT: Changes(0) with four properties, the selective snapshot. */
+        const char *properties[] = {"Name", "State", "Fraction", "Title"};
+        printf("selective_ms=");
+        for (long i = 0; i < count; i++) {
+            double ms;
+            changes(dest, 0, properties, 4, &ms);
+            printf("%s%.3f", i ? " " : "", ms);
+        }
+        printf("\n");
+        return 0;
     } else if (strcmp(mode, "snapshot") == 0) {
         for (long i = 0; i < count; i++) {
             const char *locale = "";

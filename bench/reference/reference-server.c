@@ -1,14 +1,66 @@
 /* The benchmark's reference: the least a GDBus server can do for the same calls as
  * progressd's manager. SetFraction(s,d) stores into a hash table (and, with --signals,
- * emits one PropertiesChanged per call); Start(s,a{sv}) adds an entry; Snapshot(s)
- * returns every entry's fraction. Same bus, same load client, same interface names.
- * Usage: reference-server [--signals] (bus name org.progressd.Reference). */
+ * emits one PropertiesChanged per call); Start(s,a{sv}) adds an entry with a task's 26
+ * properties prepared as an a{sv} (and, with --fsync FILE, appends a line to FILE and
+ * syncs it before the reply: one fsync per Start); Snapshot(s) returns every entry's
+ * prepared a{sv}, the same a{sa{sv}} progressd returns. Same bus, same load client,
+ * same interface names.
+ * Usage: reference-server [--signals] [--fsync FILE] (bus name org.progressd.Reference). */
 #include <gio/gio.h>
 #include <string.h>
+#include <fcntl.h>
+#include <unistd.h>
 
 static GHashTable *tasks;
 static gboolean emit_signals;
+static int journal = -1;
 static GDBusConnection *bus;
+
+/* One task: its fraction and its properties, built once when it starts. */
+typedef struct {
+    gdouble fraction;
+    GVariant *properties;
+} Task;
+
+static void task_free(gpointer data) {
+    Task *task = data;
+    if (task->properties) g_variant_unref(task->properties);
+    g_free(task);
+}
+
+/* The properties of a new task, as progressd's Task interface has them. */
+static GVariant *prepared_properties(const gchar *name) {
+    GVariantBuilder b;
+    g_variant_builder_init(&b, G_VARIANT_TYPE_VARDICT);
+    gint64 now = g_get_real_time();
+    g_variant_builder_add(&b, "{sv}", "Name", g_variant_new_string(name));
+    g_variant_builder_add(&b, "{sv}", "Title", g_variant_new_string(""));
+    g_variant_builder_add(&b, "{sv}", "State", g_variant_new_string("running"));
+    g_variant_builder_add(&b, "{sv}", "Indeterminate", g_variant_new_boolean(FALSE));
+    g_variant_builder_add(&b, "{sv}", "Fraction", g_variant_new_double(0));
+    g_variant_builder_add(&b, "{sv}", "Completed", g_variant_new_uint64(0));
+    g_variant_builder_add(&b, "{sv}", "Total", g_variant_new_uint64(0));
+    g_variant_builder_add(&b, "{sv}", "Unit", g_variant_new_string(""));
+    g_variant_builder_add(&b, "{sv}", "Message", g_variant_new_string(""));
+    g_variant_builder_add(&b, "{sv}", "AppId", g_variant_new_string(""));
+    g_variant_builder_add(&b, "{sv}", "UpdatesFrequently", g_variant_new_boolean(FALSE));
+    g_variant_builder_add(&b, "{sv}", "Serial", g_variant_new_uint64(0));
+    g_variant_builder_add(&b, "{sv}", "Created", g_variant_new_int64(now));
+    g_variant_builder_add(&b, "{sv}", "Updated", g_variant_new_int64(now));
+    g_variant_builder_add(&b, "{sv}", "Label", g_variant_new_string("0%"));
+    g_variant_builder_add(&b, "{sv}", "Detail", g_variant_new_string(""));
+    g_variant_builder_add(&b, "{sv}", "AccessibleText", g_variant_new_string("t: 0 percent"));
+    g_variant_builder_add(&b, "{sv}", "Rate", g_variant_new_double(0));
+    g_variant_builder_add(&b, "{sv}", "SecondsRemaining", g_variant_new_int64(-1));
+    g_variant_builder_add(&b, "{sv}", "Stalled", g_variant_new_boolean(FALSE));
+    g_variant_builder_add(&b, "{sv}", "Lifetime", g_variant_new_string("lease"));
+    g_variant_builder_add(&b, "{sv}", "Cancellable", g_variant_new_boolean(FALSE));
+    g_variant_builder_add(&b, "{sv}", "Pausable", g_variant_new_boolean(FALSE));
+    g_variant_builder_add(&b, "{sv}", "CancelRequested", g_variant_new_boolean(FALSE));
+    g_variant_builder_add(&b, "{sv}", "Parent", g_variant_new_string(""));
+    g_variant_builder_add(&b, "{sv}", "Weight", g_variant_new_double(1));
+    return g_variant_ref_sink(g_variant_builder_end(&b));
+}
 
 static const gchar xml[] =
     "<node><interface name='org.progressd.Progress1.Manager'>"
@@ -23,12 +75,12 @@ static void method_call(GDBusConnection *connection, const gchar *sender, const 
         const gchar *name;
         gdouble fraction;
         g_variant_get(parameters, "(&sd)", &name, &fraction);
-        gdouble *slot = g_hash_table_lookup(tasks, name);
+        Task *slot = g_hash_table_lookup(tasks, name);
         if (slot == NULL) {
-            slot = g_new(gdouble, 1);
+            slot = g_new0(Task, 1);
             g_hash_table_insert(tasks, g_strdup(name), slot);
         }
-        *slot = fraction;
+        slot->fraction = fraction;
         g_dbus_method_invocation_return_value(invocation, NULL);
         if (emit_signals) {
             GVariantBuilder changed;
@@ -44,7 +96,16 @@ static void method_call(GDBusConnection *connection, const gchar *sender, const 
     } else if (strcmp(method, "Start") == 0) {
         const gchar *name;
         g_variant_get(parameters, "(&s@a{sv})", &name, NULL);
-        if (g_hash_table_lookup(tasks, name) == NULL) g_hash_table_insert(tasks, g_strdup(name), g_new0(gdouble, 1));
+        if (g_hash_table_lookup(tasks, name) == NULL) {
+            Task *task = g_new0(Task, 1);
+            task->properties = prepared_properties(name);
+            g_hash_table_insert(tasks, g_strdup(name), task);
+        }
+        if (journal >= 0) {
+            gchar *line = g_strdup_printf("{\"put\":{\"name\":\"%s\"}}\n", name);
+            if (write(journal, line, strlen(line)) < 0 || fdatasync(journal) != 0) g_printerr("reference: journal write failed\n");
+            g_free(line);
+        }
         g_dbus_method_invocation_return_value(invocation, g_variant_new("(o)", "/org/progressd/Progress1/tasks/reference"));
     } else {
         GVariantBuilder all;
@@ -53,10 +114,9 @@ static void method_call(GDBusConnection *connection, const gchar *sender, const 
         gpointer key, value;
         g_hash_table_iter_init(&iter, tasks);
         while (g_hash_table_iter_next(&iter, &key, &value)) {
-            GVariantBuilder one;
-            g_variant_builder_init(&one, G_VARIANT_TYPE_VARDICT);
-            g_variant_builder_add(&one, "{sv}", "Fraction", g_variant_new_double(*(gdouble *) value));
-            g_variant_builder_add(&all, "{sa{sv}}", (const gchar *) key, &one);
+            Task *task = value;
+            if (task->properties == NULL) task->properties = prepared_properties(key);
+            g_variant_builder_add(&all, "{s@a{sv}}", (const gchar *) key, task->properties);
         }
         g_dbus_method_invocation_return_value(invocation, g_variant_new("(a{sa{sv}})", &all));
     }
@@ -65,8 +125,14 @@ static void method_call(GDBusConnection *connection, const gchar *sender, const 
 static const GDBusInterfaceVTable vtable = {method_call, NULL, NULL, {0}};
 
 int main(int argc, char **argv) {
-    emit_signals = argc > 1 && strcmp(argv[1], "--signals") == 0;
-    tasks = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, g_free);
+    for (int i = 1; i < argc; i++) {
+        if (strcmp(argv[i], "--signals") == 0) emit_signals = TRUE;
+        if (strcmp(argv[i], "--fsync") == 0 && i + 1 < argc) {
+            journal = open(argv[++i], O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0600);
+            if (journal < 0) { g_printerr("reference: can not open %s\n", argv[i]); return 1; }
+        }
+    }
+    tasks = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, task_free);
     GError *error = NULL;
     bus = g_bus_get_sync(G_BUS_TYPE_SESSION, NULL, &error);
     if (bus == NULL) { g_printerr("reference: %s\n", error->message); return 1; }

@@ -1,0 +1,123 @@
+/// The daemon's access rules: who may do what to whose task. Pure: it sees the command, the
+/// caller's identity (which the adapter learned from the bus before the call was handled)
+/// and the tasks, and refuses with AccessDenied, naming who may.
+///
+/// - A task belongs to the identity that started it (`ProgressTask.owner`).
+/// - The host (all of the user's unconfined processes, one identity) may change and
+///   request anything: it is the user's own software, and a script's one-shot `gdbus`
+///   calls must keep driving the task the script started.
+/// - A confined identity (a Flatpak app, a Snap, another user, an unknown caller) may
+///   change, request and start again only its own tasks.
+/// - A sandboxed app's tasks carry its app id: Start forces `app-id` to it when the key is
+///   omitted, and any other value is refused, on Start and on Update. An identity with no
+///   app id of its own (another user, an unknown caller) may not set `app-id` at all.
+/// - A live `caller` task whose bound connection is still on the bus is re-attached only by
+///   that connection, or by a Start with `take-over: true` (from an identity that may
+///   change the task); a job whose old connection is gone re-attaches as always.
+/// - Reads are not confined: every identity reads every task (see the README's "Who may do
+///   what"). Broadcast signals carry every task to any listener, xdg-dbus-proxy passes them
+///   to a sandbox that may talk to progressd, so hiding tasks from replies would protect
+///   nothing. Confinement is about what an app may change.
+/// - Timers, lost connections and bridges are the daemon's own inputs and are not checked.
+public struct OwnerAccess: AccessPolicy {
+    public init() {}
+
+    public func admit(_ command: TaskCommand, by origin: ChangeOrigin, store: TaskStore) throws(ProgressError) -> TaskCommand {
+        guard case .client(let caller) = origin else { return command }
+        switch command {
+        case .start(let name, var update):
+            update.appId = try appId(update.appId, forcedFor: caller, start: true)
+            if let task = store.task(name) {
+                // An ended task starts afresh under its new owner; only the host may take
+                // another identity's name over that way.
+                try mayChange(task, caller, "start again")
+                try mayReattach(task, caller, update)
+            }
+            return .start(name, update)
+        case .update(let name, var update):
+            update.appId = try appId(update.appId, forcedFor: caller, start: false)
+            if let task = store.task(name) { try mayChange(task, caller, "update") }
+            return .update(name, update)
+        case .updateMany(let entries):
+            // Every entry is checked before any is applied: a refused batch changes nothing.
+            var admitted: [NamedUpdate] = []
+            for (index, entry) in entries.enumerated() {
+                do throws(ProgressError) {
+                    var update = entry.update
+                    update.appId = try appId(update.appId, forcedFor: caller, start: false)
+                    if let task = store.task(entry.name) { try mayChange(task, caller, "update") }
+                    admitted.append(NamedUpdate(name: entry.name, update: update))
+                } catch {
+                    throw error.prefixed("entry \(index) (none of the entries were applied)")
+                }
+            }
+            return .updateMany(admitted)
+        case .setFraction(let name, _), .pulse(let name), .finish(let name), .fail(let name, _), .remove(let name),
+             .requestCancel(let name), .requestPause(let name), .requestResume(let name):
+            if let task = store.task(name) { try mayChange(task, caller, verb(command)) }
+            return command
+        }
+    }
+
+    /// The host may act on any task; anyone else on its own only.
+    private func mayChange(_ task: ProgressTask, _ caller: ClientID, _ action: String) throws(ProgressError) {
+        let who = caller.identity.owner
+        guard who.isConfined, who != task.owner else { return }
+        let whoMay = task.owner == .host ? "only the host" : "only \(task.owner) and the host"
+        throw .accessDenied(
+            "task \(quoted(task.name.text)) belongs to \(task.owner); \(whoMay) may \(action) it, and connection "
+                + "\(caller) is \(who)")
+    }
+
+    private func mayReattach(_ task: ProgressTask, _ caller: ClientID, _ update: TaskUpdate) throws(ProgressError) {
+        guard task.isLive, task.lifetime == .caller, let bound = task.boundConnection, bound != caller,
+              update.takeOver != true else { return }
+        throw .accessDenied(
+            "task \(quoted(task.name.text)) is bound to connection \(bound), which is still on the bus; only that "
+                + "connection may start it again, or a Start with take-over: true")
+    }
+
+    /// The app id a call may set: a sandboxed app's own (forced on Start when omitted).
+    private func appId(_ given: String?, forcedFor caller: ClientID, start: Bool) throws(ProgressError) -> String? {
+        let who = caller.identity.owner
+        guard who.isConfined else { return given }
+        guard let own = who.sandboxAppId else {
+            if let given {
+                throw .accessDenied(
+                    "app-id \(quoted(given)) is refused: connection \(caller) is \(who), and only the user's host "
+                        + "processes and sandboxed apps (their own id) may set an app-id")
+            }
+            return nil
+        }
+        if let given, !Self.appId(given, belongsTo: who) {
+            throw .accessDenied(
+                "app-id \(quoted(given)) is refused: connection \(caller) is \(who), whose tasks carry app-id "
+                    + "\(quoted(own)) (omit the key, or give that)")
+        }
+        return given ?? (start ? own : nil)
+    }
+
+    /// Whether a sandboxed owner may name `appId`: a Flatpak its id (with or without
+    /// `.desktop`); a Snap its name, or a desktop file id snapd installs for it (`NAME_APP`).
+    static func appId(_ appId: String, belongsTo owner: TaskOwner) -> Bool {
+        let bare = appId.hasSuffix(".desktop") ? String(appId.dropLast(8)) : appId
+        switch owner {
+        case .flatpak(let id): return bare == id
+        case .snap(let name): return bare == name || bare.hasPrefix(name + "_")
+        default: return false
+        }
+    }
+
+    private func verb(_ command: TaskCommand) -> String {
+        switch command {
+        case .setFraction, .pulse: "update"
+        case .finish: "finish"
+        case .fail: "fail"
+        case .remove: "remove"
+        case .requestCancel: "request cancelling of"
+        case .requestPause: "request pausing of"
+        case .requestResume: "request resuming of"
+        default: "change"
+        }
+    }
+}

@@ -1,0 +1,229 @@
+import CGLib
+import ProgressBus
+import ProgressCore
+import ProgressDaemon
+
+/// LauncherEntry out: progressd's tasks on the dock. For every app id with tasks (not the
+/// `launcher/` tasks that came in through LauncherEntryInput, and not an application that
+/// reports itself right now) it emits `Update('application://ID.desktop', a{sv})` with
+/// libunity's types: `progress` d (the app's aggregate fraction), `progress-visible` b,
+/// `count` x (active tasks), `count-visible` b, `urgent` b (a failed task lingers).
+/// When the app has no task left it sends progress-visible and count-visible false once
+/// and forgets the app. Signals are coalesced per app: at most the task signal rate, and
+/// never closer than 32 ms (Plank's merge window). On stop every entry it set is cleared.
+/// `Query()` on the entry's object (`/org/progressd/Progress1/launcherentry/<escaped id>`,
+/// the path the signals come from) answers the full current state.
+public final class LauncherEntryOutput: ChangeOutput {
+    static let basePath = "/org/progressd/Progress1/launcherentry"
+    static let xml = """
+        <node><interface name="com.canonical.Unity.LauncherEntry">
+          <method name="Query"><arg type="a{sv}" direction="out"/></method>
+          <signal name="Update"><arg type="s" name="app_uri"/><arg type="a{sv}" name="properties"/></signal>
+        </interface></node>
+        """
+
+    /// What a dock shows for one application.
+    struct DockState: Equatable {
+        var progress = 0.0
+        var progressVisible = false
+        var count: Int64 = 0
+        var urgent = false
+        var isEmpty: Bool { !progressVisible && count == 0 && !urgent }
+    }
+
+    struct App {
+        var sent = DockState()
+        var lastSent: Int64?
+        var registration: UInt32 = 0
+    }
+
+    private let context: DaemonContext
+    private let intervalMicros: Int64
+    /// App ids a real sender is reporting now (LauncherEntryInput): not re-emitted.
+    private let reportedElsewhere: () -> Set<String>
+    private var apps: [String: App] = [:]
+    /// Which tasks belong to which app id, kept from the changes, so a flush reads only
+    /// the tasks of the apps that changed.
+    private var tasksOfApp: [String: Set<TaskName>] = [:]
+    private var appOfTask: [TaskName: String] = [:]
+    private var dirty: Set<String> = []
+    private lazy var timer = MainLoopTimer(clock: context.clock) { [unowned self] in self.flushDue() }
+    private let interface: UnsafeMutablePointer<GDBusInterfaceInfo>?
+    private let vtable = UnsafeMutablePointer<GDBusInterfaceVTable>.allocate(capacity: 1)
+    /// Signals sent, for tests reading the log and for the report.
+    public private(set) var signalsSent = 0
+
+    public init(context: DaemonContext, reportedElsewhere: @escaping () -> Set<String> = { [] }) {
+        self.context = context
+        self.reportedElsewhere = reportedElsewhere
+        intervalMicros = max(32_000, 1_000_000 / Int64(max(1, context.limits.maxSignalsPerSecond)))
+        interface = Self.parseInterface()
+        vtable.initialize(to: GDBusInterfaceVTable(
+            method_call: { _, _, path, _, method, _, invocation, userData in
+                assertOnMainLoop()
+                let output = Unmanaged<LauncherEntryOutput>.fromOpaque(userData!).takeUnretainedValue()
+                output.handleCall(path: String(cString: path!), method: String(cString: method!), invocation: invocation!)
+            },
+            get_property: nil, set_property: nil, padding: (nil, nil, nil, nil, nil, nil, nil, nil)))
+        for name in context.store.sortedNames { track(name) }
+        for appId in tasksOfApp.keys { dirty.insert(appId) }
+        if !dirty.isEmpty { timer.arm(at: context.clock.monotonicMicros) }
+        context.onStop { [unowned self] in self.clearAll() }
+    }
+
+    public func publish(_ batch: ChangeBatch) {
+        // What came in from a dock protocol never goes back out to the docks.
+        if LauncherEntryInput.isOwnOrigin(batch.origin) { return }
+        for change in batch.changes where !change.name.text.hasPrefix("launcher/") {
+            let before = appOfTask[change.name]
+            track(change.name)
+            let after = appOfTask[change.name]
+            for appId in [before, after].compactMap({ $0 }) { markDirty(appId) }
+        }
+    }
+
+    private func track(_ name: TaskName) {
+        if name.text.hasPrefix("launcher/") { return }
+        let appId = context.store.task(name).flatMap { $0.parent == nil && !$0.appId.isEmpty ? $0.appId : nil }
+        if let old = appOfTask[name], old != appId {
+            tasksOfApp[old]?.remove(name)
+            if tasksOfApp[old]?.isEmpty == true { tasksOfApp[old] = nil }
+        }
+        appOfTask[name] = appId
+        if let appId { tasksOfApp[appId, default: []].insert(name) }
+    }
+
+    private func markDirty(_ appId: String) {
+        dirty.insert(appId)
+        let last = apps[appId]?.lastSent ?? .min
+        timer.arm(at: last == .min ? context.clock.monotonicMicros : last + intervalMicros)
+    }
+
+    /// The aggregate of the app's top-level tasks, the same rule as `Aggregate(app_id)`.
+    func state(of appId: String) -> DockState {
+        var state = DockState()
+        var weighted = 0.0
+        var weights = 0.0
+        for name in tasksOfApp[appId] ?? [] {
+            guard let task = context.store.task(name) else { continue }
+            if task.ownState == .failed { state.urgent = true }
+            guard task.isLive else { continue }
+            state.count += 1
+            if !task.indeterminate {
+                weighted += task.weight * task.storedFraction
+                weights += task.weight
+            }
+        }
+        state.progressVisible = weights > 0
+        state.progress = weights > 0 ? min(1, max(0, weighted / weights)) : 0
+        return state
+    }
+
+    private func flushDue() {
+        let now = context.clock.monotonicMicros
+        let reported = reportedElsewhere()
+        for appId in dirty.sorted() {
+            let app = apps[appId] ?? App()
+            if let last = app.lastSent, now - last < intervalMicros {
+                timer.arm(at: last + intervalMicros)
+                continue
+            }
+            dirty.remove(appId)
+            var state = reported.contains(appId) ? DockState() : state(of: appId)
+            if state.isEmpty && apps[appId] == nil { continue }
+            if state == app.sent && app.lastSent != nil { if state.isEmpty { forget(appId) }; continue }
+            if state.isEmpty { state.progress = app.sent.progress }
+            send(appId, state, now: now)
+            if state.isEmpty { forget(appId) }
+        }
+    }
+
+    private func send(_ appId: String, _ state: DockState, now: Int64) {
+        var app = apps[appId] ?? App()
+        if app.registration == 0, let interface {
+            var error: UnsafeMutablePointer<GError>?
+            app.registration = g_dbus_connection_register_object(
+                context.connection, path(of: appId), interface, vtable, Unmanaged.passUnretained(self).toOpaque(), nil, &error)
+            if let error { g_error_free(error) }
+        }
+        app.sent = state
+        app.lastSent = now
+        apps[appId] = app
+        context.signals.broadcast(
+            path: path(of: appId), interface: LauncherEntryInput.interface, member: "Update",
+            Variant.tuple([Variant.string("application://\(appId).desktop"), Self.properties(state)]))
+        signalsSent += 1
+    }
+
+    private func forget(_ appId: String) {
+        guard let app = apps.removeValue(forKey: appId) else { return }
+        if app.registration != 0 { g_dbus_connection_unregister_object(context.connection, app.registration) }
+    }
+
+    /// libunity's keys and types exactly: count x, count-visible b, progress d,
+    /// progress-visible b, urgent b.
+    static func properties(_ state: DockState) -> OpaquePointer {
+        Variant.container("a{sv}") { builder in
+            Variant.addEntry(builder, "count", g_variant_new_int64(gint64(state.count)))
+            Variant.addEntry(builder, "count-visible", g_variant_new_boolean(state.count > 0 ? 1 : 0))
+            Variant.addEntry(builder, "progress", g_variant_new_double(state.progress))
+            Variant.addEntry(builder, "progress-visible", g_variant_new_boolean(state.progressVisible ? 1 : 0))
+            Variant.addEntry(builder, "urgent", g_variant_new_boolean(state.urgent ? 1 : 0))
+        }
+    }
+
+    /// The interface from `xml`; GDBus keeps the parsed node for as long as the process runs.
+    private static func parseInterface() -> UnsafeMutablePointer<GDBusInterfaceInfo>? {
+        var error: UnsafeMutablePointer<GError>?
+        guard let node = g_dbus_node_info_new_for_xml(xml, &error) else {
+            Log.error("LauncherEntry: the Query interface does not parse: \(consumeMessage(error))")
+            return nil
+        }
+        return g_dbus_node_info_lookup_interface(node, LauncherEntryInput.interface)
+    }
+
+    private func handleCall(path: String, method: String, invocation: OpaquePointer) {
+        guard method == "Query", let appId = apps.first(where: { self.path(of: $0.key) == path })?.key else {
+            g_dbus_method_invocation_return_dbus_error(
+                invocation, "org.freedesktop.DBus.Error.UnknownMethod", "no method \(method) at \(path)")
+            return
+        }
+        // The state now, not the last one sent: a reply never shows an older value.
+        let state = reportedElsewhere().contains(appId) ? DockState() : state(of: appId)
+        g_dbus_method_invocation_return_value(invocation, Variant.tuple([Self.properties(state)]))
+    }
+
+    /// The object path of an app's entry: ASCII letters and digits as they are, every other
+    /// byte `_` and two hex digits, as task paths are escaped.
+    func path(of appId: String) -> String {
+        var element = ""
+        for byte in appId.utf8 {
+            if (byte >= 0x30 && byte <= 0x39) || (byte >= 0x41 && byte <= 0x5a) || (byte >= 0x61 && byte <= 0x7a) {
+                element.append(Character(Unicode.Scalar(byte)))
+            } else {
+                element += "_" + String(byte, radix: 16).leftPadded(to: 2)
+            }
+        }
+        return Self.basePath + "/" + element
+    }
+
+    /// On exit: a cleared entry for every app progressd set, so no dock keeps a stale bar.
+    func clearAll() {
+        timer.cancel()
+        let now = context.clock.monotonicMicros
+        for appId in apps.keys.sorted() {
+            var cleared = DockState()
+            cleared.progress = apps[appId]?.sent.progress ?? 0
+            send(appId, cleared, now: now)
+            forget(appId)
+        }
+        // The daemon is stopping: the cleared entries go out before the connection does.
+        g_dbus_connection_flush_sync(context.connection, nil, nil)
+    }
+}
+
+extension String {
+    fileprivate func leftPadded(to width: Int) -> String {
+        count >= width ? self : String(repeating: "0", count: width - count) + self
+    }
+}

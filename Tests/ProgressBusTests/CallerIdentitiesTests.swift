@@ -1,0 +1,28 @@
+import Foundation
+import ProgressCore
+@testable import ProgressDaemon
+import XCTest
+
+/// The adapter's identity rules on their own: Snap labels, a process's sandbox from /proc,
+/// and the NFC the daemon hands Core.
+final class CallerIdentitiesTests: XCTestCase {
+    func testASnapIsTheNameInItsAppArmorLabel() {
+        XCTAssertEqual(CallerIdentities.snapName(fromLabel: "snap.firefox.firefox (enforce)"), "firefox")
+        XCTAssertEqual(CallerIdentities.snapName(fromLabel: "snap.vlc.hook.configure (complain)"), "vlc")
+        XCTAssertNil(CallerIdentities.snapName(fromLabel: "unconfined"))
+        XCTAssertNil(CallerIdentities.snapName(fromLabel: "/usr/bin/evince (enforce)"))
+        XCTAssertNil(CallerIdentities.snapName(fromLabel: "snap."))
+    }
+
+    func testThisProcessIsTheHostAndAGoneProcessIsUnknown() {
+        XCTAssertEqual(CallerIdentities.sandbox(ofProcess: UInt32(ProcessInfo.processInfo.processIdentifier)), .host)
+        // Above the kernel's pid_max (4194304 at most): no such process.
+        XCTAssertEqual(CallerIdentities.sandbox(ofProcess: 4_194_305), .unknown, "a process that is gone proves nothing")
+    }
+
+    func testNamesReachCoreInNFC() {
+        XCTAssertEqual(Array(DaemonContext.nfc("cafe\u{301}").utf8), Array("caf\u{E9}".utf8))
+        XCTAssertEqual(DaemonContext.nfc("backup"), "backup")
+        XCTAssertEqual(Array(DaemonContext.nfc("\u{212B}").utf8), Array("\u{C5}".utf8), "the ångström sign is Å")
+    }
+}

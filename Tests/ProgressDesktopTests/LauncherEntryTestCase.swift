@@ -1,0 +1,80 @@
+import Foundation
+import ProgressBus
+import ProgressClient
+import ProgressTestSupport
+import XCTest
+
+/// A private bus, a daemon, an installed-looking desktop file (org.example.Backup, "Photo
+/// Backup"), and helpers for fake LauncherEntry clients that are plain connections.
+class LauncherEntryTestCase: XCTestCase {
+    var bus: PrivateBus!
+    var daemon: DaemonProcess!
+    var client: BusConnection!
+    var dataDirectory: URL!
+    var daemonArguments: [String] { [] }
+
+    static let interface = "com.canonical.Unity.LauncherEntry"
+    static let entryPath = "/com/canonical/unity/launcherentry/1"
+
+    override func setUpWithError() throws {
+        bus = try PrivateBus()
+        dataDirectory = FileManager.default.temporaryDirectory.appendingPathComponent("progressd-apps-\(UUID().uuidString)")
+        let applications = dataDirectory.appendingPathComponent("applications")
+        try FileManager.default.createDirectory(at: applications, withIntermediateDirectories: true)
+        try "[Desktop Entry]\nType=Application\nName=Photo Backup\nExec=true\n"
+            .write(to: applications.appendingPathComponent("org.example.Backup.desktop"), atomically: true, encoding: .utf8)
+        daemon = try DaemonProcess(bus: bus, arguments: daemonArguments, environment: ["XDG_DATA_DIRS": dataDirectory.path])
+        client = try bus.connect()
+    }
+
+    override func tearDown() {
+        client = nil
+        if let daemon { XCTAssertEqual(daemon.stop(), 0) }
+        daemon = nil
+        bus?.stop()
+        bus = nil
+        if let dataDirectory { try? FileManager.default.removeItem(at: dataDirectory) }
+    }
+
+    // MARK: Helpers
+
+    func update(_ emitter: BusConnection, _ uri: String, _ properties: [(String, BusValue)]) throws {
+        try emitter.emit(path: Self.entryPath, interface: Self.interface, member: "Update", [.string(uri), .vardict(properties)])
+        emitter.flush()
+    }
+
+    func snapshot() throws -> [String: [String: BusValue]] {
+        let reply = try client.call(BusNames.busName, BusNames.managerPath, BusNames.managerInterface, "Snapshot", [.string("")])
+        var tasks: [String: [String: BusValue]] = [:]
+        for (name, value) in reply.first?.dictionary ?? [:] { tasks[name] = value.dictionary ?? [:] }
+        return tasks
+    }
+
+    /// Waits until the task list satisfies `condition`; returns the last snapshot.
+    @discardableResult
+    func waitForTasks(_ seconds: Double = 5, _ condition: ([String: [String: BusValue]]) -> Bool) throws -> [String: [String: BusValue]] {
+        var last: [String: [String: BusValue]] = [:]
+        _ = BusConnection.pump(seconds: seconds) {
+            last = (try? snapshot()) ?? [:]
+            return condition(last)
+        }
+        return last
+    }
+
+    // MARK: Dock-like listener
+
+    /// A listener matching as Dash to Dock does (any sender, any path).
+    func recordUpdates(on connection: BusConnection) -> UpdateRecorder {
+        let recorder = UpdateRecorder()
+        connection.subscribe(interface: Self.interface, member: "Update") { signal in
+            recorder.signals.append((g_get_monotonic_time_seconds(), signal))
+        }
+        _ = try? connection.call("org.freedesktop.DBus", "/org/freedesktop/DBus", "org.freedesktop.DBus", "GetId")
+        return recorder
+    }
+
+    final class UpdateRecorder {
+        var signals: [(time: Double, signal: BusSignal)] = []
+    }
+
+}

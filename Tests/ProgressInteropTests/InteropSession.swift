@@ -1,0 +1,123 @@
+import Foundation
+import ProgressBus
+import ProgressClient
+import ProgressTestSupport
+import XCTest
+
+/// What the real-client tests share: a private bus, a scratch HOME, XDG_RUNTIME_DIR and
+/// XDG_DATA_DIRS (with an installed-looking org.example.Backup.desktop, "Photo Backup"),
+/// progressd, and helpers (PyGObject scripts, Xvfb and dunst) that all die with the test
+/// process: each hangs on a pipe from us, and when it closes they stop.
+class InteropTestCase: XCTestCase {
+    var bus: PrivateBus!
+    var daemon: DaemonProcess!
+    var client: BusConnection!
+    var scratch: URL!
+    var helpers: [HelperProcess] = []
+    var daemonArguments: [String] { [] }
+
+    static let helperDirectory = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("helpers")
+
+    override func setUpWithError() throws {
+        // `make test` skips these (swift test --skip ProgressInteropTests); `make interop`
+        // installs what they need and sets PROGRESSD_INTEROP=1.
+        guard ProcessInfo.processInfo.environment["PROGRESSD_INTEROP"] == "1" else {
+            throw XCTSkip("real-client tests run with `make interop` (PROGRESSD_INTEROP=1)")
+        }
+        scratch = FileManager.default.temporaryDirectory.appendingPathComponent("progressd-interop-\(UUID().uuidString)")
+        let applications = scratch.appendingPathComponent("share/applications")
+        try FileManager.default.createDirectory(at: applications, withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(at: scratch.appendingPathComponent("run"), withIntermediateDirectories: true)
+        try FileManager.default.setAttributes([.posixPermissions: 0o700], ofItemAtPath: scratch.appendingPathComponent("run").path)
+        try "[Desktop Entry]\nType=Application\nName=Photo Backup\nExec=true\n"
+            .write(to: applications.appendingPathComponent("org.example.Backup.desktop"), atomically: true, encoding: .utf8)
+        bus = try PrivateBus()
+        try setUpBeforeDaemon()
+        daemon = try DaemonProcess(bus: bus, arguments: daemonArguments, environment: environment)
+        client = try bus.connect()
+    }
+
+    /// For a server (dunst) that must be on the bus before progressd.
+    func setUpBeforeDaemon() throws {}
+
+    override func tearDown() {
+        for helper in helpers { helper.stop() }
+        helpers = []
+        client = nil
+        if let daemon { XCTAssertEqual(daemon.stop(), 0) }
+        daemon = nil
+        bus?.stop()
+        bus = nil
+        if let scratch { try? FileManager.default.removeItem(at: scratch) }
+    }
+
+    /// The private bus as the session bus, and scratch directories for everything else.
+    var environment: [String: String] {
+        var environment = bus.environment
+        environment["HOME"] = scratch.path
+        environment["XDG_RUNTIME_DIR"] = scratch.appendingPathComponent("run").path
+        environment["XDG_DATA_DIRS"] = scratch.appendingPathComponent("share").path
+        environment["XDG_CONFIG_HOME"] = scratch.appendingPathComponent("config").path
+        environment["LC_ALL"] = "C.UTF-8"
+        return environment
+    }
+
+    /// Starts a helper script (from helpers/) under /usr/bin/python3, Debian's, with PyGObject,
+    /// tied to the test process (Tests/Support/HelperProcess). With `readsCommands` its stdin
+    /// is the lifeline, and it must exit at the end of it.
+    @discardableResult
+    func helper(_ script: String, _ arguments: [String], readsCommands: Bool = false) throws -> HelperProcess {
+        let helper = try HelperProcess(
+            "/usr/bin/python3", [Self.helperDirectory.appendingPathComponent(script).path] + arguments,
+            environment: environment, readsCommands: readsCommands,
+            errorFile: scratch.appendingPathComponent("\(script)-\(helpers.count).stderr"))
+        helpers.append(helper)
+        return helper
+    }
+
+    func run(_ executable: String, _ arguments: [String]) throws -> CommandResult {
+        try CommandResult.run(executable, arguments, environment: environment)
+    }
+
+    // MARK: Reads
+
+    func manager(_ method: String, _ arguments: [BusValue] = [], on connection: BusConnection? = nil) throws -> [BusValue] {
+        try (connection ?? client).call(BusNames.busName, BusNames.managerPath, BusNames.managerInterface, method, arguments)
+    }
+
+    func snapshot() throws -> [String: [String: BusValue]] {
+        var tasks: [String: [String: BusValue]] = [:]
+        for (name, value) in try manager("Snapshot", [.string("")]).first?.dictionary ?? [:] { tasks[name] = value.dictionary ?? [:] }
+        return tasks
+    }
+
+    /// Pumps until `condition` holds on the task list; returns the last one.
+    @discardableResult
+    func waitForTasks(_ seconds: Double = 10, _ condition: ([String: [String: BusValue]]) -> Bool) -> [String: [String: BusValue]] {
+        var last: [String: [String: BusValue]] = [:]
+        BusConnection.pump(seconds: seconds) {
+            last = (try? snapshot()) ?? [:]
+            return condition(last)
+        }
+        return last
+    }
+
+    func nameOwner(_ name: String) -> String? {
+        try? client.call("org.freedesktop.DBus", "/org/freedesktop/DBus", "org.freedesktop.DBus", "GetNameOwner", [.string(name)])
+            .first?.string
+    }
+
+    /// Lets the main context (and time) run for `seconds`.
+    func pause(_ seconds: Double) { BusConnection.pump(seconds: seconds) { false } }
+}
+
+extension HelperProcess {
+    /// The first line so far that starts with `prefix`, waiting (and pumping) for it.
+    @discardableResult
+    func waitForLine(_ prefix: String, seconds: Double = 15) -> String? {
+        waitForLine(seconds: seconds) { $0.hasPrefix(prefix) }
+    }
+
+    /// Everything printed so far, for failure messages.
+    var output: String { lines.joined(separator: "\n") }
+}

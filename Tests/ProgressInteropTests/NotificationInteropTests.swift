@@ -1,0 +1,144 @@
+import Foundation
+import ProgressBus
+import ProgressClient
+import ProgressTestSupport
+import XCTest
+
+/// dunst under Xvfb on the test's bus before progressd starts; notifications are read back
+/// with `dunstctl history` and driven with `dunstctl action`.
+class NotificationTestCase: InteropTestCase {
+    var dunst: DunstServer!
+
+    override func setUpBeforeDaemon() throws {
+        let connection = try bus.connect()
+        dunst = try DunstServer(environment: environment, scratch: scratch, bus: connection)
+    }
+
+    override func tearDown() {
+        super.tearDown()
+        dunst?.stop()
+        dunst = nil
+    }
+
+    func waitForDisplayed(_ count: Int, seconds: Double = 10) -> Bool {
+        BusConnection.pump(seconds: seconds) { dunst.displayedCount >= count }
+    }
+
+    func failureGivesCriticalNotificationWithItsMessage() throws {
+        _ = try manager("Start", [.string("backup"), .vardict([("title", .string("Backing up photos")),
+                                                               ("app-id", .string("org.example.Backup"))])])
+        _ = try manager("Fail", [.string("backup"), .string("the disk is full")])
+        XCTAssertTrue(waitForDisplayed(1), dunst.log)
+        pause(0.3)
+        XCTAssertEqual(dunst.displayedCount, 1, "one notification, the outcome")
+        let history = try dunst.closeAllAndReadHistory()
+        XCTAssertEqual(history.count, 1)
+        XCTAssertEqual(history.first?["summary"] as? String, "Backing up photos")
+        XCTAssertEqual(history.first?["body"] as? String, "the disk is full")
+        XCTAssertEqual(history.first?["appname"] as? String, "progressd")
+        XCTAssertTrue((history.first?["message"] as? String)?.hasPrefix("critical: ") == true, "urgency critical: \(history)")
+    }
+}
+
+/// The default mode, `outcomes`, with `--notify-after 1`.
+final class NotificationInteropTests: NotificationTestCase {
+    override var daemonArguments: [String] { ["--notify-after", "1"] }
+
+    func testFailureGivesCriticalNotificationWithItsMessage() throws {
+        try failureGivesCriticalNotificationWithItsMessage()
+    }
+
+    func testLongFinishIsNotifiedAndShortIsNot() throws {
+        _ = try manager("Start", [.string("short"), .vardict([("title", .string("Quick one"))])])
+        _ = try manager("Finish", [.string("short")])
+        _ = try manager("Start", [.string("long"), .vardict([("title", .string("Long one"))])])
+        pause(1.3)  // past --notify-after 1
+        _ = try manager("Finish", [.string("long")])
+        XCTAssertTrue(waitForDisplayed(1), dunst.log)
+        pause(0.3)
+        let history = try dunst.closeAllAndReadHistory()
+        XCTAssertEqual(history.compactMap { $0["summary"] as? String }, ["Long one"], "the short one gives none")
+        XCTAssertFalse((history.first?["message"] as? String)?.hasPrefix("critical") == true)
+    }
+
+    func testCancelledGivesNone() throws {
+        _ = try manager("Start", [.string("c"), .vardict([("title", .string("Given up")), ("cancellable", .bool(true))])])
+        pause(1.2)
+        _ = try manager("Update", [.string("c"), .vardict([("state", .string("cancelled"))])])
+        _ = try manager("Start", [.string("f"), .vardict([("title", .string("Marker"))])])
+        _ = try manager("Fail", [.string("f"), .string("marker")])
+        XCTAssertTrue(waitForDisplayed(1), dunst.log)
+        pause(0.3)
+        XCTAssertEqual(try dunst.closeAllAndReadHistory().compactMap { $0["summary"] as? String }, ["Marker"])
+    }
+}
+
+/// `--notifications progress`: one notification per running task, updated in place.
+final class NotificationProgressInteropTests: NotificationTestCase {
+    override var daemonArguments: [String] { ["--notifications", "progress"] }
+
+    /// The failure replaces the task's progress notification: still one, and critical.
+    func testFailureReplacesTheProgressNotification() throws {
+        try failureGivesCriticalNotificationWithItsMessage()
+    }
+
+    func testProgressShowsValueHintAndEndsReplacedByTheOutcome() throws {
+        _ = try manager("Start", [.string("copy"), .vardict([("title", .string("Copying")), ("fraction", .double(0.1))])])
+        XCTAssertTrue(waitForDisplayed(1), dunst.log)
+        for step in 2...30 {
+            _ = try manager("SetFraction", [.string("copy"), .double(0.1 + Double(step) * 0.015)])
+            pause(0.05)
+        }
+        pause(1.2)  // the once-a-second update carries the last value
+        XCTAssertEqual(dunst.displayedCount, 1, "updated in place, not stacked")
+        var history = try dunst.closeAllAndReadHistory()
+        XCTAssertEqual(history.first?["summary"] as? String, "Copying")
+        XCTAssertEqual(history.first?["progress"] as? Int, 55, "the value hint, int32 0-100: \(history)")
+        XCTAssertEqual(history.count, 1, "the replaced versions are not kept: \(history)")
+        // The notification was closed, so the next update starts a new one; the outcome replaces that.
+        _ = try manager("SetFraction", [.string("copy"), .double(0.8)])
+        XCTAssertTrue(BusConnection.pump(seconds: 5) { dunst.displayedCount == 1 })
+        pause(0.2)
+        _ = try manager("Finish", [.string("copy")])
+        pause(1.5)
+        XCTAssertEqual(dunst.displayedCount, 1, "the outcome replaced the progress notification")
+        history = try dunst.closeAllAndReadHistory()
+        XCTAssertEqual(history.count, 2, "\(history)")
+        XCTAssertEqual(history.first?["summary"] as? String, "Copying")
+        XCTAssertEqual(history.first?["progress"] as? Int, -1, "an outcome has no value hint")
+        XCTAssertTrue((history.first?["body"] as? String)?.contains("finished") == true, "\(history)")
+    }
+
+    func testCancelActionReachesTheJobAsACancelRequest() throws {
+        let job = try bus.connect()
+        var requested = 0
+        job.subscribe(interface: BusNames.taskInterface, member: "CancelRequested") { _ in requested += 1 }
+        _ = try manager("Start", [.string("sync"), .vardict([("title", .string("Syncing")), ("cancellable", .bool(true)),
+                                                            ("fraction", .double(0.2))])], on: job)
+        XCTAssertTrue(waitForDisplayed(1), dunst.log)
+        pause(0.3)
+        // One action besides the default: dunst invokes it without a menu.
+        try dunst.dunstctl("action", "0")
+        XCTAssertTrue(BusConnection.pump(seconds: 5) { requested == 1 }, "CancelRequested reached the job")
+        XCTAssertEqual(try snapshot()["sync"]?["CancelRequested"]?.bool, true)
+    }
+}
+
+/// A server that appears after progressd: only outcomes from then on are notified.
+final class NotificationLateServerInteropTests: NotificationTestCase {
+    override func setUpBeforeDaemon() throws {}
+
+    func testOnlyOutcomesAfterTheServerAppearsAreNotified() throws {
+        _ = try manager("Start", [.string("early"), .vardict([("title", .string("Before the server"))])])
+        _ = try manager("Fail", [.string("early"), .string("nobody saw this")])
+        pause(0.2)
+        dunst = try DunstServer(environment: environment, scratch: scratch, bus: try bus.connect())
+        pause(0.5)  // progressd's name watch sees the server
+        XCTAssertEqual(dunst.displayedCount, 0, "nothing was queued for a server")
+        _ = try manager("Start", [.string("late"), .vardict([("title", .string("After the server"))])])
+        _ = try manager("Fail", [.string("late"), .string("seen")])
+        XCTAssertTrue(waitForDisplayed(1), dunst.log)
+        pause(0.3)
+        XCTAssertEqual(try dunst.closeAllAndReadHistory().compactMap { $0["summary"] as? String }, ["After the server"])
+    }
+}
