@@ -57,9 +57,8 @@ extension ProgressService {
         ("Snapshot", { service, call throws(ProgressError) in
             let texts = try service.context.texts(forLocale: call.string(0))
             service.context.stream.flushBeforeRead(.everything)
-            let snapshot = service.variants.everyTask(
-                in: service.store, type: "a{sa{sv}}", key: { Variant.string($0.text) },
-                value: { service.variants.properties(.all, of: $0, texts: texts) })
+            let snapshot = service.variants.tasksByName(
+                service.store.sortedNames.compactMap(service.store.task).map { ($0, .all) }, texts: texts)
             call.reply(Variant.tuple([snapshot]))
             service.trimmer.replied(tasks: service.store.count, properties: TaskProperty.allCases.count)
         }),
@@ -127,20 +126,17 @@ extension ProgressService {
         switch answer {
         case .reset:
             context.stream.flushBeforeRead(.everything)
-            tasks = variants.everyTask(
-                in: store, type: "a{sa{sv}}", key: { Variant.string($0.text) },
-                value: { self.variants.properties(options.properties, of: $0, texts: texts) })
+            tasks = variants.tasksByName(store.sortedNames.compactMap(store.task).map { ($0, options.properties) }, texts: texts)
         case .changes(let changed, let gone):
             removed = gone
-            tasks = Variant.container("a{sa{sv}}") { builder in
-                for (name, properties) in changed {
-                    let wanted = properties.intersection(options.properties)
-                    guard !wanted.isEmpty, let task = store.task(name) else { continue }
-                    context.stream.flushBeforeRead(.task(name))
-                    Variant.add(builder, g_variant_new_dict_entry(
-                        Variant.string(name.text), variants.properties(wanted, of: task, texts: texts)))
-                }
+            var rows: [(task: ProgressTask, properties: TaskProperties)] = []
+            for (name, properties) in changed {
+                let wanted = properties.intersection(options.properties)
+                guard !wanted.isEmpty, let task = store.task(name) else { continue }
+                context.stream.flushBeforeRead(.task(name))
+                rows.append((task, wanted))
             }
+            tasks = variants.tasksByName(rows, texts: texts)
         }
         let names = Variant.container("as") { builder in
             for name in removed { Variant.add(builder, Variant.string(name.text)) }

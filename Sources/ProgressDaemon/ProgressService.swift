@@ -124,9 +124,7 @@ public final class ProgressService {
 
     func handleGetManagedObjects(invocation: OpaquePointer) {
         context.stream.flushBeforeRead(.everything)
-        let objects = variants.everyTask(
-            in: store, type: "a{oa{sa{sv}}}", key: { Variant.objectPath(BusNames.taskPath($0)) },
-            value: { self.variants.interfaces(of: $0, texts: self.context.texts) })
+        let objects = variants.managedObjects(in: store, texts: context.texts)
         g_dbus_method_invocation_return_value(invocation, Variant.tuple([objects]))
         trimmer.replied(tasks: store.count, properties: TaskProperty.allCases.count)
     }

@@ -21,19 +21,55 @@ struct TaskVariants {
         }
     }
 
-    /// Every task, keyed by `key` (its name for Snapshot, its path for GetManagedObjects).
-    func everyTask(
-        in store: TaskStore, type: String, key: (TaskName) -> OpaquePointer, value: (ProgressTask) -> OpaquePointer
-    ) -> OpaquePointer {
-        Variant.container(type) { builder in
-            for name in store.sortedNames {
-                guard let task = store.task(name) else { continue }
-                Variant.add(builder, g_variant_new_dict_entry(key(name), value(task)))
+    /// The a{sv} of `properties` written into `writer`, in serialized form.
+    func write(_ properties: TaskProperties, of task: ProgressTask, texts: TaskDescribing, into writer: SerializedVariant) {
+        writer.array(alignment: 8) { element in
+            for property in properties.members {
+                element {
+                    writer.entry(key: property.dbusName, valueAlignment: 8) {
+                        writer.variant(task.value(of: property, describing: texts))
+                    }
+                }
             }
         }
     }
 
-    /// Overall's and Aggregate's a{sv}, with the keys the XML documents.
+    /// Snapshot's and Changes' a{sa{sv}}: each of `tasks` by name with those properties,
+    /// built in serialized form (a tree of GVariants would be 26 allocations a task, and as
+    /// many to serialize and free).
+    func tasksByName(
+        _ tasks: [(task: ProgressTask, properties: TaskProperties)], texts: TaskDescribing
+    ) -> OpaquePointer {
+        let writer = SerializedVariant(capacity: tasks.count * 700)
+        writer.array(alignment: 8) { element in
+            for (task, properties) in tasks {
+                element { writer.entry(key: task.name.text, valueAlignment: 8) { write(properties, of: task, texts: texts, into: writer) } }
+            }
+        }
+        return writer.make("a{sa{sv}}")
+    }
+
+    /// GetManagedObjects' a{oa{sa{sv}}}: every task's path with its interface and properties.
+    func managedObjects(in store: TaskStore, texts: TaskDescribing) -> OpaquePointer {
+        let writer = SerializedVariant(capacity: store.count * 800)
+        writer.array(alignment: 8) { element in
+            for task in store.sortedNames.compactMap(store.task) {
+                element {
+                    writer.entry(key: BusNames.taskPath(task.name), valueAlignment: 8) {
+                        writer.array(alignment: 8) { interface in
+                            interface {
+                                writer.entry(key: BusNames.taskInterface, valueAlignment: 8) {
+                                    write(.all, of: task, texts: texts, into: writer)
+                                }
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        return writer.make("a{oa{sa{sv}}}")
+    }
+
     func summary(_ summary: TaskSummary) -> OpaquePointer {
         Variant.container("a{sv}") { builder in
             Variant.addEntry(builder, "fraction", g_variant_new_double(summary.fraction))
