@@ -101,6 +101,10 @@ let package = Package(
         .testTarget(
             name: "ProgressDesktopTests", dependencies: ["ProgressClient", "ProgressBus", "ProgressTestSupport", "progressd"]),
         .testTarget(
+            name: "ProgressAccessibilityTests",
+            dependencies: ["ProgressAccessibility", "ProgressBus", "ProgressClient", "ProgressCore", "ProgressTestSupport", "progressd"],
+            exclude: ["python"]),
+        .testTarget(
             name: "ProgressBusTests",
             dependencies: ["ProgressDaemon", "ProgressBus", "ProgressClient", "ProgressCore", "ProgressTestSupport", "progressd"]),
         .testTarget(
