@@ -50,13 +50,20 @@ final class AccessibilityBusWatch {
             session, Self.busName, "org.freedesktop.DBus.Properties", "PropertiesChanged", Self.busPath,
             "org.a11y.Status", G_DBUS_SIGNAL_FLAGS_NONE,
             { _, sender, _, _, _, parameters, userData in
+                assertOnMainLoop()
                 AccessibilityBusWatch.from(userData).propertiesChanged(sender: sender.map { String(cString: $0) }, parameters!)
             },
             userData, nil)
         nameWatch = g_bus_watch_name_on_connection(
             session, Self.busName, G_BUS_NAME_WATCHER_FLAGS_NONE,
-            { _, _, owner, userData in AccessibilityBusWatch.from(userData).launcherAppeared(String(cString: owner!)) },
-            { _, _, userData in AccessibilityBusWatch.from(userData).launcherVanished() },
+            { _, _, owner, userData in
+                assertOnMainLoop()
+                AccessibilityBusWatch.from(userData).launcherAppeared(String(cString: owner!))
+            },
+            { _, _, userData in
+                assertOnMainLoop()
+                AccessibilityBusWatch.from(userData).launcherVanished()
+            },
             userData, nil)
     }
 

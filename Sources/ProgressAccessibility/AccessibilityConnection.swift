@@ -34,37 +34,44 @@ final class AccessibilityConnection {
         objects = AccessibleObjects(model: model, busName: String(cString: g_dbus_connection_get_unique_name(connection)))
         objectVTable.initialize(to: GDBusInterfaceVTable(
             method_call: { _, _, path, interface, method, parameters, invocation, userData in
+                assertOnMainLoop()
                 AccessibilityConnection.from(userData).objects.call(
                     path: String(cString: path!), interface: String(cString: interface!), method: String(cString: method!),
                     parameters: parameters!, invocation: invocation!)
             },
             get_property: { _, _, path, interface, property, error, userData in
+                assertOnMainLoop()
                 let value = AccessibilityConnection.from(userData).objects.property(
                     path: String(cString: path!), interface: String(cString: interface!), property: String(cString: property!))
                 if value == nil { shim_set_dbus_error(error, G_DBUS_ERROR_UNKNOWN_OBJECT, "no such object or property") }
                 return value
             },
             set_property: { _, _, path, _, property, value, error, userData in
-                AccessibilityConnection.from(userData).objects.setProperty(
+                assertOnMainLoop()
+                return AccessibilityConnection.from(userData).objects.setProperty(
                     path: String(cString: path!), property: String(cString: property!), value: value!, error: error) ? 1 : 0
             },
             padding: (nil, nil, nil, nil, nil, nil, nil, nil)))
         cacheVTable.initialize(to: GDBusInterfaceVTable(
             method_call: { _, _, _, _, _, _, invocation, userData in
+                assertOnMainLoop()
                 AccessibilityConnection.from(userData).objects.cacheItems(invocation: invocation!)
             },
             get_property: nil, set_property: nil, padding: (nil, nil, nil, nil, nil, nil, nil, nil)))
         subtreeVTable.initialize(to: GDBusSubtreeVTable(
             enumerate: { _, _, _, userData in
-                AccessibilityConnection.cStrings(AccessibilityConnection.from(userData).objects.nodeNames)
+                assertOnMainLoop()
+                return AccessibilityConnection.cStrings(AccessibilityConnection.from(userData).objects.nodeNames)
             },
             introspect: { _, _, _, node, userData in
+                assertOnMainLoop()
                 guard let node else { return AccessibilityConnection.interfaceArray([]) }
                 let owner = AccessibilityConnection.from(userData)
                 guard let interfaces = owner.interfaces(atNode: String(cString: node)) else { return nil }
                 return AccessibilityConnection.interfaceArray(interfaces)
             },
             dispatch: { _, _, _, interface, node, outUserData, userData in
+                assertOnMainLoop()
                 let owner = AccessibilityConnection.from(userData)
                 guard let node, let interface,
                       let interfaces = owner.interfaces(atNode: String(cString: node)),
@@ -109,6 +116,7 @@ final class AccessibilityConnection {
                 connection, Self.registryName, "org.a11y.atspi.Registry", member, "/org/a11y/atspi/registry", nil,
                 G_DBUS_SIGNAL_FLAGS_NONE,
                 { _, _, _, _, member, parameters, userData in
+                    assertOnMainLoop()
                     AccessibilityConnection.from(userData).listenerSignal(
                         parameters!, registered: String(cString: member!) == "EventListenerRegistered")
                 },
@@ -116,6 +124,7 @@ final class AccessibilityConnection {
             subscriptions.append(id)
         }
         let closed: @convention(c) (OpaquePointer?, gboolean, UnsafeMutablePointer<GError>?, gpointer?) -> Void = { _, _, _, userData in
+            assertOnMainLoop()
             let owner = AccessibilityConnection.from(userData)
             owner.closedHandler = 0
             owner.onClosed?()

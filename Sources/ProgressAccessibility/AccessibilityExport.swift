@@ -134,6 +134,7 @@ public final class AccessibilityExport: ChangeOutput, AccessibleModel {
         let flags = GDBusConnectionFlags(
             rawValue: G_DBUS_CONNECTION_FLAGS_AUTHENTICATION_CLIENT.rawValue | G_DBUS_CONNECTION_FLAGS_MESSAGE_BUS_CONNECTION.rawValue)
         g_dbus_connection_new_for_address(address, flags, nil, nil, { _, result, box in
+            assertOnMainLoop()
             let completion = Unmanaged<CallCompletion>.fromOpaque(box!).takeRetainedValue()
             var error: UnsafeMutablePointer<GError>?
             let connection = g_dbus_connection_new_for_address_finish(result, &error)

@@ -1,4 +1,5 @@
 import CGLib
+import ProgressBus
 
 /// GVariant building and the asynchronous D-Bus calls the export makes, in one place.
 /// ProgressBus keeps its helpers internal, so this module has its own few.
@@ -70,6 +71,7 @@ enum AtspiCalls {
             connection, destination, path, interface, method, parameters, type,
             autoStart ? G_DBUS_CALL_FLAGS_NONE : G_DBUS_CALL_FLAGS_NO_AUTO_START, timeoutMilliseconds, nil,
             { source, result, box in
+                assertOnMainLoop()
                 let completion = Unmanaged<CallCompletion>.fromOpaque(box!).takeRetainedValue()
                 var error: UnsafeMutablePointer<GError>?
                 let reply = g_dbus_connection_call_finish(OpaquePointer(source), result, &error)
@@ -87,6 +89,7 @@ enum AtspiCalls {
     static func timer(milliseconds: UInt32, _ action: @escaping () -> Void) -> UInt32 {
         let box = Unmanaged.passRetained(CallCompletion { _, _ in action() }).toOpaque()
         return g_timeout_add_full(G_PRIORITY_DEFAULT, milliseconds, { box in
+            assertOnMainLoop()
             Unmanaged<CallCompletion>.fromOpaque(box!).takeUnretainedValue().action(nil, "")
             return 0 // G_SOURCE_REMOVE
         }, box, { box in Unmanaged<CallCompletion>.fromOpaque(box!).release() })
