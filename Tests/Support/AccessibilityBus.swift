@@ -36,8 +36,11 @@ public final class AccessibilityBus {
         environment["HOME"] = directory.appendingPathComponent("home").path
         environment["XDG_RUNTIME_DIR"] = directory.appendingPathComponent("runtime").path
         environment["GSETTINGS_BACKEND"] = "memory"
-        // Empty rather than unset: these are merged over the real environment elsewhere.
-        for name in ["AT_SPI_BUS_ADDRESS", "DISPLAY", "WAYLAND_DISPLAY"] { environment[name] = "" }
+        // Empty: GTK, Qt, libatspi and progressd take an empty address as none.
+        environment["AT_SPI_BUS_ADDRESS"] = ""
+        // Unset, not empty: the registry opens the display DISPLAY names, and exits when
+        // an empty name opens none ("AT-SPI: Cannot open default display").
+        for name in ["DISPLAY", "WAYLAND_DISPLAY"] { environment[name] = nil }
         return environment
     }
 
