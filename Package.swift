@@ -50,9 +50,17 @@ let package = Package(
         // Docks and notifications: LauncherEntry in and out, org.freedesktop.Notifications.
         .target(name: "ProgressDesktop", dependencies: ["ProgressDaemon", "ProgressBus", "ProgressCore", "CGLib"]),
 
+        // Every task as a progress bar on the AT-SPI accessibility bus: one output of the daemon.
+        .target(
+            name: "ProgressAccessibility", dependencies: ["ProgressDaemon", "ProgressBus", "ProgressCore", "CGLib"],
+            resources: [.embedInCode("org.a11y.atspi.xml")]),
+
         .executableTarget(
             name: "progressd",
-            dependencies: ["ProgressDaemon", "ProgressDesktop", "ProgressKDE", "ProgressBus", "ProgressText", "ProgressState", "ProgressCore"]),
+            dependencies: [
+                "ProgressDaemon", "ProgressDesktop", "ProgressKDE", "ProgressAccessibility", "ProgressBus", "ProgressText",
+                "ProgressState", "ProgressCore",
+            ]),
 
         // cairo and pango drawing, PNG through libpng: the only module that imports CCairo.
         .target(name: "ProgressRender", dependencies: ["ProgressCore", "CCairo"]),
@@ -92,6 +100,10 @@ let package = Package(
             exclude: ["help"]),
         .testTarget(
             name: "ProgressDesktopTests", dependencies: ["ProgressClient", "ProgressBus", "ProgressTestSupport", "progressd"]),
+        .testTarget(
+            name: "ProgressAccessibilityTests",
+            dependencies: ["ProgressAccessibility", "ProgressBus", "ProgressClient", "ProgressCore", "ProgressTestSupport", "progressd"],
+            exclude: ["python"]),
         .testTarget(
             name: "ProgressBusTests",
             dependencies: ["ProgressDaemon", "ProgressBus", "ProgressClient", "ProgressCore", "ProgressTestSupport", "progressd"]),

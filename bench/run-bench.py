@@ -3,7 +3,7 @@
 private bus, driven by the same libdbus load client (bench/load). Every figure is a
 median of several runs, printed beside the reference's and as a ratio.
 
-Usage: run-bench.py BUILD_DIR [--quick]
+Usage: run-bench.py BUILD_DIR [--quick] [--accessibility-only]
 BUILD_DIR holds progressd (release), reference-server and load-client."""
 
 import ctypes
@@ -299,13 +299,91 @@ def rows_for_render():
     return rows
 
 
+ATSPI_TOOL = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "Tests", "ProgressAccessibilityTests",
+                          "python", "atspi_tool.py")
+
+
+def rows_for_accessibility():
+    """Daemon CPU per SetFraction while its tasks are on an accessibility bus, with a pyatspi
+    listener for value changes attached against none: what an assistive tool costs."""
+    if not (os.access("/usr/libexec/at-spi-bus-launcher", os.X_OK)
+            and subprocess.run(["/usr/bin/python3", "-c", "import pyatspi"], capture_output=True).returncode == 0):
+        return []
+    scratch = tempfile.mkdtemp(prefix="progressd-bench-a11y-")
+    for sub in ("home", "runtime"):
+        os.makedirs(os.path.join(scratch, sub), mode=0o700)
+    bus = Bus()
+    bus.env.update(HOME=os.path.join(scratch, "home"), XDG_RUNTIME_DIR=os.path.join(scratch, "runtime"),
+                   GSETTINGS_BACKEND="memory", AT_SPI_BUS_ADDRESS="")
+    # Unset, not empty: at-spi2-registryd exits when DISPLAY names no display it can open.
+    bus.env.pop("DISPLAY", None)
+    bus.env.pop("WAYLAND_DISPLAY", None)
+
+    def own_group():
+        die_with_parent()
+        os.setpgid(0, 0)  # the launcher, its bus and the registry: one group, ended together
+
+    launcher = subprocess.Popen(["/usr/libexec/at-spi-bus-launcher"], env=bus.env, stdout=subprocess.DEVNULL,
+                                stderr=subprocess.DEVNULL, preexec_fn=own_group)
+    listener = None
+    server = None
+    try:
+        subprocess.run([os.path.join(BUILD, "load-client"), "owner", "org.a11y.Bus"], env=bus.env, check=True,
+                       capture_output=True)
+        subprocess.run(["gdbus", "call", "--session", "-d", "org.a11y.Bus", "-o", "/org/a11y/bus", "-m",
+                        "org.freedesktop.DBus.Properties.Set", "org.a11y.Status", "IsEnabled", "<true>"],
+                       env=bus.env, check=True, capture_output=True)
+        server = Server(bus, "progressd")
+        load(bus, "start", PROGRESSD, 1)
+        deadline = time.monotonic() + 20
+        while '"found": true' not in subprocess.run(["/usr/bin/python3", ATSPI_TOOL, "tree"], env=bus.env,
+                                                      capture_output=True, text=True).stdout:
+            if time.monotonic() > deadline:
+                raise RuntimeError("progressd did not appear on the accessibility bus: " + subprocess.run(
+                    ["/usr/bin/python3", ATSPI_TOOL, "tree"], env=bus.env, capture_output=True, text=True).stderr[-500:])
+            time.sleep(0.2)
+        count = 5000 if QUICK else 20000
+
+        def cpu_per_call():
+            before = server.cpu_seconds()
+            result = load(bus, "pipeline", PROGRESSD, count, 64)
+            return (server.cpu_seconds() - before) / result["calls"] * 1e6
+
+        without = [cpu_per_call() for _ in range(REPEATS)]
+        stop_file = os.path.join(scratch, "stop")
+        listener = subprocess.Popen(["/usr/bin/python3", ATSPI_TOOL, "listen", "object:property-change:accessible-value",
+                                     "--stop", stop_file], env=bus.env, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
+                                    text=True, preexec_fn=die_with_parent)
+        if listener.stdout.readline().strip() != "READY":
+            raise RuntimeError("the pyatspi listener did not start")
+        attached = [cpu_per_call() for _ in range(REPEATS)]
+        open(stop_file, "w").close()
+        heard = listener.stdout.read().count("accessible-value")
+        return [(f"  daemon CPU µs per SetFraction (64 in flight), tasks on the a11y bus: a pyatspi value listener "
+                 f"attached vs none ({heard} value events heard)", median(attached), median(without), "lower", "<= 1.1x")]
+    finally:
+        if listener and listener.poll() is None:
+            listener.kill()
+        if server:
+            server.stop()
+        os.killpg(launcher.pid, signal.SIGTERM)
+        launcher.wait()
+        bus.stop()
+        subprocess.run(["rm", "-rf", scratch])
+
+
 def main():
+    if "--accessibility-only" in sys.argv:
+        for row in rows_for_accessibility():
+            print(row)
+        return
     bus = Bus()
     try:
         rows = (rows_for_calls(bus) + rows_for_flood(bus) + rows_for_memory(bus) + rows_for_snapshot_and_start(bus)
                 + rows_for_polling(bus) + rows_for_durable_starts(bus))
     finally:
         bus.stop()
+    rows += rows_for_accessibility()
     rows += rows_for_render()
     print(f"\nprogressd benchmark: medians of {REPEATS} runs, progressd against the reference in the same run\n")
     print(f"| figure | progressd | reference | ratio | goal |")

@@ -26,6 +26,10 @@ have_cmd groff || missing="$missing groff-base"
 # xdg-dbus-proxy inside it, as Flatpak runs them.
 have_cmd bwrap || missing="$missing bubblewrap"
 have_cmd xdg-dbus-proxy || missing="$missing xdg-dbus-proxy"
+# The accessibility tests: a private accessibility bus (launcher and registry) and
+# pyatspi, Debian's own python3, looking at it as an assistive tool would.
+[ -x /usr/libexec/at-spi-bus-launcher ] && [ -x /usr/libexec/at-spi2-registryd ] || missing="$missing at-spi2-core"
+/usr/bin/python3 -c 'import pyatspi' 2>/dev/null || missing="$missing python3-pyatspi"
 # The renderer's labels need a font; DejaVu is what the tests are written against.
 fc-list 2>/dev/null | grep -q "DejaVu Sans" || missing="$missing fonts-dejavu-core fontconfig"
 

@@ -26,7 +26,8 @@ public enum Variant {
 
     /// Builds a container of `type`, such as "a{sv}" or "as".
     public static func container(_ type: String, _ fill: (UnsafeMutablePointer<GVariantBuilder>) -> Void) -> OpaquePointer {
-        let builder = g_variant_builder_new(shim_variant_type(type))!
+        // The type string must outlive the call: a Swift string's C form lasts only for the call it is passed to.
+        let builder = type.withCString { g_variant_builder_new(shim_variant_type($0)) }!
         fill(builder)
         let result = g_variant_builder_end(builder)!
         g_variant_builder_unref(builder)

@@ -67,9 +67,9 @@ extension ProgressService {
             let texts = try service.context.texts(forLocale: call.string(0))
             service.context.stream.flushBeforeRead(.everything)
             let limit = service.store.limits.maxReplyBytes
-            let page = service.variants.page(
-                service.store.sortedNames, in: service.store, type: "a{sa{sv}}", maxBytes: limit,
-                key: { Variant.string($0.text) }, value: { service.variants.properties(.all, of: $0, texts: texts) })
+            let page = service.variants.tasksByName(
+                service.store.sortedNames.lazy.compactMap(service.store.task).map { ($0, TaskProperties.all) }, texts: texts,
+                maxBytes: limit, expected: service.store.count)
             guard page.complete else {
                 g_variant_unref(g_variant_ref_sink(page.value))
                 throw .tooBigForOneReply("Snapshot", tasks: service.store.count, limit: limit)
@@ -91,9 +91,9 @@ extension ProgressService {
                 let middle = (low + high) / 2
                 if after.isEmpty || after.utf8.lexicographicallyPrecedes(sorted[middle].text.utf8) { high = middle } else { low = middle + 1 }
             }
-            let page = service.variants.page(
-                sorted[low...], in: service.store, type: "a{sa{sv}}", maxBytes: limits.maxReplyBytes, maxCount: count,
-                key: { Variant.string($0.text) }, value: { service.variants.properties(.all, of: $0, texts: texts) })
+            let page = service.variants.tasksByName(
+                sorted[low...].lazy.compactMap(service.store.task).map { ($0, TaskProperties.all) }, texts: texts,
+                maxBytes: limits.maxReplyBytes, maxCount: count, expected: count)
             let next = page.complete ? "" : (page.last?.text ?? after)
             call.reply(Variant.tuple([page.value, Variant.string(next)]))
             service.trimmer.replied(tasks: page.count, properties: TaskProperty.allCases.count)
@@ -158,41 +158,38 @@ extension ProgressService {
     ) throws(ProgressError) -> (reply: OpaquePointer, tasks: Int) {
         let answer = try changeIndex.changes(since: since)
         var removed: [TaskName] = []
-        let tasks: OpaquePointer
+        var rows: [(ProgressTask, TaskProperties)] = []
         switch answer {
         case .reset:
             context.stream.flushBeforeRead(.everything)
-            // Bounded like Snapshot: a reset of every task must still fit in one reply.
-            let limit = store.limits.maxReplyBytes
-            let page = variants.page(
-                store.sortedNames, in: store, type: "a{sa{sv}}", maxBytes: limit, key: { Variant.string($0.text) },
-                value: { self.variants.properties(options.properties, of: $0, texts: texts) })
-            guard page.complete else {
-                g_variant_unref(g_variant_ref_sink(page.value))
-                throw .limitExceeded(
-                    "Changes would answer with all \(store.count) tasks, more than \(limit) bytes, the most one reply may carry; "
-                        + "ask for fewer \"properties\", or read the Serial, then the tasks with SnapshotPage, then poll Changes from that Serial")
-            }
-            tasks = page.value
+            rows = store.sortedNames.compactMap(store.task).map { ($0, options.properties) }
         case .changes(let changed, let gone):
             removed = gone
-            tasks = Variant.container("a{sa{sv}}") { builder in
-                for (name, properties) in changed {
-                    let wanted = properties.intersection(options.properties)
-                    guard !wanted.isEmpty, let task = store.task(name) else { continue }
-                    context.stream.flushBeforeRead(.task(name))
-                    Variant.add(builder, g_variant_new_dict_entry(
-                        Variant.string(name.text), variants.properties(wanted, of: task, texts: texts)))
-                }
+            for (name, properties) in changed {
+                let wanted = properties.intersection(options.properties)
+                guard !wanted.isEmpty, let task = store.task(name) else { continue }
+                context.stream.flushBeforeRead(.task(name))
+                rows.append((task, wanted))
             }
         }
+        // Bounded like Snapshot: a reset of every task, or a poll after a long pause, must
+        // still fit in one reply.
+        let limit = store.limits.maxReplyBytes
+        let page = variants.tasksByName(rows, texts: texts, maxBytes: limit, expected: rows.count)
+        guard page.complete else {
+            g_variant_unref(g_variant_ref_sink(page.value))
+            throw .limitExceeded(
+                "Changes would answer with \(rows.count) tasks, more than \(limit) bytes, the most one reply may carry; "
+                    + "ask for fewer \"properties\", or read the Serial, then the tasks with SnapshotPage, then poll Changes from that Serial")
+        }
+        let tasks = page.value
         let names = Variant.container("as") { builder in
             for name in removed { Variant.add(builder, Variant.string(name.text)) }
         }
         let reply = Variant.tuple([
             g_variant_new_uint64(guint64(changeIndex.lastSequence)), g_variant_new_boolean(answer == .reset ? 1 : 0), tasks, names,
         ])
-        return (reply, Int(g_variant_n_children(tasks)))
+        return (reply, page.count)
     }
 
     /// The handler order of every mutating call: front door (validate, authorize, mutate),

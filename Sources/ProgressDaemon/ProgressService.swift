@@ -125,10 +125,7 @@ public final class ProgressService {
     func handleGetManagedObjects(invocation: OpaquePointer) {
         context.stream.flushBeforeRead(.everything)
         let limit = store.limits.maxReplyBytes
-        let page = variants.page(
-            store.sortedNames, in: store, type: "a{oa{sa{sv}}}", maxBytes: limit,
-            key: { Variant.objectPath(BusNames.taskPath($0)) },
-            value: { self.variants.interfaces(of: $0, texts: self.context.texts) })
+        let page = variants.managedObjects(in: store, texts: context.texts, maxBytes: limit)
         guard page.complete else {
             g_variant_unref(g_variant_ref_sink(page.value))
             let error = ProgressError.tooBigForOneReply("GetManagedObjects", tasks: store.count, limit: limit)

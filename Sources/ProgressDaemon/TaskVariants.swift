@@ -21,48 +21,87 @@ struct TaskVariants {
         }
     }
 
-    /// A run of tasks as a dictionary keyed by `key`, bounded so that it always fits in a
-    /// reply: the tasks of `names` in order, stopping before the one that would pass
-    /// `maxBytes` (as GVariant counts them; the reply's header has its own margin) or after
-    /// `maxCount`. Each entry is measured as it is built, so refusing a read that is too big
-    /// costs at most `maxBytes` of memory, never the whole answer.
+    /// The a{sv} of `properties` written into `writer`, in serialized form.
+    func write(_ properties: TaskProperties, of task: ProgressTask, texts: TaskDescribing, into writer: SerializedVariant) {
+        writer.array(alignment: 8) { element in
+            for property in properties.members {
+                element {
+                    writer.entry(key: property.dbusName, valueAlignment: 8) {
+                        writer.variant(task.value(of: property, describing: texts))
+                    }
+                }
+            }
+        }
+    }
+
+    /// A large read's dictionary, bounded so that it always fits in a reply: the tasks in
+    /// order, stopping before the one that would pass `maxBytes` (less `replyMargin`) or
+    /// after `maxCount`. Refusing a read that is too big costs at most `maxBytes` of memory.
     struct Page {
+        /// Floating; the caller unrefs it when it refuses the read.
         let value: OpaquePointer
         let count: Int
-        let bytes: Int
         let last: TaskName?
-        /// Whether every task of `names` is in it.
+        /// Whether every task offered is in it.
         let complete: Bool
     }
 
-    func page(
-        _ names: some Collection<TaskName>, in store: TaskStore, type: String, maxBytes: Int, maxCount: Int = .max,
-        key: (TaskName) -> OpaquePointer, value: (ProgressTask) -> OpaquePointer
-    ) -> Page {
-        let budget = maxBytes - Self.replyMargin
-        var count = 0, bytes = 0, last: TaskName?, complete = true
-        let container = Variant.container(type) { builder in
-            for name in names {
-                guard let task = store.task(name) else { continue }
-                guard count < maxCount else { complete = false; return }
-                let entry = g_variant_ref_sink(g_variant_new_dict_entry(key(name), value(task)))!
-                defer { g_variant_unref(entry) }
-                let size = Int(g_variant_get_size(entry))
-                guard bytes + size <= budget else { complete = false; return }
-                Variant.add(builder, entry)
-                count += 1
-                bytes += size
-                last = name
-            }
-        }
-        return Page(value: container, count: count, bytes: bytes, last: last, complete: complete)
-    }
-
-    /// Room left in every reply for its tuple, header and the difference between GVariant's
-    /// and the wire's framing of the few values around the dictionary.
+    /// Room left in every reply for its tuple, its header and the few values around the
+    /// dictionary (a reply is checked again as a whole before it goes: MethodCall.reply).
     static let replyMargin = 4_096
 
-    /// Overall's and Aggregate's a{sv}, with the keys the XML documents.
+    /// Snapshot's, SnapshotPage's and Changes' a{sa{sv}}: each task by name with those
+    /// properties, built in serialized form (a tree of GVariants would be 26 allocations a
+    /// task, and as many to serialize and free).
+    func tasksByName(
+        _ tasks: some Sequence<(ProgressTask, TaskProperties)>, texts: TaskDescribing, maxBytes: Int, maxCount: Int = .max,
+        expected: Int = 0
+    ) -> Page {
+        let writer = SerializedVariant(capacity: min(expected * 700, maxBytes))
+        var count = 0, last: TaskName?, complete = true
+        writer.boundedArray(alignment: 8, maxBytes: maxBytes - Self.replyMargin) { element in
+            for (task, properties) in tasks {
+                guard count < maxCount, element({
+                    writer.entry(key: task.name.text, valueAlignment: 8) { write(properties, of: task, texts: texts, into: writer) }
+                }) else {
+                    complete = false
+                    return
+                }
+                count += 1
+                last = task.name
+            }
+        }
+        return Page(value: writer.make("a{sa{sv}}"), count: count, last: last, complete: complete)
+    }
+
+    /// GetManagedObjects' a{oa{sa{sv}}}: every task's path with its interface and
+    /// properties, bounded as `tasksByName`.
+    func managedObjects(in store: TaskStore, texts: TaskDescribing, maxBytes: Int) -> Page {
+        let writer = SerializedVariant(capacity: min(store.count * 800, maxBytes))
+        var count = 0, last: TaskName?, complete = true
+        writer.boundedArray(alignment: 8, maxBytes: maxBytes - Self.replyMargin) { element in
+            for task in store.sortedNames.lazy.compactMap(store.task) {
+                guard element({
+                    writer.entry(key: BusNames.taskPath(task.name), valueAlignment: 8) {
+                        writer.array(alignment: 8) { interface in
+                            interface {
+                                writer.entry(key: BusNames.taskInterface, valueAlignment: 8) {
+                                    write(.all, of: task, texts: texts, into: writer)
+                                }
+                            }
+                        }
+                    }
+                }) else {
+                    complete = false
+                    return
+                }
+                count += 1
+                last = task.name
+            }
+        }
+        return Page(value: writer.make("a{oa{sa{sv}}}"), count: count, last: last, complete: complete)
+    }
+
     func summary(_ summary: TaskSummary) -> OpaquePointer {
         Variant.container("a{sv}") { builder in
             Variant.addEntry(builder, "fraction", g_variant_new_double(summary.fraction))

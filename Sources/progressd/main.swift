@@ -1,4 +1,5 @@
 import Foundation
+import ProgressAccessibility
 import ProgressDaemon
 import ProgressKDE
 import ProgressDesktop
@@ -23,7 +24,7 @@ let usage = """
     Usage: progressd [--max-signals-per-second N] [--max-tasks N] [--max-tasks-per-caller N]
                      [--max-reply-bytes N] [--locale-directory DIR] [--state-directory DIR]
                      [--no-kde-jobs] [--notifications none|outcomes|progress] [--notify-after SECONDS]
-                     [--no-launcher-entry] [--version] [--help]
+                     [--no-launcher-entry] [--no-accessibility] [--version] [--help]
 
     Serves org.progressd.Progress1 on the session bus (DBUS_SESSION_BUS_ADDRESS).
 
@@ -46,6 +47,9 @@ let usage = """
                                    (default 10)
       --no-launcher-entry          neither read nor send com.canonical.Unity.LauncherEntry
                                    (progress on dock icons)
+      --no-accessibility           do not publish tasks as progress bars on the AT-SPI
+                                   accessibility bus (by default they are, while
+                                   accessibility is on)
       --version                    print the version and exit
       --help                       print this help and exit
 
@@ -67,6 +71,7 @@ var kdeJobs = true
 var notificationMode = NotificationOutput.Mode.outcomes
 var notifyAfterSeconds = 10.0
 var launcherEntry = true
+var accessibility = true
 let environment = ProcessInfo.processInfo.environment
 var stateURL = StateDirectory.defaultURL(environment: environment)
 // <prefix>/bin/progressd finds <prefix>/share/locale, installed or in the build folder.
@@ -110,6 +115,8 @@ while let argument = arguments.popFirst() {
         notifyAfterSeconds = seconds
     case "--no-launcher-entry":
         launcherEntry = false
+    case "--no-accessibility":
+        accessibility = false
     case "--max-tasks":
         limits.maxTasks = wholeNumber(after: argument, in: 1...10_000_000)
     case "--max-reply-bytes":
@@ -152,4 +159,5 @@ exit(Daemon(configuration: configuration).run { (context: DaemonContext) throws(
     let launcherInput = launcherEntry ? LauncherEntryInput(context: context) : nil
     if let launcherInput { context.add(LauncherEntryOutput(context: context, reportedElsewhere: { launcherInput.reportedAppIds })) }
     if notificationMode != .none { context.add(NotificationOutput(context: context, mode: notificationMode, notifyAfterSeconds: notifyAfterSeconds)) }
+    if accessibility { context.add(AccessibilityExport(context: context, locale: daemonLocale.identifier)) }
 })

@@ -1,0 +1,233 @@
+import CGLib
+import ProgressBus
+import ProgressCore
+
+/// progressd's own connection to the accessibility bus, and everything on it: the objects
+/// under /org/a11y/atspi/accessible (one subtree, so any number of bars costs no
+/// registration each), the Cache, the registry's event-listener list, and the Embed that
+/// makes the application appear. Dropped whole when the bus goes (`close`).
+final class AccessibilityConnection {
+    let connection: OpaquePointer
+    let objects: AccessibleObjects
+    private(set) var events = RegisteredEvents()
+    private(set) var isEmbedded = false
+    /// Called once when the bus closes the connection under us.
+    var onClosed: (() -> Void)?
+    /// Called when the registry's listener list changes, and once it is first known.
+    var onListenersChanged: (() -> Void)?
+    private var isOpen = true
+    private var subtree: UInt32 = 0
+    private var cache: UInt32 = 0
+    private var subscriptions: [UInt32] = []
+    private var closedHandler: gulong = 0
+    private let info: AtspiInterfaces
+    private let objectVTable = UnsafeMutablePointer<GDBusInterfaceVTable>.allocate(capacity: 1)
+    private let cacheVTable = UnsafeMutablePointer<GDBusInterfaceVTable>.allocate(capacity: 1)
+    private let subtreeVTable = UnsafeMutablePointer<GDBusSubtreeVTable>.allocate(capacity: 1)
+
+    static let registryName = "org.a11y.atspi.Registry"
+
+    /// Takes over a reference to `connection`, exports the objects and embeds.
+    init(connection: OpaquePointer, model: AccessibleModel, info: AtspiInterfaces) throws(AccessibilityError) {
+        self.connection = connection
+        self.info = info
+        objects = AccessibleObjects(model: model, busName: String(cString: g_dbus_connection_get_unique_name(connection)))
+        objectVTable.initialize(to: GDBusInterfaceVTable(
+            method_call: { _, _, path, interface, method, parameters, invocation, userData in
+                assertOnMainLoop()
+                AccessibilityConnection.from(userData).objects.call(
+                    path: String(cString: path!), interface: String(cString: interface!), method: String(cString: method!),
+                    parameters: parameters!, invocation: invocation!)
+            },
+            get_property: { _, _, path, interface, property, error, userData in
+                assertOnMainLoop()
+                let value = AccessibilityConnection.from(userData).objects.property(
+                    path: String(cString: path!), interface: String(cString: interface!), property: String(cString: property!))
+                if value == nil { shim_set_dbus_error(error, G_DBUS_ERROR_UNKNOWN_OBJECT, "no such object or property") }
+                return value
+            },
+            set_property: { _, _, path, _, property, value, error, userData in
+                assertOnMainLoop()
+                return AccessibilityConnection.from(userData).objects.setProperty(
+                    path: String(cString: path!), property: String(cString: property!), value: value!, error: error) ? 1 : 0
+            },
+            padding: (nil, nil, nil, nil, nil, nil, nil, nil)))
+        cacheVTable.initialize(to: GDBusInterfaceVTable(
+            method_call: { _, _, _, _, _, _, invocation, userData in
+                assertOnMainLoop()
+                AccessibilityConnection.from(userData).objects.cacheItems(invocation: invocation!)
+            },
+            get_property: nil, set_property: nil, padding: (nil, nil, nil, nil, nil, nil, nil, nil)))
+        subtreeVTable.initialize(to: GDBusSubtreeVTable(
+            enumerate: { _, _, _, userData in
+                assertOnMainLoop()
+                return AccessibilityConnection.cStrings(AccessibilityConnection.from(userData).objects.nodeNames)
+            },
+            introspect: { _, _, _, node, userData in
+                assertOnMainLoop()
+                guard let node else { return AccessibilityConnection.interfaceArray([]) }
+                let owner = AccessibilityConnection.from(userData)
+                guard let interfaces = owner.interfaces(atNode: String(cString: node)) else { return nil }
+                return AccessibilityConnection.interfaceArray(interfaces)
+            },
+            dispatch: { _, _, _, interface, node, outUserData, userData in
+                assertOnMainLoop()
+                let owner = AccessibilityConnection.from(userData)
+                guard let node, let interface,
+                      let interfaces = owner.interfaces(atNode: String(cString: node)),
+                      interfaces.contains(where: { String(cString: $0.pointee.name) == String(cString: interface) }) else { return nil }
+                outUserData?.pointee = userData
+                return UnsafePointer(owner.objectVTable)
+            },
+            padding: (nil, nil, nil, nil, nil, nil, nil, nil)))
+        try register()
+    }
+
+    deinit {
+        close()
+        objectVTable.deallocate()
+        cacheVTable.deallocate()
+        subtreeVTable.deallocate()
+    }
+
+    private var userData: gpointer { Unmanaged.passUnretained(self).toOpaque() }
+
+    private static func from(_ userData: gpointer?) -> AccessibilityConnection {
+        Unmanaged<AccessibilityConnection>.fromOpaque(userData!).takeUnretainedValue()
+    }
+
+    /// The interfaces a node serves: the root its two, a live bar its three, else none.
+    private func interfaces(atNode node: String) -> [UnsafeMutablePointer<GDBusInterfaceInfo>]? {
+        if node == "root" { return info.root }
+        return objects.hasBar(atNode: node) ? info.bar : nil
+    }
+
+    private func register() throws(AccessibilityError) {
+        var error: UnsafeMutablePointer<GError>?
+        subtree = g_dbus_connection_register_subtree(
+            connection, "/org/a11y/atspi/accessible", subtreeVTable, G_DBUS_SUBTREE_FLAGS_DISPATCH_TO_UNENUMERATED_NODES,
+            userData, nil, &error)
+        guard subtree != 0 else { throw AccessibilityError("could not export the accessible objects: \(AtspiCalls.message(error))") }
+        cache = g_dbus_connection_register_object(connection, "/org/a11y/atspi/cache", info.cache, cacheVTable, userData, nil, &error)
+        guard cache != 0 else { throw AccessibilityError("could not export the cache: \(AtspiCalls.message(error))") }
+        for member in ["EventListenerRegistered", "EventListenerDeregistered"] {
+            let box = Unmanaged.passUnretained(self).toOpaque()
+            let id = g_dbus_connection_signal_subscribe(
+                connection, Self.registryName, "org.a11y.atspi.Registry", member, "/org/a11y/atspi/registry", nil,
+                G_DBUS_SIGNAL_FLAGS_NONE,
+                { _, _, _, _, member, parameters, userData in
+                    assertOnMainLoop()
+                    AccessibilityConnection.from(userData).listenerSignal(
+                        parameters!, registered: String(cString: member!) == "EventListenerRegistered")
+                },
+                box, nil)
+            subscriptions.append(id)
+        }
+        let closed: @convention(c) (OpaquePointer?, gboolean, UnsafeMutablePointer<GError>?, gpointer?) -> Void = { _, _, _, userData in
+            assertOnMainLoop()
+            let owner = AccessibilityConnection.from(userData)
+            owner.closedHandler = 0
+            owner.onClosed?()
+        }
+        closedHandler = shim_signal_connect(UnsafeMutableRawPointer(connection), "closed", unsafeBitCast(closed, to: GCallback.self), userData)
+        embed()
+    }
+
+    /// Socket.Embed: the registry adds us under its root and sets our Id; its reply is
+    /// our Parent. Then the listener list, so events nobody wants are not sent.
+    private func embed() {
+        let argument = AtspiCalls.tuple([AtspiCalls.reference(objects.busName, AccessibleTree.rootPath)])
+        AtspiCalls.call(
+            connection, Self.registryName, AccessibleTree.rootPath, "org.a11y.atspi.Socket", "Embed", argument,
+            replyType: "((so))", autoStart: true
+        ) { [weak self] reply, error in
+            guard let self, self.isOpen else { return }
+            guard let reply else { return Log.warning("the accessibility registry refused Embed: \(error)") }
+            let inner = g_variant_get_child_value(reply, 0)!
+            self.objects.registryReference = (AtspiCalls.stringChild(inner, 0), AtspiCalls.stringChild(inner, 1))
+            g_variant_unref(inner)
+            self.isEmbedded = true
+            self.askForListeners()
+        }
+    }
+
+    private func askForListeners() {
+        AtspiCalls.call(
+            connection, Self.registryName, "/org/a11y/atspi/registry", "org.a11y.atspi.Registry", "GetRegisteredEvents", nil,
+            replyType: "(a(ss))", autoStart: true
+        ) { [weak self] reply, error in
+            guard let self, self.isOpen else { return }
+            guard let reply else { return Log.warning("the accessibility registry did not list its listeners: \(error)") }
+            let list = g_variant_get_child_value(reply, 0)!
+            var pairs: [(listener: String, event: String)] = []
+            for index in 0..<Int(g_variant_n_children(list)) {
+                let pair = g_variant_get_child_value(list, gsize(index))!
+                pairs.append((AtspiCalls.stringChild(pair, 0), AtspiCalls.stringChild(pair, 1)))
+                g_variant_unref(pair)
+            }
+            g_variant_unref(list)
+            self.events.replaceAll(pairs)
+            self.onListenersChanged?()
+        }
+    }
+
+    private func listenerSignal(_ parameters: OpaquePointer, registered: Bool) {
+        let type = AtspiCalls.typeString(parameters)
+        // (s bus, s event, as properties) and (s bus, s event); anything else is dropped.
+        guard type.hasPrefix("(ss") else { return }
+        let listener = AtspiCalls.stringChild(parameters, 0)
+        let event = AtspiCalls.stringChild(parameters, 1)
+        if registered { events.add(listener: listener, event: event) } else { events.remove(listener: listener, event: event) }
+        onListenersChanged?()
+    }
+
+    /// Broadcasts `org.a11y.atspi.Event.<interface>.<member>(s i i v a{sv})` from `path`.
+    func emit(path: String, eventInterface: String, member: String, detail: String, detail1: Int32, detail2: Int32, value: OpaquePointer) {
+        guard isOpen else { return }
+        let parameters = AtspiCalls.tuple([
+            AtspiCalls.string(detail), g_variant_new_int32(detail1), g_variant_new_int32(detail2),
+            g_variant_new_variant(value), AtspiCalls.emptyProperties(),
+        ])
+        var error: UnsafeMutablePointer<GError>?
+        if g_dbus_connection_emit_signal(connection, nil, path, "org.a11y.atspi.Event." + eventInterface, member, parameters, &error) == 0 {
+            Log.warning("could not send \(eventInterface):\(member) on \(path): \(AtspiCalls.message(error))")
+        }
+    }
+
+    /// Unexports everything and lets the connection go; no call waits on the bus.
+    func close() {
+        guard isOpen else { return }
+        isOpen = false
+        for id in subscriptions { g_dbus_connection_signal_unsubscribe(connection, id) }
+        subscriptions.removeAll()
+        if subtree != 0 { g_dbus_connection_unregister_subtree(connection, subtree) }
+        if cache != 0 { g_dbus_connection_unregister_object(connection, cache) }
+        if closedHandler != 0 { g_signal_handler_disconnect(UnsafeMutableRawPointer(connection), closedHandler) }
+        g_dbus_connection_close(connection, nil, nil, nil)
+        g_object_unref(UnsafeMutableRawPointer(connection))
+    }
+
+    /// A NULL-terminated, g_malloc'd array of g_strdup'd strings, which GDBus frees.
+    private static func cStrings(_ strings: [String]) -> UnsafeMutablePointer<UnsafeMutablePointer<gchar>?>? {
+        let array = g_malloc0(gsize(MemoryLayout<UnsafeMutablePointer<gchar>?>.stride * (strings.count + 1)))!
+            .bindMemory(to: UnsafeMutablePointer<gchar>?.self, capacity: strings.count + 1)
+        for (index, string) in strings.enumerated() { array[index] = g_strdup(string) }
+        return array
+    }
+
+    /// A NULL-terminated array of referenced interface infos, which GDBus frees.
+    private static func interfaceArray(
+        _ infos: [UnsafeMutablePointer<GDBusInterfaceInfo>]
+    ) -> UnsafeMutablePointer<UnsafeMutablePointer<GDBusInterfaceInfo>?>? {
+        let array = g_malloc0(gsize(MemoryLayout<UnsafeMutablePointer<GDBusInterfaceInfo>?>.stride * (infos.count + 1)))!
+            .bindMemory(to: UnsafeMutablePointer<GDBusInterfaceInfo>?.self, capacity: infos.count + 1)
+        for (index, info) in infos.enumerated() { array[index] = g_dbus_interface_info_ref(info) }
+        return array
+    }
+}
+
+/// A failure to set up the export; the daemon logs it and goes on without it.
+struct AccessibilityError: Error, CustomStringConvertible {
+    let description: String
+    init(_ description: String) { self.description = description }
+}

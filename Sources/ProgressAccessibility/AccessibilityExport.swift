@@ -1,0 +1,302 @@
+import CGLib
+import Foundation
+import ProgressBus
+import ProgressCore
+import ProgressDaemon
+
+/// The accessibility output: every task as a progress bar on the AT-SPI bus, so that
+/// Orca and any other assistive tool list, poll and hear tasks without knowing progressd.
+///
+/// Nothing is spent while accessibility is off: no connection, no tree, and `publish`
+/// returns at once. When it turns on (AccessibilityBusWatch), a connection of its own is
+/// opened asynchronously, the tree is built from the store and the application embeds;
+/// when the bus goes the connection is dropped and the session-bus service goes on.
+public final class AccessibilityExport: ChangeOutput, AccessibleModel {
+    /// What the export reads: the session bus, the tasks and their texts.
+    public struct Configuration {
+        public var session: OpaquePointer
+        public var store: TaskStore
+        public var texts: TaskDescribing
+        public var limits: Limits
+        /// The daemon's locale name ("de_DE.UTF-8"), for Locale and GetLocale.
+        public var locale: String
+        public var version: String
+        /// AT_SPI_BUS_ADDRESS, which overrides org.a11y.Bus as in GTK and Qt.
+        public var overrideAddress: String?
+        /// The root's name; "progressd" is the service's name in every locale.
+        public var applicationName = "progressd"
+        /// The daemon's clock (GLib's monotonic time); nil for GLib's own.
+        public var clock: Clock?
+
+        public init(session: OpaquePointer, store: TaskStore, texts: TaskDescribing, limits: Limits, locale: String,
+                    version: String, overrideAddress: String?) {
+            self.session = session
+            self.store = store
+            self.texts = texts
+            self.limits = limits
+            self.locale = locale
+            self.version = version
+            self.overrideAddress = overrideAddress
+        }
+    }
+
+    private let configuration: Configuration
+    let tree = AccessibleTree()
+    private let info: AtspiInterfaces?
+    private var watch: AccessibilityBusWatch?
+    private var bus: AccessibilityConnection?
+    /// Bumped on every connect and drop, so that a connection finished after its bus went is thrown away.
+    private var generation = 0
+    private var pacer: ValueEventPacer
+    private var sent: [TaskName: AccessibleBar] = [:]
+    private var announcements = AnnouncementPolicy()
+    private lazy var pacerTimer = MainLoopTimer(clock: configuration.clock ?? MonotonicGLibClock()) { [weak self] in
+        self?.pacerFired()
+    }
+
+    private var monotonicNow: Int64 { Int64(g_get_monotonic_time()) }
+
+    /// GLib's monotonic clock, the one its timers use, for the pacer's MainLoopTimer.
+    private final class MonotonicGLibClock: Clock {
+        var monotonicMicros: Int64 { Int64(g_get_monotonic_time()) }
+        var wallMicros: Int64 { Int64(g_get_real_time()) }
+    }
+
+    var applicationName: String { configuration.applicationName }
+    var locale: String { configuration.locale }
+    var version: String { configuration.version }
+
+    public init(configuration: Configuration) {
+        self.configuration = configuration
+        pacer = ValueEventPacer(taskIntervalMicros: 1_000_000 / Int64(max(1, configuration.limits.maxSignalsPerSecond)))
+        do {
+            info = try AtspiInterfaces()
+        } catch {
+            Log.error("accessibility export off: \(error)")
+            info = nil
+        }
+    }
+
+    /// The daemon's output (`context.add(AccessibilityExport(context: context, …))`): it
+    /// starts watching for accessibility at once and leaves the bus when the daemon stops.
+    public convenience init(context: DaemonContext, locale: String, environment: [String: String] = ProcessInfo.processInfo.environment) {
+        var configuration = Configuration(
+            session: context.connection, store: context.store, texts: context.texts, limits: context.limits,
+            locale: locale, version: context.configuration.version, overrideAddress: environment["AT_SPI_BUS_ADDRESS"])
+        configuration.clock = context.clock
+        self.init(configuration: configuration)
+        start()
+        context.onStop { [weak self] in self?.stop() }
+    }
+
+    /// Every change of the batch, in order.
+    public func publish(_ batch: ChangeBatch) {
+        guard bus != nil else { return }
+        for change in batch.changes { publish(change) }
+    }
+
+    /// Starts watching for the accessibility bus.
+    public func start() {
+        guard info != nil, watch == nil else { return }
+        watch = AccessibilityBusWatch(session: configuration.session, environmentAddress: configuration.overrideAddress) { [weak self] address in
+            guard let self else { return }
+            if let address { self.connect(to: address) } else { self.drop(reason: "accessibility is off or its bus went away") }
+        }
+        watch?.start()
+    }
+
+    public func stop() {
+        watch?.stop()
+        watch = nil
+        drop(reason: nil)
+    }
+
+    /// Whether the application is embedded on an accessibility bus now (for tests and logs).
+    public var isConnected: Bool { bus != nil }
+
+    func look(_ name: TaskName) -> AccessibleBar? {
+        configuration.store.task(name).map { AccessibleBar($0, texts: configuration.texts) }
+    }
+
+    // MARK: Connecting
+
+    private func connect(to address: String) {
+        drop(reason: nil)
+        generation += 1
+        let attempt = generation
+        let completion = Unmanaged.passRetained(CallCompletion { [weak self] connection, error in
+            guard let self else { return }
+            guard let connection else { return Log.warning("could not connect to the accessibility bus \(address): \(error)") }
+            guard attempt == self.generation else { return g_object_unref(UnsafeMutableRawPointer(connection)) }
+            self.attach(connection)
+        }).toOpaque()
+        // Asynchronous: authenticating and Hello on a bus that hangs must not stall the loop.
+        let flags = GDBusConnectionFlags(
+            rawValue: G_DBUS_CONNECTION_FLAGS_AUTHENTICATION_CLIENT.rawValue | G_DBUS_CONNECTION_FLAGS_MESSAGE_BUS_CONNECTION.rawValue)
+        g_dbus_connection_new_for_address(address, flags, nil, nil, { _, result, box in
+            assertOnMainLoop()
+            let completion = Unmanaged<CallCompletion>.fromOpaque(box!).takeRetainedValue()
+            var error: UnsafeMutablePointer<GError>?
+            let connection = g_dbus_connection_new_for_address_finish(result, &error)
+            completion.action(connection, connection == nil ? AtspiCalls.message(error) : "")
+        }, completion)
+    }
+
+    private func attach(_ connection: OpaquePointer) {
+        g_dbus_connection_set_exit_on_close(connection, 0)
+        // The tree is built now, from the store as it is: while off, nothing was kept.
+        tree.removeAll()
+        sent.removeAll()
+        for name in configuration.store.sortedNames.sorted(by: { depth($0) < depth($1) }) {
+            tree.insert(name, parent: configuration.store.task(name)?.parent)
+            sent[name] = look(name)
+        }
+        do {
+            let bus = try AccessibilityConnection(connection: connection, model: self, info: info!)
+            let attempt = generation
+            bus.onClosed = { [weak self] in
+                guard let self, attempt == self.generation else { return }
+                self.drop(reason: "the accessibility bus closed the connection")
+                self.watch?.busLost()
+            }
+            self.bus = bus
+            Log.notice("on the accessibility bus as \(bus.objects.busName), \(tree.count) tasks")
+        } catch {
+            Log.warning("accessibility export: \(error)")
+            g_dbus_connection_close(connection, nil, nil, nil)
+            g_object_unref(UnsafeMutableRawPointer(connection))
+        }
+    }
+
+    private func depth(_ name: TaskName) -> Int {
+        var depth = 0
+        var current = configuration.store.task(name)?.parent
+        while let parent = current, depth < 64 {
+            depth += 1
+            current = configuration.store.task(parent)?.parent
+        }
+        return depth
+    }
+
+    private func drop(reason: String?) {
+        generation += 1
+        guard let bus else { return }
+        if let reason { Log.notice("left the accessibility bus: \(reason)") }
+        bus.close()
+        self.bus = nil
+        tree.removeAll()
+        sent.removeAll()
+        pacer.removeAll()
+        pacerTimer.cancel()
+    }
+
+    // MARK: Changes
+
+    /// One change from the daemon. While off, this is all it costs.
+    func publish(_ change: TaskChange) {
+        guard let bus else { return }
+        switch change.kind {
+        case .created:
+            guard let task = configuration.store.task(change.name) else { return }
+            if tree.bar(change.name) != nil { removeBar(change.name, bus) }
+            if let place = tree.insert(change.name, parent: task.parent) {
+                sent[change.name] = look(change.name)
+                childrenChanged("add", place, change.name, bus)
+            }
+        case .removed:
+            removeBar(change.name, bus)
+        case .updated:
+            guard let task = configuration.store.task(change.name), let bar = tree.bar(change.name) else { return }
+            if bar.parent != task.parent {
+                removeBar(change.name, bus)
+                if let place = tree.insert(change.name, parent: task.parent) { childrenChanged("add", place, change.name, bus) }
+            }
+            update(change.name, bus)
+        }
+        announce(change, bus)
+    }
+
+    private func removeBar(_ name: TaskName, _ bus: AccessibilityConnection) {
+        let path = tree.path(of: name)
+        guard let (place, moved) = tree.remove(name) else { return }
+        sent[name] = nil
+        pacer.forget(name)
+        if bus.events.anyListener {
+            bus.emit(path: place.parentPath, eventInterface: "Object", member: "ChildrenChanged", detail: "remove",
+                     detail1: Int32(place.index), detail2: 0, value: AtspiCalls.reference(bus.objects.busName, path))
+        }
+        for child in moved {
+            if let place = tree.place(of: child) { childrenChanged("add", place, child, bus) }
+        }
+    }
+
+    private func childrenChanged(_ detail: String, _ place: AccessibleTree.Place, _ name: TaskName, _ bus: AccessibilityConnection) {
+        guard bus.events.anyListener else { return }
+        bus.emit(path: place.parentPath, eventInterface: "Object", member: "ChildrenChanged", detail: detail,
+                 detail1: Int32(place.index), detail2: 0, value: AtspiCalls.reference(bus.objects.busName, tree.path(of: name)))
+    }
+
+    /// Names and states go out at once (they are rare, and libatspi's cache depends on
+    /// them); the value and description wait for the pacer.
+    private func update(_ name: TaskName, _ bus: AccessibilityConnection) {
+        guard let new = look(name), let old = sent[name] else { return }
+        let difference = BarDifference(from: old, to: new)
+        let path = tree.path(of: name)
+        if difference.name && bus.events.anyListener {
+            bus.emit(path: path, eventInterface: "Object", member: "PropertyChange", detail: "accessible-name",
+                     detail1: 0, detail2: 0, value: AtspiCalls.string(new.name))
+        }
+        if bus.events.anyListener {
+            for (states, on) in [(difference.gained, Int32(1)), (difference.lost, Int32(0))] {
+                for state in states {
+                    bus.emit(path: path, eventInterface: "Object", member: "StateChanged", detail: state.nick,
+                             detail1: on, detail2: 0, value: AtspiCalls.string("0"))
+                }
+            }
+        }
+        sent[name] = AccessibleBar(merging: new, valueFrom: old)
+        guard difference.value || difference.description else { return }
+        if bus.events.anyListener {
+            armPacer(at: pacer.mark(name, now: monotonicNow))
+        } else {
+            sent[name] = new
+        }
+    }
+
+    private func announce(_ change: TaskChange, _ bus: AccessibilityConnection) {
+        let task = configuration.store.task(change.name)
+        guard let announcement = announcements.consider(change, task: task, now: monotonicNow), let task,
+              bus.events.wants("object:announcement") else { return }
+        // ATSPI_LIVE_POLITE = 1, ATSPI_LIVE_ASSERTIVE = 2 (atspi-constants.h AtspiLive).
+        let politeness: Int32 = announcement.politeness == AnnouncementPolicy.Politeness.assertive ? 2 : 1
+        bus.emit(path: tree.path(of: change.name), eventInterface: "Object", member: "Announcement", detail: "",
+                 detail1: politeness, detail2: 0, value: AtspiCalls.string(configuration.texts.accessibleText(of: task)))
+    }
+
+    // MARK: Paced value events
+
+    /// MainLoopTimer rounds up, so an event never goes before its spacing is over.
+    private func armPacer(at deadline: Int64?) {
+        guard let deadline else { return }
+        pacerTimer.arm(at: deadline)
+    }
+
+    private func pacerFired() {
+        let now = monotonicNow
+        if let bus, let name = pacer.take(now: now), let new = look(name) {
+            let old = sent[name] ?? new
+            let path = tree.path(of: name)
+            if old.description != new.description {
+                bus.emit(path: path, eventInterface: "Object", member: "PropertyChange", detail: "accessible-description",
+                         detail1: 0, detail2: 0, value: AtspiCalls.string(new.description))
+            }
+            if (old.current != new.current || old.valueText != new.valueText)
+                && bus.events.wants("object:property-change:accessible-value") {
+                bus.emit(path: path, eventInterface: "Object", member: "PropertyChange", detail: "accessible-value",
+                         detail1: 0, detail2: 0, value: g_variant_new_double(new.current))
+            }
+            sent[name] = new
+        }
+        armPacer(at: pacer.nextDeadline(now: now))
+    }
+}

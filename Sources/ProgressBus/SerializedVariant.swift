@@ -1,0 +1,123 @@
+import CGLib
+import ProgressCore
+
+/// Builds the dictionaries of a large reply straight in GVariant's serialized form (the
+/// format of the GVariant specification: values aligned to their size, containers of
+/// variable-size children followed by a table of framing offsets), into one buffer,
+/// instead of as a tree of a million small GVariants that GLib would allocate, serialize
+/// and free one by one. A test compares every byte with what GLib's own builder makes.
+///
+/// Every container written here starts at an offset that is a multiple of its alignment,
+/// so aligning within the buffer is aligning within the container.
+public final class SerializedVariant {
+    public private(set) var bytes: [UInt8] = []
+
+    public init(capacity: Int = 0) {
+        bytes.reserveCapacity(capacity)
+    }
+
+    /// The result as a GVariant of `type` (normal form, so trusted); floating.
+    public func make(_ type: String) -> OpaquePointer {
+        let data = bytes.withUnsafeBytes { g_bytes_new($0.baseAddress, gsize($0.count)) }
+        defer { g_bytes_unref(data) }
+        // The type string must outlive the call: a Swift string's C form lasts only for the call it is passed to.
+        return type.withCString { g_variant_new_from_bytes(shim_variant_type($0), data, 1) }
+    }
+
+    /// An array of variable-size elements, each aligned to `alignment`, then their end offsets.
+    public func array(alignment: Int, _ elements: (_ element: (() -> Void) -> Void) -> Void) {
+        pad(to: alignment)
+        let start = bytes.count
+        var ends: [Int] = []
+        elements { write in
+            pad(to: alignment)
+            write()
+            ends.append(bytes.count - start)
+        }
+        if !ends.isEmpty { appendOffsets(ends, containerStart: start) }
+    }
+
+    /// As `array`, bounded for a reply: an element that would take the buffer past
+    /// `maxBytes` (with every framing offset counted at its widest) is taken back, and
+    /// `element` returns false; the caller stops there.
+    public func boundedArray(alignment: Int, maxBytes: Int, _ elements: (_ element: (() -> Void) -> Bool) -> Void) {
+        pad(to: alignment)
+        let start = bytes.count
+        var ends: [Int] = []
+        elements { write in
+            let before = bytes.count
+            pad(to: alignment)
+            write()
+            guard bytes.count + 8 * (ends.count + 1) <= maxBytes else {
+                bytes.removeSubrange(before...)
+                return false
+            }
+            ends.append(bytes.count - start)
+            return true
+        }
+        if !ends.isEmpty { appendOffsets(ends, containerStart: start) }
+    }
+
+    /// A dict entry `{sX}`: the key, the value at its alignment, and the offset of the
+    /// key's end (the one variable-size member that is not last).
+    public func entry(key: String, valueAlignment: Int, _ value: () -> Void) {
+        let start = bytes.count
+        bytes.append(contentsOf: key.utf8)
+        bytes.append(0)
+        let keyEnd = bytes.count - start
+        pad(to: valueAlignment)
+        value()
+        appendOffsets([keyEnd], containerStart: start)
+    }
+
+    /// A variant: the value, a zero byte, its type.
+    public func variant(_ value: PropertyValue) {
+        let type: UInt8
+        switch value {
+        case .string(let text):
+            bytes.append(contentsOf: text.utf8)
+            bytes.append(0)
+            type = UInt8(ascii: "s")
+        case .bool(let flag):
+            bytes.append(flag ? 1 : 0)
+            type = UInt8(ascii: "b")
+        case .double(let number):
+            withUnsafeBytes(of: number) { bytes.append(contentsOf: $0) }
+            type = UInt8(ascii: "d")
+        case .uint64(let number):
+            withUnsafeBytes(of: number) { bytes.append(contentsOf: $0) }
+            type = UInt8(ascii: "t")
+        case .int64(let number):
+            withUnsafeBytes(of: number) { bytes.append(contentsOf: $0) }
+            type = UInt8(ascii: "x")
+        }
+        bytes.append(0)
+        bytes.append(type)
+    }
+
+    /// An `a{sv}` of these entries.
+    public func vardict(_ entries: [(key: String, value: PropertyValue)]) {
+        array(alignment: 8) { element in
+            for (key, value) in entries { element { self.entry(key: key, valueAlignment: 8) { self.variant(value) } } }
+        }
+    }
+
+    private func pad(to alignment: Int) {
+        let remainder = bytes.count % alignment
+        if remainder != 0 { bytes.append(contentsOf: repeatElement(0, count: alignment - remainder)) }
+    }
+
+    /// Framing offsets, each as wide as the container's total size needs (1, 2, 4 or 8
+    /// bytes), little-endian as the host is: the rule of gvs_calculate_total_size.
+    private func appendOffsets(_ offsets: [Int], containerStart: Int) {
+        let body = bytes.count - containerStart
+        let width = if body + offsets.count <= 0xFF { 1 }
+            else if body + 2 * offsets.count <= 0xFFFF { 2 }
+            else if body + 4 * offsets.count <= 0xFFFF_FFFF { 4 }
+            else { 8 }
+        for offset in offsets {
+            var value = UInt64(offset).littleEndian
+            withUnsafeBytes(of: &value) { bytes.append(contentsOf: $0.prefix(width)) }
+        }
+    }
+}
