@@ -59,15 +59,15 @@ final class TaskObjects {
         subtreeVTable.initialize(to: GDBusSubtreeVTable(
             enumerate: { _, _, _, userData in
                 assertOnMainLoop()
-                return TaskObjects.cStringArray(TaskObjects.service(userData).taskPathElements)
+                return GDBusArrays.strings(TaskObjects.service(userData).taskPathElements)
             },
             introspect: { _, _, _, node, userData in
                 assertOnMainLoop()
                 let service = TaskObjects.service(userData)
                 // The tasks/ folder itself has no interfaces; each existing task has one.
-                guard let node else { return TaskObjects.interfaceArray(nil) }
+                guard let node else { return GDBusArrays.interfaces([]) }
                 guard service.task(atPathElement: String(cString: node)) != nil else { return nil }
-                return TaskObjects.interfaceArray(service.interfaces.task)
+                return GDBusArrays.interfaces([service.interfaces.task])
             },
             dispatch: { _, _, _, interface, node, outUserData, userData in
                 assertOnMainLoop()
@@ -117,23 +117,5 @@ final class TaskObjects {
 
     private static func service(_ userData: gpointer?) -> ProgressService {
         Unmanaged<ProgressService>.fromOpaque(userData!).takeUnretainedValue()
-    }
-
-    /// A NULL-terminated, g_malloc'd array of g_strdup'd strings, which GDBus frees.
-    private static func cStringArray(_ strings: [String]) -> UnsafeMutablePointer<UnsafeMutablePointer<gchar>?>? {
-        let array = g_malloc0(gsize(MemoryLayout<UnsafeMutablePointer<gchar>?>.stride * (strings.count + 1)))!
-            .bindMemory(to: UnsafeMutablePointer<gchar>?.self, capacity: strings.count + 1)
-        for (index, string) in strings.enumerated() { array[index] = g_strdup(string) }
-        return array
-    }
-
-    /// A NULL-terminated array holding `info` (referenced) or nothing, which GDBus frees.
-    private static func interfaceArray(
-        _ info: UnsafeMutablePointer<GDBusInterfaceInfo>?
-    ) -> UnsafeMutablePointer<UnsafeMutablePointer<GDBusInterfaceInfo>?>? {
-        let array = g_malloc0(gsize(MemoryLayout<UnsafeMutablePointer<GDBusInterfaceInfo>?>.stride * 2))!
-            .bindMemory(to: UnsafeMutablePointer<GDBusInterfaceInfo>?.self, capacity: 2)
-        if let info { array[0] = g_dbus_interface_info_ref(info) }
-        return array
     }
 }
