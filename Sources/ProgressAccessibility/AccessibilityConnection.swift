@@ -61,14 +61,14 @@ final class AccessibilityConnection {
         subtreeVTable.initialize(to: GDBusSubtreeVTable(
             enumerate: { _, _, _, userData in
                 assertOnMainLoop()
-                return AccessibilityConnection.cStrings(AccessibilityConnection.from(userData).objects.nodeNames)
+                return GDBusArrays.strings(AccessibilityConnection.from(userData).objects.nodeNames)
             },
             introspect: { _, _, _, node, userData in
                 assertOnMainLoop()
-                guard let node else { return AccessibilityConnection.interfaceArray([]) }
+                guard let node else { return GDBusArrays.interfaces([]) }
                 let owner = AccessibilityConnection.from(userData)
                 guard let interfaces = owner.interfaces(atNode: String(cString: node)) else { return nil }
-                return AccessibilityConnection.interfaceArray(interfaces)
+                return GDBusArrays.interfaces(interfaces)
             },
             dispatch: { _, _, _, interface, node, outUserData, userData in
                 assertOnMainLoop()
@@ -205,24 +205,6 @@ final class AccessibilityConnection {
         if closedHandler != 0 { g_signal_handler_disconnect(UnsafeMutableRawPointer(connection), closedHandler) }
         g_dbus_connection_close(connection, nil, nil, nil)
         g_object_unref(UnsafeMutableRawPointer(connection))
-    }
-
-    /// A NULL-terminated, g_malloc'd array of g_strdup'd strings, which GDBus frees.
-    private static func cStrings(_ strings: [String]) -> UnsafeMutablePointer<UnsafeMutablePointer<gchar>?>? {
-        let array = g_malloc0(gsize(MemoryLayout<UnsafeMutablePointer<gchar>?>.stride * (strings.count + 1)))!
-            .bindMemory(to: UnsafeMutablePointer<gchar>?.self, capacity: strings.count + 1)
-        for (index, string) in strings.enumerated() { array[index] = g_strdup(string) }
-        return array
-    }
-
-    /// A NULL-terminated array of referenced interface infos, which GDBus frees.
-    private static func interfaceArray(
-        _ infos: [UnsafeMutablePointer<GDBusInterfaceInfo>]
-    ) -> UnsafeMutablePointer<UnsafeMutablePointer<GDBusInterfaceInfo>?>? {
-        let array = g_malloc0(gsize(MemoryLayout<UnsafeMutablePointer<GDBusInterfaceInfo>?>.stride * (infos.count + 1)))!
-            .bindMemory(to: UnsafeMutablePointer<GDBusInterfaceInfo>?.self, capacity: infos.count + 1)
-        for (index, info) in infos.enumerated() { array[index] = g_dbus_interface_info_ref(info) }
-        return array
     }
 }
 

@@ -15,29 +15,20 @@ public final class AtspiInterfaces {
     public static let component = "org.a11y.atspi.Component"
     public static let cacheName = "org.a11y.atspi.Cache"
 
-    private let node: UnsafeMutablePointer<GDBusNodeInfo>
+    private let descriptions: InterfaceDescriptions
     /// What the root serves, and what each bar serves, in GetInterfaces order.
     let root: [UnsafeMutablePointer<GDBusInterfaceInfo>]
     let bar: [UnsafeMutablePointer<GDBusInterfaceInfo>]
     let cache: UnsafeMutablePointer<GDBusInterfaceInfo>
 
     init() throws(AccessibilityError) {
-        var error: UnsafeMutablePointer<GError>?
-        guard let node = g_dbus_node_info_new_for_xml(Self.xml, &error) else {
-            throw AccessibilityError("the embedded AT-SPI XML does not parse: \(AtspiCalls.message(error))")
+        do throws(DaemonError) {
+            descriptions = try InterfaceDescriptions(xml: Self.xml, what: "the embedded AT-SPI XML")
+            root = [try descriptions.interface(Self.accessible), try descriptions.interface(Self.application)]
+            bar = [try descriptions.interface(Self.accessible), try descriptions.interface(Self.value), try descriptions.interface(Self.component)]
+            cache = try descriptions.interface(Self.cacheName)
+        } catch {
+            throw AccessibilityError(error.description)
         }
-        func lookup(_ name: String) throws(AccessibilityError) -> UnsafeMutablePointer<GDBusInterfaceInfo> {
-            guard let info = g_dbus_node_info_lookup_interface(node, name) else {
-                throw AccessibilityError("the embedded AT-SPI XML lacks \(name)")
-            }
-            g_dbus_interface_info_cache_build(info)
-            return info
-        }
-        self.node = node
-        root = [try lookup(Self.accessible), try lookup(Self.application)]
-        bar = [try lookup(Self.accessible), try lookup(Self.value), try lookup(Self.component)]
-        cache = try lookup(Self.cacheName)
     }
-
-    deinit { g_dbus_node_info_unref(node) }
 }

@@ -71,7 +71,7 @@ final class TaskObjects {
         subtreeVTable.initialize(to: GDBusSubtreeVTable(
             enumerate: { _, _, _, userData in
                 assertOnMainLoop()
-                return TaskObjects.cStringArray(TaskObjects.service(userData).taskPathElements)
+                return GDBusArrays.strings(TaskObjects.service(userData).taskPathElements)
             },
             introspect: { _, _, _, node, userData in
                 assertOnMainLoop()
@@ -79,9 +79,9 @@ final class TaskObjects {
                 // The tasks/ folder itself has no interfaces; each task has one. A path that
                 // could name a task but does not gets it too, so that GDBus dispatches its
                 // Get and GetAll, to be answered UnknownObject; only existing tasks are listed.
-                guard let node else { return TaskObjects.interfaceArray(nil) }
+                guard let node else { return GDBusArrays.interfaces([]) }
                 guard TaskName(pathElement: String(cString: node), limits: service.store.limits) != nil else { return nil }
-                return TaskObjects.interfaceArray(service.interfaces.task)
+                return GDBusArrays.interfaces([service.interfaces.task])
             },
             dispatch: { _, _, _, interface, node, outUserData, userData in
                 assertOnMainLoop()
@@ -134,23 +134,5 @@ final class TaskObjects {
 
     private static func service(_ userData: gpointer?) -> ProgressService {
         Unmanaged<ProgressService>.fromOpaque(userData!).takeUnretainedValue()
-    }
-
-    /// A NULL-terminated, g_malloc'd array of g_strdup'd strings, which GDBus frees.
-    private static func cStringArray(_ strings: [String]) -> UnsafeMutablePointer<UnsafeMutablePointer<gchar>?>? {
-        let array = g_malloc0(gsize(MemoryLayout<UnsafeMutablePointer<gchar>?>.stride * (strings.count + 1)))!
-            .bindMemory(to: UnsafeMutablePointer<gchar>?.self, capacity: strings.count + 1)
-        for (index, string) in strings.enumerated() { array[index] = g_strdup(string) }
-        return array
-    }
-
-    /// A NULL-terminated array holding `info` (referenced) or nothing, which GDBus frees.
-    private static func interfaceArray(
-        _ info: UnsafeMutablePointer<GDBusInterfaceInfo>?
-    ) -> UnsafeMutablePointer<UnsafeMutablePointer<GDBusInterfaceInfo>?>? {
-        let array = g_malloc0(gsize(MemoryLayout<UnsafeMutablePointer<GDBusInterfaceInfo>?>.stride * 2))!
-            .bindMemory(to: UnsafeMutablePointer<GDBusInterfaceInfo>?.self, capacity: 2)
-        if let info { array[0] = g_dbus_interface_info_ref(info) }
-        return array
     }
 }

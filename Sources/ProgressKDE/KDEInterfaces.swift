@@ -24,7 +24,7 @@ public final class KDEInterfaces {
 
     public static let xml = String(decoding: PackageResources.org_kde_JobViews_xml, as: UTF8.self)
 
-    let node: UnsafeMutablePointer<GDBusNodeInfo>
+    private let descriptions: InterfaceDescriptions
     let server: UnsafeMutablePointer<GDBusInterfaceInfo>
     let serverV2: UnsafeMutablePointer<GDBusInterfaceInfo>
     let kuiserver: UnsafeMutablePointer<GDBusInterfaceInfo>
@@ -32,26 +32,13 @@ public final class KDEInterfaces {
     let viewV3: UnsafeMutablePointer<GDBusInterfaceInfo>
 
     public init() throws(DaemonError) {
-        var error: UnsafeMutablePointer<GError>?
-        guard let node = g_dbus_node_info_new_for_xml(Self.xml, &error) else {
-            throw DaemonError("the embedded KDE job view XML does not parse: \(consumeMessage(error))")
-        }
-        func lookup(_ name: String) throws(DaemonError) -> UnsafeMutablePointer<GDBusInterfaceInfo> {
-            guard let info = g_dbus_node_info_lookup_interface(node, name) else {
-                throw DaemonError("the embedded KDE job view XML lacks \(name)")
-            }
-            g_dbus_interface_info_cache_build(info)
-            return info
-        }
-        self.node = node
-        server = try lookup(Self.serverInterface)
-        serverV2 = try lookup(Self.serverV2Interface)
-        kuiserver = try lookup(Self.kuiserverInterface)
-        viewV2 = try lookup(Self.viewV2Interface)
-        viewV3 = try lookup(Self.viewV3Interface)
+        descriptions = try InterfaceDescriptions(xml: Self.xml, what: "the embedded KDE job view XML")
+        server = try descriptions.interface(Self.serverInterface)
+        serverV2 = try descriptions.interface(Self.serverV2Interface)
+        kuiserver = try descriptions.interface(Self.kuiserverInterface)
+        viewV2 = try descriptions.interface(Self.viewV2Interface)
+        viewV3 = try descriptions.interface(Self.viewV3Interface)
     }
-
-    deinit { g_dbus_node_info_unref(node) }
 
     public static func isKDETask(_ name: TaskName) -> Bool { name.text.hasPrefix(taskPrefix) }
 
