@@ -194,7 +194,7 @@ def rows_for_snapshot_and_start(bus):
             before = server.rss()
             snapshot[kind] = median(load(bus, "snapshot", server.name, REPEATS)["snapshot_ms"])
             time.sleep(1.0)
-            rss[kind] = server.rss() / before
+            rss[kind] = (server.rss() / 2**20, before / 2**20)
         finally:
             server.stop()
         for _ in range(REPEATS):
@@ -203,8 +203,8 @@ def rows_for_snapshot_and_start(bus):
             server.stop()
     return [("Snapshot of 10,000 tasks, ms (both: the same 26 properties a task; the reference's prepared)",
              snapshot["progressd"], snapshot["reference"], "lower", "<= 1.2x"),
-            ("  RSS 1 s after those Snapshots, as a share of before", rss["progressd"], rss["reference"], "lower",
-             "<= 1.10 (within 10 %)"),
+            ("  progressd's RSS 1 s after those Snapshots vs before them, MB", rss["progressd"][0], rss["progressd"][1],
+             "lower", "<= 1.10x (within 10 %)"),
             ("Process start to bus name owned, ms", median(started["progressd"]), median(started["reference"]),
              "lower", "< 100 ms")]
 

@@ -22,7 +22,7 @@ final class TaskPropertyTableTests: XCTestCase {
     /// A property only a test knows: the length of the title, kept in the record.
     func testAPropertyAddedToATableFlowsToTheDiffAndTheRecord() throws {
         let titleLength = TaskPropertyDescriptor(
-            "TitleLength", \.title.utf8.count, as: { .uint64(UInt64($0)) },
+            "TitleLength", { $0.title.utf8.count }, as: { .uint64(UInt64($0)) },
             persisted: TaskRecordField("titleLength", save: { .integer(Int64($0.title.utf8.count)) }) { _, _ in true })
         let spoken = TaskPropertyDescriptor(
             "Spoken", read: { task, _ in .string("\(task.title) (\(task.title.utf8.count))") },
