@@ -351,25 +351,6 @@ public final class TaskStore {
         return changes
     }
 
-    private func validParent(_ text: String, for name: TaskName) throws(ProgressError) -> TaskName {
-        let parent = try self.name(text)
-        guard let parentTask = tasks[parent] else { throw .noSuchTask("parent \(quoted(text)) does not exist") }
-        guard parentTask.isLive else {
-            throw .invalidValue("parent \(quoted(text)) is \(parentTask.state.rawValue); children join live tasks only")
-        }
-        var depth = 1
-        var ancestor: TaskName? = parent
-        while let current = ancestor {
-            if current == name { throw .invalidValue("task \(quoted(name.text)) can not be its own ancestor") }
-            depth += 1
-            ancestor = tasks[current]?.parent
-        }
-        if depth > limits.maxTreeDepth {
-            throw .limitExceeded("task \(quoted(name.text)) would be \(depth) levels deep; the limit is \(limits.maxTreeDepth)")
-        }
-        return parent
-    }
-
     private func checkCapacity(for caller: ChargeKey, addsTask: Bool, chargesCaller: Bool) throws(ProgressError) {
         if addsTask && tasks.count >= limits.maxTasks {
             throw .limitExceeded("the daemon holds \(tasks.count) tasks; the limit is \(limits.maxTasks)")

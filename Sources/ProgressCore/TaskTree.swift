@@ -1,6 +1,27 @@
 /// A parent's values follow from its children. These rules are documented in the XML
 /// (Start's `parent` key) and tested one by one.
 extension TaskStore {
+    /// The parent a Start names, checked: it exists, is live, is not the task itself or one
+    /// of its descendants, and keeps the tree within its depth.
+    func validParent(_ text: String, for name: TaskName) throws(ProgressError) -> TaskName {
+        let parent = try self.name(text)
+        guard let parentTask = tasks[parent] else { throw .noSuchTask("parent \(quoted(text)) does not exist") }
+        guard parentTask.isLive else {
+            throw .invalidValue("parent \(quoted(text)) is \(parentTask.state.rawValue); children join live tasks only")
+        }
+        var depth = 1
+        var ancestor: TaskName? = parent
+        while let current = ancestor {
+            if current == name { throw .invalidValue("task \(quoted(name.text)) can not be its own ancestor") }
+            depth += 1
+            ancestor = tasks[current]?.parent
+        }
+        if depth > limits.maxTreeDepth {
+            throw .limitExceeded("task \(quoted(name.text)) would be \(depth) levels deep; the limit is \(limits.maxTreeDepth)")
+        }
+        return parent
+    }
+
     /// The rule for ending a parent whose children still run: Finish and Fail are refused
     /// with NotAllowed naming them (a parent that read finished and 100 % while a child
     /// was at 20 % told a falsehood, and the child's later failure changed nothing). The job
