@@ -67,7 +67,7 @@ public final class SerializedVariant {
         let keyEnd = bytes.count - start
         pad(to: valueAlignment)
         value()
-        appendOffsets([keyEnd], containerStart: start)
+        appendOffset(keyEnd, count: 1, containerStart: start)
     }
 
     /// A variant: the value, a zero byte, its type.
@@ -110,14 +110,24 @@ public final class SerializedVariant {
     /// Framing offsets, each as wide as the container's total size needs (1, 2, 4 or 8
     /// bytes), little-endian as the host is: the rule of gvs_calculate_total_size.
     private func appendOffsets(_ offsets: [Int], containerStart: Int) {
-        let body = bytes.count - containerStart
-        let width = if body + offsets.count <= 0xFF { 1 }
-            else if body + 2 * offsets.count <= 0xFFFF { 2 }
-            else if body + 4 * offsets.count <= 0xFFFF_FFFF { 4 }
-            else { 8 }
-        for offset in offsets {
-            var value = UInt64(offset).littleEndian
-            withUnsafeBytes(of: &value) { bytes.append(contentsOf: $0.prefix(width)) }
-        }
+        let width = offsetWidth(body: bytes.count - containerStart, offsets: offsets.count)
+        for offset in offsets { append(offset, width: width) }
+    }
+
+    /// One entry's one offset, without an array for it: a Snapshot has one per property.
+    private func appendOffset(_ offset: Int, count: Int, containerStart: Int) {
+        append(offset, width: offsetWidth(body: bytes.count - containerStart, offsets: count))
+    }
+
+    private func offsetWidth(body: Int, offsets: Int) -> Int {
+        if body + offsets <= 0xFF { 1 }
+        else if body + 2 * offsets <= 0xFFFF { 2 }
+        else if body + 4 * offsets <= 0xFFFF_FFFF { 4 }
+        else { 8 }
+    }
+
+    private func append(_ offset: Int, width: Int) {
+        var value = UInt64(offset).littleEndian
+        withUnsafeBytes(of: &value) { bytes.append(contentsOf: $0.prefix(width)) }
     }
 }
