@@ -39,14 +39,5 @@ if ! have_cmd swift; then
 fi
 [ -z "$missing" ] && exit 0
 
-echo "install-deps: installing:$missing"
-sudo=""
-if [ "$(id -u)" -ne 0 ]; then
-    have_cmd sudo || { echo "install-deps: not root and no sudo: install$missing yourself" >&2; exit 1; }
-    sudo="sudo"
-fi
-export DEBIAN_FRONTEND=noninteractive
-$sudo apt-get update -qq
 # shellcheck disable=SC2086 # one word per package
-$sudo apt-get install -y -qq --no-install-recommends $missing >/dev/null
-echo "install-deps: done"
+exec sh "$(dirname "$0")/apt-install.sh" install-deps $missing

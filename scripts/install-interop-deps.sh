@@ -21,14 +21,5 @@ have_cmd busctl || missing="$missing systemd"
 have_cmd notify-send || missing="$missing libnotify-bin"
 [ -z "$missing" ] && exit 0
 
-echo "install-interop-deps: installing:$missing"
-sudo=""
-if [ "$(id -u)" -ne 0 ]; then
-    have_cmd sudo || { echo "install-interop-deps: not root and no sudo: install$missing yourself" >&2; exit 1; }
-    sudo="sudo"
-fi
-export DEBIAN_FRONTEND=noninteractive
-$sudo apt-get update -qq
 # shellcheck disable=SC2086 # one word per package
-$sudo apt-get install -y -qq --no-install-recommends $missing >/dev/null
-echo "install-interop-deps: done"
+exec sh "$(dirname "$0")/apt-install.sh" install-interop-deps $missing
