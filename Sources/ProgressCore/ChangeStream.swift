@@ -88,11 +88,6 @@ public final class ChangeStream {
         for output in outputs { output.publish(batch) }
     }
 
-    /// A batch nobody waits on a reply for.
-    public func deliver(_ batch: ChangeBatch) {
-        submit(batch)
-    }
-
     public func flushBeforeRead(_ scope: ReadScope) {
         for output in outputs { output.flushBeforeRead(scope) }
     }

@@ -5,13 +5,12 @@ import ProgressCore
 /// Tasks and summaries as the GVariants the Progress1 API sends: the one place that knows
 /// the a{sv} shapes of a task, an ObjectManager entry, a Snapshot and an Announcement.
 struct TaskVariants {
-    /// The properties as an a{sv}, in declaration order, with texts in `texts`' locale.
+    /// The properties as an a{sv}, in declaration order, with texts in `texts`' locale:
+    /// written as the large replies write it, so a task's a{sv} is built in one place.
     func properties(_ properties: TaskProperties, of task: ProgressTask, texts: TaskDescribing) -> OpaquePointer {
-        Variant.container("a{sv}") { builder in
-            for property in properties.members {
-                Variant.addEntry(builder, property.dbusName, Variant.property(task.value(of: property, describing: texts)))
-            }
-        }
+        let writer = SerializedVariant()
+        write(properties, of: task, texts: texts, into: writer)
+        return writer.make("a{sv}")
     }
 
     /// ObjectManager's a{sa{sv}}: the task interface with every property.

@@ -62,8 +62,8 @@ final class ChangeStreamTests: XCTestCase {
         XCTAssertNotNil(call(.setFraction(name("child"), 7)), "a refused call")
         call(.updateMany([NamedUpdate(name: name("leased"), update: update([("fraction", .double(0.2))], for: .update))]))
         clock.advance(seconds: 6)
-        stream.deliver(door.runTimers())
-        stream.deliver(door.clientLeft(job))
+        stream.submit(door.runTimers())
+        stream.submit(door.clientLeft(job))
         call(.remove(name("parent")), by: ":1.9")
 
         let sequences = output.published.flatMap { $0.changes.map(\.sequence) }
@@ -133,7 +133,7 @@ final class ChangeStreamTests: XCTestCase {
         call(.start(name("b"), TaskUpdate()))
         output.holdsTransitions = false
         call(.setFraction(name("a"), 0.5))
-        stream.deliver(door.clientLeft(":1.99"))
+        stream.submit(door.clientLeft(":1.99"))
         XCTAssertEqual(scheduled, 1, "one commit asked for the group")
         XCTAssertTrue(output.published.isEmpty, "nothing is heard of before it is durable")
         XCTAssertTrue(stream.hasWaiting)
