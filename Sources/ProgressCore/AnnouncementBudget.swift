@@ -91,6 +91,7 @@ public struct AnnouncementBudget: Sendable {
             }
             waiting[name] = nil
         }
+        if waiting.isEmpty { waiting = [:] }  // gives back the capacity of a burst
         summary.failedLater = kept.count
         summary.overallPercent = summary.moving > 0 ? Int((fractionSum / Double(summary.moving) * 100).rounded(.down)) : 0
         order = kept

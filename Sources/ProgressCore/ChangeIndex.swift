@@ -6,20 +6,25 @@
 ///   compacted when stale entries outnumber live ones. A query walks only the entries
 ///   after `since`.
 /// - A task that changed after it was created keeps the sequence of each property's last
-///   change, so a poll returns only the properties that moved (idle tasks keep none).
+///   change (`PropertyStamps`), so a poll returns only the properties that moved (idle
+///   tasks keep none).
 /// - Removals are kept in a bounded log; a poll from before the oldest forgotten removal,
 ///   or from before this run of the daemon, is answered with every task and `reset`.
 public final class ChangeIndex: ChangeOutput {
     /// The sequence this run's first change gets; everything before it is unknown here.
     public let firstSequence: UInt64
     public private(set) var lastSequence: UInt64
-    /// Each live task's last change and the change that created it (one dictionary, not two:
-    /// every task has an entry, and the daemon's memory per task counts).
-    private var live: [TaskName: (last: UInt64, created: UInt64)] = [:]
+    /// Each live task's last change, the change that created it, and the properties that
+    /// changed since. One dictionary for all three: every task has an entry, and the
+    /// daemon's memory per task counts.
+    private struct LiveTask {
+        var last: UInt64
+        let created: UInt64
+        var stamps = PropertyStamps()
+    }
+    private var live: [TaskName: LiveTask] = [:]
     private var recent: [(sequence: UInt64, name: TaskName)] = []
     private var staleEntries = 0
-    /// For tasks changed since they were created: each property's last change.
-    private var stamps: [TaskName: [UInt64]] = [:]
     private var removals: [(sequence: UInt64, name: TaskName)] = []
     private var removalsStart = 0
     /// Polls from before this have missed removals that are no longer kept.
@@ -32,7 +37,7 @@ public final class ChangeIndex: ChangeOutput {
         forgottenThrough = firstSequence - 1
         self.maxRemovals = maxRemovals
         // Tasks restored at start count as created just before this run's first change.
-        for name in liveTasks { live[name] = (firstSequence - 1, firstSequence - 1) }
+        for name in liveTasks { live[name] = LiveTask(last: firstSequence - 1, created: firstSequence - 1) }
     }
 
     public func publish(_ batch: ChangeBatch) {
@@ -54,15 +59,16 @@ public final class ChangeIndex: ChangeOutput {
             return
         case .created:
             forget(change.name)
-            live[change.name] = (sequence, sequence)
+            live[change.name] = LiveTask(last: sequence, created: sequence)
         case .updated:
-            let createdAt = live[change.name]?.created ?? sequence
-            // Mutated in place: a copy of the array on every update would be an allocation each.
-            let properties = change.properties.rawValue
-            for index in 0..<TaskProperty.allCases.count where properties & (1 << UInt32(index)) != 0 {
-                stamps[change.name, default: Array(repeating: createdAt, count: TaskProperty.allCases.count)][index] = sequence
+            // Changed in place: a copy of the stamps on every update would be an allocation each.
+            if let entry = live.index(forKey: change.name) {
+                live.values[entry].last = sequence
+                live.values[entry].stamps.stamp(change.properties, at: sequence)
+                staleEntries += 1
+            } else {
+                live[change.name] = LiveTask(last: sequence, created: sequence)
             }
-            if live.updateValue((sequence, createdAt), forKey: change.name) != nil { staleEntries += 1 }
         }
         recent.append((sequence, change.name))
         if staleEntries > 1_024 && staleEntries > recent.count / 2 { compact() }
@@ -70,7 +76,6 @@ public final class ChangeIndex: ChangeOutput {
 
     private func forget(_ name: TaskName) {
         if live.removeValue(forKey: name) != nil { staleEntries += 1 }
-        stamps[name] = nil
     }
 
     private func compact() {
@@ -108,10 +113,8 @@ public final class ChangeIndex: ChangeOutput {
             let name = entry.name
             if task.created > since {
                 tasks.append((name, .all))
-            } else if let taskStamps = stamps[name] {
-                var properties = TaskProperties()
-                for (index, stamp) in taskStamps.enumerated() where stamp > since { properties.insert(TaskProperties(index: index)) }
-                tasks.append((name, properties))
+            } else {
+                tasks.append((name, task.stamps.changed(after: since)))
             }
         }
         let removed = removals[removalsStart...].drop { $0.sequence <= since }.map(\.name)

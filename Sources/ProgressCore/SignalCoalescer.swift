@@ -13,8 +13,15 @@
 /// Overall too), so the coalescer is generic over what it keys and holds.
 public struct Coalescer<Key: Hashable & Sendable, Properties: SetAlgebra & Sendable>: Sendable {
     public let intervalMicros: Int64
+    /// When each key last signalled. An entry at least one interval old means what no entry
+    /// means (the next change goes out at once), so old entries are dropped whenever they
+    /// could outnumber the recent ones: an idle task costs nothing here, and a burst of new
+    /// tasks at most twice the entries of one interval.
     private var lastSignal: [Key: Int64] = [:]
+    private var pruneAtCount = Coalescer.fewestEntriesPruned
     private var held: [Key: Properties] = [:]
+    /// Below this many entries pruning would cost more than it saves.
+    static var fewestEntriesPruned: Int { 1_024 }
 
     public init(maxSignalsPerSecond: Int) {
         self.init(intervalMicros: 1_000_000 / Int64(max(1, maxSignalsPerSecond)))
@@ -39,7 +46,7 @@ public struct Coalescer<Key: Hashable & Sendable, Properties: SetAlgebra & Senda
         let pending = held[key] ?? Properties()
         guard let last = lastSignal[key], !immediate, now - last < intervalMicros else {
             held[key] = nil
-            lastSignal[key] = now
+            signalled(key, now: now)
             return .signal(pending.union(properties))
         }
         held[key] = pending.union(properties)
@@ -54,9 +61,20 @@ public struct Coalescer<Key: Hashable & Sendable, Properties: SetAlgebra & Senda
 
     /// A signal carrying every property went out by other means (InterfacesAdded).
     public mutating func markSent(_ key: Key, now: Int64) {
-        lastSignal[key] = now
         held[key] = nil
+        signalled(key, now: now)
     }
+
+    private mutating func signalled(_ key: Key, now: Int64) {
+        lastSignal[key] = now
+        guard lastSignal.count >= pruneAtCount else { return }
+        // A new dictionary of what is left: removing entries one by one keeps the capacity.
+        lastSignal = lastSignal.filter { held[$0.key] != nil || now - $0.value < intervalMicros }
+        pruneAtCount = max(Self.fewestEntriesPruned, 2 * lastSignal.count)
+    }
+
+    /// How many keys have a recent signal on record (for tests of the pruning).
+    var keysRemembered: Int { lastSignal.count }
 
     public var hasHeld: Bool { !held.isEmpty }
 
@@ -73,15 +91,16 @@ public struct Coalescer<Key: Hashable & Sendable, Properties: SetAlgebra & Senda
         }
         for entry in due {
             held[entry.name] = nil
-            lastSignal[entry.name] = now
+            signalled(entry.name, now: now)
         }
+        if held.isEmpty { held = [:] }  // gives back the capacity of a burst
         return due
     }
 
     /// Takes what is held for one task, ahead of its interval.
     public mutating func flush(_ name: Key, now: Int64) -> Properties? {
         guard let properties = held.removeValue(forKey: name) else { return nil }
-        lastSignal[name] = now
+        signalled(name, now: now)
         return properties
     }
 
@@ -89,7 +108,7 @@ public struct Coalescer<Key: Hashable & Sendable, Properties: SetAlgebra & Senda
     public mutating func flushAll(now: Int64) -> [(name: Key, properties: Properties)] {
         let all = held.map { (name: $0.key, properties: $0.value) }
         held.removeAll()
-        for entry in all { lastSignal[entry.name] = now }
+        for entry in all { signalled(entry.name, now: now) }
         return all
     }
 }

@@ -4,6 +4,7 @@
 public protocol TaskJournal: AnyObject {
     /// Writes these records and removals durably before returning.
     func write(_ records: [TaskRecord], removed: [String])
-    /// Where to read every current record when the journal rewrites itself in full.
-    func attach(recordsSource: @escaping () -> [TaskRecord])
+    /// Where to read every current record when the journal rewrites itself in full, and
+    /// how many there are (cheaply: asked on every write).
+    func attach(recordsSource: @escaping () -> [TaskRecord], recordCount: @escaping () -> Int)
 }

@@ -5,7 +5,7 @@
 public final class TaskStore {
     public let limits: Limits
     let clock: Clock
-    var tasks: [TaskName: ProgressTask] = [:]
+    let tasks = TaskTable()
     /// Tasks charged to each process (host) or sandboxed app, for the per-caller cap; a charge
     /// lasts as long as its task, which may outlive the connection that started it.
     private var chargedTasks: [ChargeKey: Int] = [:]
@@ -29,7 +29,7 @@ public final class TaskStore {
 
     /// Names in a stable order (byte order of their UTF-8), for List and Snapshot.
     public var sortedNames: [TaskName] {
-        tasks.keys.sorted { $0.text.utf8.lexicographicallyPrecedes($1.text.utf8) }
+        tasks.names.sorted { $0.text.utf8.lexicographicallyPrecedes($1.text.utf8) }
     }
 
     /// Parses a client's name, in NFC, with this store's limits.

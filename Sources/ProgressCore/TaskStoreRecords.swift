@@ -50,7 +50,9 @@ extension TaskStore {
             task.outcomeTime = task.ownState.isOutcome ? now : nil
             tasks[name] = task
         }
-        for (name, task) in tasks {
+        // Changing a task's parent changes its slot, not the table, so the walk stays valid.
+        for task in tasks.tasks {
+            let name = task.name
             guard let parent = task.parent else { continue }
             if !reachesTheTop(from: name) {
                 problems.append("task \(quoted(name.text)) had a parent loop or too deep a tree: it is top-level now")

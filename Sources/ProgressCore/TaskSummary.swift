@@ -26,7 +26,7 @@ extension TaskStore {
         var anyFailed = false
         var anyPaused = false
         var determinate = 0
-        for task in tasks.values where task.parent == nil && (appId == nil || task.appId == appId) {
+        for task in tasks.tasks where task.parent == nil && (appId == nil || task.appId == appId) {
             if task.ownState == .failed { anyFailed = true }
             guard task.isLive else { continue }
             summary.active += 1

@@ -8,7 +8,7 @@ extension TaskStore {
 
     /// The earliest deadline of all tasks. A scan, so the daemon asks only after housekeeping.
     public var nextDeadline: Int64? {
-        tasks.values.lazy.compactMap(deadline(of:)).min()
+        tasks.tasks.lazy.compactMap(deadline(of:)).min()
     }
 
     private func deadline(of task: ProgressTask) -> Int64? {

@@ -20,7 +20,7 @@ final class JournalRecorder: ChangeRecorder {
         self.journal = journal
         self.store = store
         self.clock = clock
-        journal.attach { [unowned store] in store.allRecords }
+        journal.attach(recordsSource: { [unowned store] in store.allRecords }, recordCount: { [unowned store] in store.count })
     }
 
     func record(_ batch: ChangeBatch) {

@@ -46,7 +46,6 @@ public final class NotificationOutput: ChangeOutput {
     private let mode: Mode
     private let notifyAfterMicros: Int64
     private var shown: [TaskName: Shown] = [:]
-    private var startedAt: [TaskName: Int64] = [:]
     private var serverPresent = false
     private var watch: UInt32 = 0
     private var subscriptions: [UInt32] = []
@@ -88,9 +87,7 @@ public final class NotificationOutput: ChangeOutput {
 
     private func consider(_ change: TaskChange) {
         let now = context.clock.monotonicMicros
-        if change.kind == .created || change.isRestart { startedAt[change.name] = now }
         guard let task = context.store.task(change.name), change.kind != .removed else {
-            startedAt[change.name] = nil
             due.remove(change.name)
             if let note = shown.removeValue(forKey: change.name), !note.outcome, note.id != 0 { close(note.id) }
             return
@@ -111,7 +108,9 @@ public final class NotificationOutput: ChangeOutput {
     }
 
     private func outcome(_ task: ProgressTask, now: Int64) {
-        let ran = startedAt[task.name].map { now - $0 } ?? (Int64(g_get_real_time()) - task.created)
+        // By the wall clock the task was created by (a restart creates it afresh): a clock
+        // step may misjudge one notification, and no table of start times per task is kept.
+        let ran = context.clock.wallMicros - task.created
         switch task.ownState {
         case .failed:
             send(task, now: now)

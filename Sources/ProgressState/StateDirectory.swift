@@ -17,10 +17,11 @@ public final class StateDirectory: TaskJournal {
     private var generation: Int
     private var journal: FileHandle?
     private var journalLines = 0
-    /// The names on disk, to know how large a snapshot would be.
-    private var names = Set<String>()
-    /// All current records, for compaction; the daemon points it at its store.
+    /// All current records, for compaction, and how many there are, to know how large a
+    /// snapshot would be; the daemon points both at its store (which knows its count, so no
+    /// set of names is kept here a second time).
     private var currentRecords: () -> [TaskRecord] = { [] }
+    private var recordCount: () -> Int = { 0 }
     /// Where problems after start-up are reported (the daemon's log).
     public var log: (String) -> Void = { FileHandle.standardError.write(Data("progressd: \($0)\n".utf8)) }
     private let encoder: JSONEncoder = {
@@ -100,7 +101,7 @@ public final class StateDirectory: TaskJournal {
         removeOtherGenerations()
         openJournal()
         let loaded = order.compactMap { records[$0] }
-        names = Set(loaded.map(\.name))
+        recordCount = { [count = loaded.count] in count }
         return (loaded, problems)
     }
 
@@ -150,8 +151,9 @@ public final class StateDirectory: TaskJournal {
         ((error as NSError).userInfo[NSUnderlyingErrorKey] as? NSError)?.localizedDescription ?? (error as NSError).localizedDescription
     }
 
-    public func attach(recordsSource: @escaping () -> [TaskRecord]) {
+    public func attach(recordsSource: @escaping () -> [TaskRecord], recordCount: @escaping () -> Int) {
         currentRecords = recordsSource
+        self.recordCount = recordCount
     }
 
     public func write(_ records: [TaskRecord], removed: [String]) {
@@ -167,9 +169,7 @@ public final class StateDirectory: TaskJournal {
             log("could not write \(journalURL(generation).path): \(error)")
         }
         journalLines += records.count + removed.count
-        names.formUnion(records.map(\.name))
-        names.subtract(removed)
-        if journalLines > max(1_024, 2 * names.count) { compact() }
+        if journalLines > max(1_024, 2 * recordCount()) { compact() }
     }
 
     /// Writes a new generation from `currentRecords` and drops the old one.
@@ -202,7 +202,6 @@ public final class StateDirectory: TaskJournal {
         try? journal?.close()
         generation = next
         journalLines = 0
-        names = Set(records.map(\.name))
         removeOtherGenerations()
         openJournal()
     }

@@ -99,7 +99,7 @@ final class StateDirectoryTests: XCTestCase {
         let state = try StateDirectory(url: url)
         _ = state.load()
         var current: [String: TaskRecord] = [:]
-        state.attach { current.values.sorted { $0.name < $1.name } }
+        state.attach(recordsSource: { current.values.sorted { $0.name < $1.name } }, recordCount: { current.count })
         for step in 0..<1_100 {
             let changed = record("t\(step % 10)", fraction: Double(step) / 1_100)
             current[changed.name] = changed
@@ -117,7 +117,7 @@ final class StateDirectoryTests: XCTestCase {
         let state = try StateDirectory(url: url)
         _ = state.load()
         state.write([record("a", fraction: 0.9)], removed: [])
-        state.attach { [self.record("a", fraction: 0.9)] }
+        state.attach(recordsSource: { [self.record("a", fraction: 0.9)] }, recordCount: { 1 })
         state.compact()
         // Put back an old journal, as if the crash came before its removal.
         try Data((#"{"put":"# + String(decoding: try JSONEncoder().encode(record("a", fraction: 0.1)), as: UTF8.self) + "}\n").utf8)
@@ -154,7 +154,7 @@ final class StateDirectoryTests: XCTestCase {
     func testAHugeOrSparseJournalIsRefusedQuicklyAndMovedAside() throws {
         let state = try StateDirectory(url: url)
         _ = state.load()
-        state.attach { [self.record("a")] }
+        state.attach(recordsSource: { [self.record("a")] }, recordCount: { 1 })
         state.write([record("a")], removed: [])
         state.compact()
         state.write([record("b")], removed: [])
