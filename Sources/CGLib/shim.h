@@ -27,6 +27,18 @@ static inline int shim_malloc_trim(void) {
     return malloc_trim(0);
 }
 
+/* Blocks of at least `bytes` are mapped on their own and unmapped when freed. Setting it at
+ * all turns off glibc's adjustment, which raises the threshold to the largest mapped block
+ * freed (up to 32 MiB), after which large replies are built in the heap and keep it big. */
+static inline int shim_malloc_map_blocks_from(int bytes) {
+    return mallopt(M_MMAP_THRESHOLD, bytes);
+}
+
+/* At most `count` malloc arenas; threads started later share them. */
+static inline int shim_malloc_arenas(int count) {
+    return mallopt(M_ARENA_MAX, count);
+}
+
 /* The name an installed desktop file gives an application, or NULL: GDesktopAppInfo's
    lookup through XDG_DATA_DIRS, without Swift having to hold the GAppInfo. */
 static inline char *shim_desktop_app_name(const char *desktop_id) {

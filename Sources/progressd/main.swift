@@ -20,6 +20,7 @@ if ProcessInfo.processInfo.environment["G_SLICE"] == nil {
     execv("/proc/self/exe", CommandLine.unsafeArgv)
     // Could not: run on with the slice allocator.
 }
+LargeReplyTrimmer.configureAllocator()
 let usage = """
     Usage: progressd [--max-signals-per-second N] [--max-tasks N] [--max-tasks-per-caller N]
                      [--max-reply-bytes N] [--locale-directory DIR] [--state-directory DIR]
