@@ -17,30 +17,61 @@ public struct TaskSummary: Equatable, Sendable {
     public init() {}
 }
 
+/// The sums behind a summary, kept as tasks change (`TaskTable`), so that `Overall` and
+/// `Aggregate` cost the same among 100,000 tasks as among ten: reading them by a walk of
+/// every task was a quarter of the daemon's time for a SetFraction among 100,000.
+struct SummaryTotals: Equatable, Sendable {
+    var live = 0
+    var determinate = 0
+    var failed = 0
+    var paused = 0
+    var stalled = 0
+    var weighted = 0.0
+    var weights = 0.0
+
+    var isEmpty: Bool { live == 0 && failed == 0 }
+
+    /// Adds (`sign` 1) or takes away (-1) what one task counts for; only top-level tasks do.
+    mutating func count(_ task: ProgressTask, _ sign: Int) {
+        guard task.parent == nil else { return }
+        if task.ownState == .failed { failed += sign }
+        guard task.isLive else { return }
+        live += sign
+        if task.state == .paused { paused += sign }
+        if task.isStalled { stalled += sign }
+        if !task.indeterminate {
+            determinate += sign
+            weighted += Double(sign) * task.weight * task.storedFraction
+            weights += Double(sign) * task.weight
+        }
+        // Sums of doubles kept by adding and taking away drift; with nothing to sum they are 0.
+        if determinate == 0 {
+            weighted = 0
+            weights = 0
+        }
+    }
+
+    var summary: TaskSummary {
+        var summary = TaskSummary()
+        summary.active = UInt32(clamping: live)
+        summary.stalled = stalled > 0
+        summary.fraction = weights > 0 ? min(1, max(0, weighted / weights)) : 0
+        summary.indeterminate = live > 0 && determinate == 0
+        summary.state = failed > 0 ? "failed" : paused > 0 ? "paused" : live > 0 ? "running" : "idle"
+        return summary
+    }
+}
+
 extension TaskStore {
     /// The summary of the top-level tasks, or of those of one application.
     public func summary(appId: String? = nil) -> TaskSummary {
-        var summary = TaskSummary()
-        var weighted = 0.0
-        var weights = 0.0
-        var anyFailed = false
-        var anyPaused = false
-        var determinate = 0
-        for task in tasks.tasks where task.parent == nil && (appId == nil || task.appId == appId) {
-            if task.ownState == .failed { anyFailed = true }
-            guard task.isLive else { continue }
-            summary.active += 1
-            if task.state == .paused { anyPaused = true }
-            if task.isStalled { summary.stalled = true }
-            if !task.indeterminate {
-                determinate += 1
-                weighted += task.weight * task.storedFraction
-                weights += task.weight
-            }
-        }
-        summary.fraction = weights > 0 ? weighted / weights : 0
-        summary.indeterminate = summary.active > 0 && determinate == 0
-        summary.state = anyFailed ? "failed" : anyPaused ? "paused" : summary.active > 0 ? "running" : "idle"
-        return summary
+        tasks.totals(appId: appId).summary
+    }
+
+    /// The same summary by a walk of every task: what the running totals must equal (tests).
+    func summaryByWalking(appId: String? = nil) -> TaskSummary {
+        var totals = SummaryTotals()
+        for task in tasks.tasks where appId == nil || task.appId == appId { totals.count(task, 1) }
+        return totals.summary
     }
 }

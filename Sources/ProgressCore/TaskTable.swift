@@ -6,6 +6,9 @@
 /// bucket holds the name and a reference to a slot with the task, so the empty buckets cost
 /// 24 bytes each and a task's own bytes are allocated once, at its size.
 ///
+/// Every change passes here, so the table also keeps the running totals of `Overall` and of
+/// each application's `Aggregate`.
+///
 /// A class, not a struct: copies of a table would share its slots, and a change through one
 /// would show in the other. The store owns the one table there is.
 final class TaskTable {
@@ -15,6 +18,13 @@ final class TaskTable {
     }
 
     private var slots: [TaskName: Slot] = [:]
+    private var overall = SummaryTotals()
+    private var byApp: [String: SummaryTotals] = [:]
+    /// The totals' sums of doubles are counted afresh after as many changes as there are
+    /// tasks (at least `changesBetweenRecounts`), so their drift stays that of a few changes
+    /// and the recount costs a constant per change.
+    private var changesSinceRecount = 0
+    static let changesBetweenRecounts = 1_024
 
     var count: Int { slots.count }
     var isEmpty: Bool { slots.isEmpty }
@@ -26,16 +36,54 @@ final class TaskTable {
         get { slots[name]?.task }
         set {
             guard let newValue else {
-                slots[name] = nil
+                removeValue(forKey: name)
                 return
             }
-            if let slot = slots[name] { slot.task = newValue } else { slots[name] = Slot(newValue) }
+            if let slot = slots[name] {
+                removeFromTotals(slot.task)
+                slot.task = newValue
+            } else {
+                slots[name] = Slot(newValue)
+            }
+            addToTotals(newValue)
         }
     }
 
     @discardableResult
     func removeValue(forKey name: TaskName) -> ProgressTask? {
-        slots.removeValue(forKey: name)?.task
+        guard let task = slots.removeValue(forKey: name)?.task else { return nil }
+        removeFromTotals(task)
+        return task
+    }
+
+    /// The totals of the top-level tasks, or of one application's.
+    func totals(appId: String?) -> SummaryTotals {
+        guard let appId else { return overall }
+        return byApp[appId] ?? SummaryTotals()
+    }
+
+    private func addToTotals(_ task: ProgressTask) {
+        overall.count(task, 1)
+        if task.parent == nil { byApp[task.appId, default: SummaryTotals()].count(task, 1) }
+        changesSinceRecount += 1
+        if changesSinceRecount > max(Self.changesBetweenRecounts, slots.count) { recount() }
+    }
+
+    private func removeFromTotals(_ task: ProgressTask) {
+        overall.count(task, -1)
+        guard task.parent == nil else { return }
+        byApp[task.appId]?.count(task, -1)
+        if byApp[task.appId]?.isEmpty == true { byApp[task.appId] = nil }
+    }
+
+    private func recount() {
+        overall = SummaryTotals()
+        byApp = [:]
+        for slot in slots.values {
+            overall.count(slot.task, 1)
+            if slot.task.parent == nil { byApp[slot.task.appId, default: SummaryTotals()].count(slot.task, 1) }
+        }
+        changesSinceRecount = 0
     }
 
     /// Every task, in no particular order.
