@@ -5,7 +5,7 @@
 public final class TaskStore {
     public let limits: Limits
     let clock: Clock
-    let tasks = TaskTable()
+    let tasks = TaskTable(deadline: TaskStore.timingDeadline(of:))
     /// Tasks charged to each process (host) or sandboxed app, for the per-caller cap; a charge
     /// lasts as long as its task, which may outlive the connection that started it.
     private var chargedTasks: [ChargeKey: Int] = [:]

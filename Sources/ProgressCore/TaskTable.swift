@@ -7,7 +7,7 @@
 /// 24 bytes each and a task's own bytes are allocated once, at its size.
 ///
 /// Every change passes here, so the table also keeps the running totals of `Overall` and of
-/// each application's `Aggregate`.
+/// each application's `Aggregate`, and the queue of the timing rules' deadlines.
 ///
 /// A class, not a struct: copies of a table would share its slots, and a change through one
 /// would show in the other. The store owns the one table there is.
@@ -25,6 +25,13 @@ final class TaskTable {
     /// and the recount costs a constant per change.
     private var changesSinceRecount = 0
     static let changesBetweenRecounts = 1_024
+    /// The timing rules' deadline of a task (`TaskStore.timingDeadline`).
+    private let deadline: (ProgressTask) -> Int64?
+    private var deadlines = DeadlineQueue()
+
+    init(deadline: @escaping (ProgressTask) -> Int64?) {
+        self.deadline = deadline
+    }
 
     var count: Int { slots.count }
     var isEmpty: Bool { slots.isEmpty }
@@ -39,13 +46,18 @@ final class TaskTable {
                 removeValue(forKey: name)
                 return
             }
+            let earlier: Int64?
             if let slot = slots[name] {
+                earlier = deadline(slot.task)
                 removeFromTotals(slot.task)
                 slot.task = newValue
             } else {
+                earlier = nil
                 slots[name] = Slot(newValue)
             }
             addToTotals(newValue)
+            // A deadline that moved later keeps its earlier entry (checked when it comes).
+            if let due = deadline(newValue), earlier.map({ due < $0 }) ?? true { schedule(due, name) }
         }
     }
 
@@ -55,6 +67,29 @@ final class TaskTable {
         removeFromTotals(task)
         return task
     }
+
+    // MARK: Deadlines
+
+    /// The earliest entry of the deadline queue; it may be early, never late.
+    var earliestDeadline: Int64? { deadlines.earliest }
+
+    /// The tasks whose entries are due; each must be `rescheduled` once its rules ran.
+    func takeDue(now: Int64) -> Set<TaskName> { deadlines.takeDue(now: now) }
+
+    /// Queues the task's deadline as it is now (after its entry was taken), or `at` a given time.
+    func reschedule(_ name: TaskName, at time: Int64? = nil) {
+        guard let task = slots[name]?.task, let due = time ?? deadline(task) else { return }
+        schedule(due, name)
+    }
+
+    private func schedule(_ due: Int64, _ name: TaskName) {
+        deadlines.insert(due, name)
+        if deadlines.count > 2 * slots.count + Self.changesBetweenRecounts {
+            deadlines.rebuild(slots.compactMap { name, slot in deadline(slot.task).map { ($0, name) } })
+        }
+    }
+
+    // MARK: Totals
 
     /// The totals of the top-level tasks, or of one application's.
     func totals(appId: String?) -> SummaryTotals {

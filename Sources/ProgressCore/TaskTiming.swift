@@ -3,39 +3,52 @@
 extension TaskStore {
     /// When the next timing rule may fire for this task (monotonic microseconds).
     public func deadline(of name: TaskName) -> Int64? {
-        tasks[name].flatMap(deadline(of:))
+        tasks[name].flatMap(Self.timingDeadline(of:))
     }
 
-    /// The earliest deadline of all tasks. A scan, so the daemon asks only after housekeeping.
-    public var nextDeadline: Int64? {
-        tasks.tasks.lazy.compactMap(deadline(of:)).min()
-    }
+    /// When housekeeping should next run: the earliest deadline queued, which may be early
+    /// (housekeeping then finds nothing due and queues the real one), never late.
+    public var nextDeadline: Int64? { tasks.earliestDeadline }
 
-    private func deadline(of task: ProgressTask) -> Int64? {
+    static func timingDeadline(of task: ProgressTask) -> Int64? {
         if let outcome = task.outcomeTime {
             return outcome + Int64(task.lingerSeconds) * 1_000_000
         }
-        var deadlines: [Int64] = []
-        if task.lifetime == .lease { deadlines.append(task.lastActivity + Int64(task.leaseSeconds) * 1_000_000) }
+        let lease: Int64? = task.lifetime == .lease ? task.lastActivity + Int64(task.leaseSeconds) * 1_000_000 : nil
         // A parent's stall follows its children; a paused job is not expected to report.
-        if task.ownState == .running && !task.stalled && !task.hasChildren {
-            deadlines.append(task.lastActivity + Int64(task.stallSeconds) * 1_000_000)
+        let stall: Int64? = task.ownState == .running && !task.stalled && !task.hasChildren
+            ? task.lastActivity + Int64(task.stallSeconds) * 1_000_000 : nil
+        switch (lease, stall) {
+        case (let lease?, let stall?): return min(lease, stall)
+        case (let one?, nil), (nil, let one?): return one
+        case (nil, nil): return nil
         }
-        return deadlines.min()
     }
+
+    /// An ended task that has lingered but still has a live descendant is looked at again
+    /// this much later: its own deadline has passed, and would be due at once forever.
+    static let lingerRecheckMicros: Int64 = 1_000_000
 
     /// Applies every timing rule that is due.
     func housekeeping() -> [TaskChange] {
         let now = clock.monotonicMicros
         var changes: [TaskChange] = []
         var expired: [TaskName] = []
-        for name in sortedNames {
-            guard var task = tasks[name] else { continue }  // removed with its parent
+        // In name order, as every walk of tasks is, so that the changes come in a stable order.
+        let due = tasks.takeDue(now: now).sorted { $0.text.utf8.lexicographicallyPrecedes($1.text.utf8) }
+        var waitingForChildren = Set<TaskName>()
+        defer {
+            for name in due {
+                tasks.reschedule(name, at: waitingForChildren.contains(name) ? now + Self.lingerRecheckMicros : nil)
+            }
+        }
+        for name in due {
+            guard var task = tasks[name] else { continue }  // removed, perhaps with its parent
             let before = task
-            if let outcome = task.outcomeTime {
-                if now - outcome >= Int64(task.lingerSeconds) * 1_000_000 && !hasLiveDescendant(name) {
-                    expired.append(name)
-                }
+            if let outcome = task.outcomeTime, now - outcome >= Int64(task.lingerSeconds) * 1_000_000 {
+                if hasLiveDescendant(name) { waitingForChildren.insert(name) } else { expired.append(name) }
+                continue
+            } else if task.outcomeTime != nil {
                 continue
             }
             let idle = now - task.lastActivity

@@ -1,9 +1,10 @@
 @testable import ProgressCore
 import XCTest
 
-/// `Overall` and `Aggregate` come from running totals; after any mix of calls, timers and
-/// removals they equal a walk of every task.
-final class SummaryTotalsTests: XCTestCase {
+/// What the task table keeps as tasks change, checked against a walk of every task after
+/// any mix of calls, timers and removals: the running totals behind `Overall` and
+/// `Aggregate`, and the deadline queue behind the timing rules.
+final class TaskTableTests: XCTestCase {
     let clock = ManualClock()
     lazy var store = TaskStore(clock: clock)
     lazy var door = TaskFrontDoor(store: store, firstSequence: 1)
@@ -21,7 +22,22 @@ final class SummaryTotalsTests: XCTestCase {
         }
     }
 
-    func testRunningTotalsEqualAWalkAfterEveryChange() throws {
+    /// The queue may be early, never late: housekeeping leaves no task past its deadline
+    /// (but an ended parent waiting for a live child), and the next deadline is no later
+    /// than the earliest real one.
+    func assertNoDeadlineIsMissed(_ step: Int, file: StaticString = #filePath, line: UInt = #line) {
+        let now = clock.monotonicMicros
+        let real = store.sortedNames.compactMap { name in store.deadline(of: name).map { (name, $0) } }
+        for (name, deadline) in real where deadline <= now {
+            XCTAssertNotNil(store.task(name)?.outcomeTime, "step \(step): \(name) is past its deadline", file: file, line: line)
+        }
+        if let earliest = real.map(\.1).min() {
+            XCTAssertLessThanOrEqual(store.nextDeadline ?? .max, max(earliest, now + TaskStore.lingerRecheckMicros),
+                                     "step \(step)", file: file, line: line)
+        }
+    }
+
+    func testRunningTotalsAndDeadlinesAgreeWithAWalkAfterEveryChange() throws {
         var random = SystemRandomNumberGenerator()
         let names = try (0..<40).map { try TaskName("t\($0)") }
         for step in 0..<3_000 {
@@ -42,6 +58,9 @@ final class SummaryTotalsTests: XCTestCase {
             case 3: command = .pulse(name)
             case 4:
                 update.state = [.paused, .running].randomElement(using: &random)!
+                update.stallSeconds = [1, 5, 30].randomElement(using: &random)!
+                update.leaseSeconds = [2, 20, 60].randomElement(using: &random)!
+                update.lingerSeconds = [0, 3, 10].randomElement(using: &random)!
                 command = .update(name, update)
             case 5: command = .finish(name)
             case 6: command = .fail(name, message: "disk full")
@@ -54,8 +73,10 @@ final class SummaryTotalsTests: XCTestCase {
                 command = .update(name, update)
             }
             _ = door.perform(command, by: .client(":1.1"))  // refusals are part of the mix
-            _ = door.runTimers()
+            // As the daemon does: housekeeping whenever the next deadline has come.
+            while let next = store.nextDeadline, next <= clock.monotonicMicros { _ = door.runTimers() }
             assertTotalsMatchAWalk(step)
+            assertNoDeadlineIsMissed(step)
         }
     }
 
@@ -67,5 +88,25 @@ final class SummaryTotalsTests: XCTestCase {
             _ = door.perform(.setFraction(names[step % 3], Double(step % 997) / 997), by: .client(":1.1"))
         }
         XCTAssertEqual(store.summary().fraction, store.summaryByWalking().fraction, accuracy: 1e-12)
+    }
+
+    func testTheQueueGivesWhatIsDueOnceAndKeepsTheRest() throws {
+        var queue = DeadlineQueue()
+        let names = try (0..<500).map { try TaskName("t\($0)") }
+        var random = SystemRandomNumberGenerator()
+        var expected: [TaskName: Int64] = [:]
+        for name in names {
+            let deadline = Int64.random(in: 0..<1_000, using: &random)
+            queue.insert(deadline, name)
+            queue.insert(deadline + 5, name)  // a later duplicate, as an early entry leaves
+            expected[name] = deadline
+        }
+        for now in stride(from: Int64(0), to: 1_100, by: 50) {
+            let due = queue.takeDue(now: now)
+            XCTAssertEqual(due, Set(expected.filter { $0.value <= now }.keys), "at \(now)")
+            for name in due { expected[name] = expected[name]! + 5 <= now ? nil : expected[name]! + 5 }
+            XCTAssertTrue((queue.earliest ?? .max) > now)
+        }
+        XCTAssertEqual(queue.count, 0)
     }
 }
