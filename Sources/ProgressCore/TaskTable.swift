@@ -28,6 +28,9 @@ final class TaskTable {
     /// The timing rules' deadline of a task (`TaskStore.timingDeadline`).
     private let deadline: (ProgressTask) -> Int64?
     private var deadlines = DeadlineQueue()
+    /// The queue is rebuilt from the tasks once it holds more than twice their number and
+    /// this many entries (stale ones, early ones, those of removed tasks).
+    static let spareDeadlines = 1_024
 
     init(deadline: @escaping (ProgressTask) -> Int64?) {
         self.deadline = deadline
@@ -84,7 +87,7 @@ final class TaskTable {
 
     private func schedule(_ due: Int64, _ name: TaskName) {
         deadlines.insert(due, name)
-        if deadlines.count > 2 * slots.count + Self.changesBetweenRecounts {
+        if deadlines.count > 2 * slots.count + Self.spareDeadlines {
             deadlines.rebuild(slots.compactMap { name, slot in deadline(slot.task).map { ($0, name) } })
         }
     }
