@@ -101,8 +101,7 @@ final class TaskTable {
     }
 
     private func addToTotals(_ task: ProgressTask) {
-        overall.count(task, 1)
-        if task.parent == nil { byApp[task.appId, default: SummaryTotals()].count(task, 1) }
+        count(task)
         changesSinceRecount += 1
         if changesSinceRecount > max(Self.changesBetweenRecounts, slots.count) { recount() }
     }
@@ -117,11 +116,13 @@ final class TaskTable {
     private func recount() {
         overall = SummaryTotals()
         byApp = [:]
-        for slot in slots.values {
-            overall.count(slot.task, 1)
-            if slot.task.parent == nil { byApp[slot.task.appId, default: SummaryTotals()].count(slot.task, 1) }
-        }
+        for slot in slots.values { count(slot.task) }
         changesSinceRecount = 0
+    }
+
+    private func count(_ task: ProgressTask) {
+        overall.count(task, 1)
+        if task.parent == nil { byApp[task.appId, default: SummaryTotals()].count(task, 1) }
     }
 
     /// Every task, in no particular order.

@@ -56,49 +56,48 @@ struct TaskVariants {
         _ tasks: some Sequence<(ProgressTask, TaskProperties)>, texts: TaskDescribing, maxBytes: Int, maxCount: Int = .max,
         expected: Int = 0
     ) -> Page {
-        let writer = SerializedVariant(capacity: min(expected * 700, maxBytes))
-        var count = 0, last: TaskName?, complete = true
-        writer.boundedArray(alignment: 8, maxBytes: maxBytes - Self.replyMargin) { element in
-            for (task, properties) in tasks {
-                guard count < maxCount, element({
-                    writer.entry(key: task.name.text, valueAlignment: 8) { write(properties, of: task, texts: texts, into: writer) }
-                }) else {
-                    complete = false
-                    return
-                }
-                count += 1
-                last = task.name
-            }
+        page(of: tasks, type: "a{sa{sv}}", capacity: min(expected * 700, maxBytes), maxBytes: maxBytes,
+             maxCount: maxCount) { writer, row in
+            writer.entry(key: row.0.name.text, valueAlignment: 8) { write(row.1, of: row.0, texts: texts, into: writer) }
         }
-        return Page(value: writer.make("a{sa{sv}}"), count: count, last: last, complete: complete)
     }
 
     /// GetManagedObjects' a{oa{sa{sv}}}: every task's path with its interface and
     /// properties, bounded as `tasksByName`.
     func managedObjects(in store: TaskStore, texts: TaskDescribing, maxBytes: Int) -> Page {
-        let writer = SerializedVariant(capacity: min(store.count * 800, maxBytes))
-        var count = 0, last: TaskName?, complete = true
-        writer.boundedArray(alignment: 8, maxBytes: maxBytes - Self.replyMargin) { element in
-            for task in store.sortedNames.lazy.compactMap(store.task) {
-                guard element({
-                    writer.entry(key: BusNames.taskPath(task.name), valueAlignment: 8) {
-                        writer.array(alignment: 8) { interface in
-                            interface {
-                                writer.entry(key: BusNames.taskInterface, valueAlignment: 8) {
-                                    write(.all, of: task, texts: texts, into: writer)
-                                }
-                            }
+        page(of: store.sortedNames.lazy.compactMap(store.task).map { ($0, TaskProperties.all) }, type: "a{oa{sa{sv}}}",
+             capacity: min(store.count * 800, maxBytes), maxBytes: maxBytes) { writer, row in
+            writer.entry(key: BusNames.taskPath(row.0.name), valueAlignment: 8) {
+                writer.array(alignment: 8) { interface in
+                    interface {
+                        writer.entry(key: BusNames.taskInterface, valueAlignment: 8) {
+                            write(.all, of: row.0, texts: texts, into: writer)
                         }
                     }
-                }) else {
+                }
+            }
+        }
+    }
+
+    /// The bounded array both are: one entry a task, in order, until `maxCount` or until the
+    /// next entry would pass `maxBytes` (less `replyMargin`).
+    private func page(
+        of rows: some Sequence<(ProgressTask, TaskProperties)>, type: String, capacity: Int, maxBytes: Int,
+        maxCount: Int = .max, entry: @escaping (SerializedVariant, (ProgressTask, TaskProperties)) -> Void
+    ) -> Page {
+        let writer = SerializedVariant(capacity: capacity)
+        var count = 0, last: TaskName?, complete = true
+        writer.boundedArray(alignment: 8, maxBytes: maxBytes - Self.replyMargin) { element in
+            for row in rows {
+                guard count < maxCount, element({ entry(writer, row) }) else {
                     complete = false
                     return
                 }
                 count += 1
-                last = task.name
+                last = row.0.name
             }
         }
-        return Page(value: writer.make("a{oa{sa{sv}}}"), count: count, last: last, complete: complete)
+        return Page(value: writer.make(type), count: count, last: last, complete: complete)
     }
 
     func summary(_ summary: TaskSummary) -> OpaquePointer {
