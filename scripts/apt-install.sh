@@ -12,6 +12,8 @@ if [ "$(id -u)" -ne 0 ]; then
     sudo="sudo"
 fi
 export DEBIAN_FRONTEND=noninteractive
-$sudo apt-get update -qq
-$sudo apt-get install -y -qq --no-install-recommends "$@" >/dev/null
+# Several builds may install at once (a developer's and its helpers'): wait for dpkg's lock.
+lock="-o DPkg::Lock::Timeout=600"
+$sudo apt-get $lock update -qq
+$sudo apt-get $lock install -y -qq --no-install-recommends "$@" >/dev/null
 echo "$who: done"
