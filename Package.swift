@@ -60,11 +60,15 @@ let package = Package(
             name: "ProgressAccessibility", dependencies: ["ProgressDaemon", "ProgressBus", "ProgressCore", "CGLib"],
             resources: [.embedInCode("org.a11y.atspi.xml")]),
 
+        // Jobs of system services (PackageKit, UDisks2, fwupd, systemd-importd) read from the
+        // system bus: one input per service.
+        .target(name: "ProgressSystem", dependencies: ["ProgressDaemon", "ProgressBus", "ProgressText", "ProgressCore", "CGLib"]),
+
         .executableTarget(
             name: "progressd",
             dependencies: [
-                "ProgressDaemon", "ProgressDesktop", "ProgressKDE", "ProgressAccessibility", "ProgressBus", "ProgressText",
-                "ProgressState", "ProgressCore",
+                "ProgressDaemon", "ProgressDesktop", "ProgressKDE", "ProgressAccessibility", "ProgressSystem", "ProgressBus",
+                "ProgressText", "ProgressState", "ProgressCore",
             ]),
 
         // cairo and pango drawing, PNG through libpng: the only module that imports CCairo.
@@ -115,6 +119,10 @@ let package = Package(
         .testTarget(
             name: "ProgressKDETests",
             dependencies: ["ProgressKDE", "ProgressClient", "ProgressCore", "ProgressTestSupport", "progressd", "progressctl"],
+            exclude: ["helpers"]),
+        .testTarget(
+            name: "ProgressSystemTests",
+            dependencies: ["ProgressSystem", "ProgressText", "ProgressClient", "ProgressCore", "ProgressTestSupport", "progressd", "progressctl"],
             exclude: ["helpers"]),
         // Real desktop clients (kioclient5, libunity, dunst …): `make interop` installs them and
         // sets PROGRESSD_INTEROP=1; `make test` skips them.

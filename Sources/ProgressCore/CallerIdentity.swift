@@ -18,6 +18,9 @@ public enum TaskOwner: Hashable, Sendable, CustomStringConvertible {
     /// A connection whose identity could not be learned (its process had gone, or the bus
     /// did not answer): confined, so that a failure never grants the host's rights.
     case unknown
+    /// Jobs of system services (PackageKit, UDisks2, fwupd, importd) that the system-bus
+    /// bridge reads: the service is their truth, so no session client may change them.
+    case system
 
     /// Whether the owner is held to its own tasks.
     public var isConfined: Bool { self != .host }
@@ -37,6 +40,7 @@ public enum TaskOwner: Hashable, Sendable, CustomStringConvertible {
         case .snap(let name): "the Snap \(quoted(name))"
         case .otherUser(let uid): "user \(uid)"
         case .unknown: "a connection of unknown identity"
+        case .system: "the system (jobs of system services)"
         }
     }
 
@@ -48,12 +52,14 @@ public enum TaskOwner: Hashable, Sendable, CustomStringConvertible {
         case .snap(let name): "snap:" + name
         case .otherUser(let uid): "user:\(uid)"
         case .unknown: "unknown"
+        case .system: "system"
         }
     }
 
     public init?(recordText text: String) {
         if text == "host" { self = .host; return }
         if text == "unknown" { self = .unknown; return }
+        if text == "system" { self = .system; return }
         guard let colon = text.firstIndex(of: ":") else { return nil }
         let value = String(text[text.index(after: colon)...])
         switch text[..<colon] {
@@ -81,6 +87,8 @@ public struct CallerIdentity: Hashable, Sendable {
 
     /// The unconfined identity internal sources and tests speak with.
     public static let host = CallerIdentity(owner: .host)
+    /// The system-bus bridge, the only identity that changes `system/` tasks.
+    public static let system = CallerIdentity(owner: .system)
 }
 
 /// What the per-caller caps count against: a host process (so that 64 connections from one

@@ -74,4 +74,18 @@ public enum ClientText {
         guard firstControl(in: text) != nil else { return text }
         return String(String.UnicodeScalarView(text.unicodeScalars.map { $0.isControl ? " " : $0 }))
     }
+
+    /// The longest prefix of `text` of at most `maxBytes` UTF-8 bytes, cut between characters.
+    public static func truncated(_ text: String, to maxBytes: Int) -> String {
+        if text.utf8.count <= maxBytes { return text }
+        var result = ""
+        var bytes = 0
+        for character in text {
+            let size = character.utf8.count
+            if bytes + size > maxBytes { break }
+            result.append(character)
+            bytes += size
+        }
+        return result
+    }
 }

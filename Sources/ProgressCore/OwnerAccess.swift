@@ -18,8 +18,16 @@
 ///   what"). Broadcast signals carry every task to any listener, xdg-dbus-proxy passes them
 ///   to a sandbox that may talk to progressd, so hiding tasks from replies would protect
 ///   nothing. Confinement is about what an app may change.
+/// - Jobs of system services (`system/<service>/<id>`) belong to the system identity, which
+///   only the system-bus bridge speaks as: no session client, not even the host, may start a
+///   name under `system/` or change, finish, fail or remove such a task (the service is its
+///   truth). Requests are let through: the bridge passes a cancel request to a service that
+///   offers one, and the store refuses it for a task that is not cancellable.
 /// - Timers, lost connections and bridges are the daemon's own inputs and are not checked.
 public struct OwnerAccess: AccessPolicy {
+    /// The namespace of the system identity's tasks.
+    public static let systemPrefix = "system/"
+
     public init() {}
 
     public func admit(_ command: TaskCommand, by origin: ChangeOrigin, store: TaskStore) throws(ProgressError) -> TaskCommand {
@@ -32,6 +40,11 @@ public struct OwnerAccess: AccessPolicy {
                 // another identity's name over that way.
                 try mayChange(task, caller, "start again")
                 try mayReattach(task, caller, update)
+            }
+            if name.text.hasPrefix(Self.systemPrefix), caller.identity.owner != .system {
+                throw .accessDenied(
+                    "task name \(quoted(name.text)) is refused: names under \(quoted(Self.systemPrefix)) are the jobs of "
+                        + "system services, which only progressd's system-bus bridge starts")
             }
             return .start(name, update)
         case .update(let name, var update):
@@ -52,9 +65,12 @@ public struct OwnerAccess: AccessPolicy {
                 }
             }
             return .updateMany(admitted)
-        case .setFraction(let name, _), .pulse(let name), .finish(let name), .fail(let name, _), .remove(let name),
-             .requestCancel(let name), .requestPause(let name), .requestResume(let name):
+        case .setFraction(let name, _), .pulse(let name), .finish(let name), .fail(let name, _), .remove(let name):
             if let task = store.task(name) { try mayChange(task, caller, verb(command)) }
+            return command
+        case .requestCancel(let name), .requestPause(let name), .requestResume(let name):
+            // A system job's requests go to its service through the bridge, whoever asks.
+            if let task = store.task(name), task.owner != .system { try mayChange(task, caller, verb(command)) }
             return command
         }
     }
@@ -62,6 +78,11 @@ public struct OwnerAccess: AccessPolicy {
     /// The host may act on any task; anyone else on its own only.
     private func mayChange(_ task: ProgressTask, _ caller: ClientID, _ action: String) throws(ProgressError) {
         let who = caller.identity.owner
+        if task.owner == .system, who != .system {
+            throw .accessDenied(
+                "task \(quoted(task.name.text)) belongs to \(task.owner); only its service may \(action) it (progressd "
+                    + "reads it from the system bus), and connection \(caller) is \(who)")
+        }
         guard who.isConfined, who != task.owner else { return }
         let whoMay = task.owner == .host ? "only the host" : "only \(task.owner) and the host"
         throw .accessDenied(
@@ -80,7 +101,8 @@ public struct OwnerAccess: AccessPolicy {
     /// The app id a call may set: a sandboxed app's own (forced on Start when omitted).
     private func appId(_ given: String?, forcedFor caller: ClientID, start: Bool) throws(ProgressError) -> String? {
         let who = caller.identity.owner
-        guard who.isConfined else { return given }
+        // The system bridge names the front end (GNOME Software, Discover) where it knows it.
+        guard who.isConfined, who != .system else { return given }
         guard let own = who.sandboxAppId else {
             if let given {
                 throw .accessDenied(

@@ -1,8 +1,9 @@
 extension TaskStore {
     /// The task's persisted fields, and its owner when that is not the host (a sandboxed
-    /// app keeps its tasks across a restart).
+    /// app keeps its tasks across a restart). None for a system job: its service is the
+    /// truth, and the bridge reads it again after a restart.
     public func record(of name: TaskName) -> TaskRecord? {
-        guard let task = tasks[name] else { return nil }
+        guard let task = tasks[name], task.owner != .system else { return nil }
         var record = TaskPropertyTable.standard.record(of: task)
         if task.owner != .host { record.fields["owner"] = .string(task.owner.recordText) }
         return record

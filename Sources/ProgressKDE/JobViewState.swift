@@ -140,16 +140,5 @@ public struct JobViewState: Sendable, Equatable {
     }
 
     /// The longest prefix of `text` of at most `maxBytes` UTF-8 bytes, cut between characters.
-    public static func truncated(_ text: String, to maxBytes: Int) -> String {
-        if text.utf8.count <= maxBytes { return text }
-        var result = ""
-        var bytes = 0
-        for character in text {
-            let size = character.utf8.count
-            if bytes + size > maxBytes { break }
-            result.append(character)
-            bytes += size
-        }
-        return result
-    }
+    public static func truncated(_ text: String, to maxBytes: Int) -> String { ClientText.truncated(text, to: maxBytes) }
 }

@@ -59,7 +59,7 @@ public final class MessageCatalog: @unchecked Sendable {
         inProgress, paused, finished, failed, failedBecause, cancelled, stalled, timeLeft, pair, amountOfTotal,
         amountOfTotalInUnit, percentDone, percentDoneWithTimeLeft, filesOfTotal, itemsOfTotal, files, items,
         tasksOverall, tasksFinished, tasksCancelled, tasksPaused, tasksStalled, tasksFailed, failure,
-    ]
+    ] + systemJobMessages
 
     static let pluralSamples = 200
 

@@ -6,6 +6,7 @@ import ProgressDesktop
 import ProgressBus
 import ProgressCore
 import ProgressState
+import ProgressSystem
 import ProgressText
 
 /// progressd: parses its flags, resolves its locale from the environment, and runs.
@@ -25,7 +26,8 @@ let usage = """
     Usage: progressd [--max-signals-per-second N] [--max-tasks N] [--max-tasks-per-caller N]
                      [--max-reply-bytes N] [--locale-directory DIR] [--state-directory DIR]
                      [--no-kde-jobs] [--notifications none|outcomes|progress] [--notify-after SECONDS]
-                     [--no-launcher-entry] [--no-accessibility] [--version] [--help]
+                     [--no-launcher-entry] [--no-accessibility] [--no-system-jobs]
+                     [--no-system-jobs-from SERVICE] [--system-jobs mine|all] [--version] [--help]
 
     Serves org.progressd.Progress1 on the session bus (DBUS_SESSION_BUS_ADDRESS).
 
@@ -51,6 +53,13 @@ let usage = """
       --no-accessibility           do not publish tasks as progress bars on the AT-SPI
                                    accessibility bus (by default they are, while
                                    accessibility is on)
+      --no-system-jobs             do not show jobs of system services (package,
+                                   firmware, disk and image transfers) from the system bus
+      --no-system-jobs-from SERVICE
+                                   not those of SERVICE: packagekit, udisks2, fwupd or
+                                   importd (may be given more than once)
+      --system-jobs mine|all       whose system jobs show: the session user's and those of
+                                   no user (mine, the default), or every user's (all)
       --version                    print the version and exit
       --help                       print this help and exit
 
@@ -73,6 +82,7 @@ var notificationMode = NotificationOutput.Mode.outcomes
 var notifyAfterSeconds = 10.0
 var launcherEntry = true
 var accessibility = true
+var systemJobs = SystemJobOptions()
 let environment = ProcessInfo.processInfo.environment
 var stateURL = StateDirectory.defaultURL(environment: environment)
 // <prefix>/bin/progressd finds <prefix>/share/locale, installed or in the build folder.
@@ -118,6 +128,20 @@ while let argument = arguments.popFirst() {
         launcherEntry = false
     case "--no-accessibility":
         accessibility = false
+    case "--no-system-jobs":
+        systemJobs.services = []
+    case "--no-system-jobs-from":
+        guard let value = arguments.popFirst(), let service = SystemJobOptions.Service(rawValue: value) else {
+            FileHandle.standardError.write(Data("progressd: --no-system-jobs-from needs packagekit, udisks2, fwupd or importd\n".utf8))
+            exit(64)
+        }
+        systemJobs.services.remove(service)
+    case "--system-jobs":
+        guard let value = arguments.popFirst(), ["mine", "all"].contains(value) else {
+            FileHandle.standardError.write(Data("progressd: --system-jobs needs mine or all\n".utf8))
+            exit(64)
+        }
+        systemJobs.allUsers = value == "all"
     case "--max-tasks":
         limits.maxTasks = wholeNumber(after: argument, in: 1...10_000_000)
     case "--max-reply-bytes":
@@ -161,4 +185,5 @@ exit(Daemon(configuration: configuration).run { (context: DaemonContext) throws(
     if let launcherInput { context.add(LauncherEntryOutput(context: context, reportedElsewhere: { launcherInput.reportedAppIds })) }
     if notificationMode != .none { context.add(NotificationOutput(context: context, mode: notificationMode, notifyAfterSeconds: notifyAfterSeconds)) }
     if accessibility { context.add(AccessibilityExport(context: context, locale: daemonLocale.identifier)) }
+    if systemJobs.any { let input = SystemJobs(context: context, options: systemJobs, catalog: catalog, locale: daemonLocale); context.add(input); input.start() }
 })

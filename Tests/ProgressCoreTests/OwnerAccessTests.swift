@@ -118,9 +118,57 @@ final class OwnerAccessTests: XCTestCase {
     }
 
     func testOwnerRecordTextRoundTrips() {
-        for owner: TaskOwner in [.host, .flatpak("org.a.B"), .snap("vlc"), .otherUser(1001), .unknown] {
+        for owner: TaskOwner in [.host, .flatpak("org.a.B"), .snap("vlc"), .otherUser(1001), .unknown, .system] {
             XCTAssertEqual(TaskOwner(recordText: owner.recordText), owner)
         }
         XCTAssertNil(TaskOwner(recordText: "bogus"))
+    }
+
+    // MARK: The system identity (jobs read from the system bus)
+
+    let bridge = ClientID("(system bus)", identity: .system)
+
+    func startSystemJob(cancellable: Bool = false) {
+        var start = update([("app-id", .string("org.gnome.Software")), ("lifetime", .string("persistent"))])
+        start.cancellable = cancellable
+        XCTAssertNil(perform(.start(name("system/packagekit/7"), start), by: bridge))
+    }
+
+    func testNoSessionClientChangesASystemJob() {
+        startSystemJob()
+        XCTAssertEqual(door.store.task(name("system/packagekit/7"))?.owner, .system)
+        XCTAssertEqual(door.store.task(name("system/packagekit/7"))?.appId, "org.gnome.Software", "the bridge names the front end")
+        let job = name("system/packagekit/7")
+        for client in [script, app] {
+            for command: TaskCommand in [
+                .update(job, TaskUpdate()), .updateMany([NamedUpdate(name: job, update: TaskUpdate())]), .setFraction(job, 1),
+                .pulse(job), .finish(job), .fail(job, message: "no"), .remove(job), .start(job, TaskUpdate()),
+            ] {
+                assertDenied(command, by: client, "task 'system/packagekit/7' belongs to the system (jobs of system services); only its service may")
+            }
+        }
+        XCTAssertEqual(door.store.task(job)?.state, .running, "nothing changed")
+        XCTAssertNil(perform(.setFraction(job, 0.5), by: bridge), "the bridge changes its own")
+        XCTAssertNil(perform(.finish(job), by: bridge))
+    }
+
+    func testOnlyTheBridgeStartsNamesUnderSystem() {
+        assertDenied(.start(name("system/packagekit/99"), TaskUpdate()), by: script, "names under 'system/' are the jobs of system services")
+        XCTAssertNil(door.store.task(name("system/packagekit/99")), "no squatting on a job's name before the bridge sees it")
+        XCTAssertNil(perform(.start(name("copy"), TaskUpdate()), by: script))
+        assertDenied(.finish(name("copy")), by: bridge, "task 'copy' belongs to the host")
+    }
+
+    func testRequestsOnASystemJobReachTheStoreWhoeverAsks() {
+        startSystemJob(cancellable: true)
+        XCTAssertNil(perform(.requestCancel(name("system/packagekit/7")), by: app), "the bridge passes it to the service")
+        XCTAssertEqual(door.store.task(name("system/packagekit/7"))?.cancelRequested, true)
+        XCTAssertEqual(perform(.requestPause(name("system/packagekit/7")), by: script)?.name, "NotAllowed", "not pausable")
+    }
+
+    func testSystemJobsAreNeverPersisted() {
+        startSystemJob()
+        XCTAssertNil(door.store.record(of: name("system/packagekit/7")))
+        XCTAssertTrue(door.store.allRecords.isEmpty)
     }
 }

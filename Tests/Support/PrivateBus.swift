@@ -11,11 +11,15 @@ public final class PrivateBus {
     private let shell: Process
     private let lifeline: Pipe
     private let directory: URL
+    /// A system bus (`<type>system</type>`, for the system-job tests) rather than a session bus.
+    public let isSystemBus: Bool
     /// A state directory for daemons on this bus, removed with it.
     public var stateDirectory: URL { directory.appendingPathComponent("state") }
 
-    /// `serviceDirectory` holds D-Bus activation files the bus may start services from.
-    public init(serviceDirectory: URL? = nil) throws {
+    /// `serviceDirectory` holds D-Bus activation files the bus may start services from;
+    /// `socket` is a fixed path to listen on (a bus that comes where a daemon already looks).
+    public init(serviceDirectory: URL? = nil, system: Bool = false, socket: URL? = nil) throws {
+        isSystemBus = system
         directory = FileManager.default.temporaryDirectory.appendingPathComponent("progressd-test-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         // Our own configuration: no service directories (nothing installed can be
@@ -25,8 +29,8 @@ public final class PrivateBus {
             <!DOCTYPE busconfig PUBLIC "-//freedesktop//DTD D-Bus Bus Configuration 1.0//EN"
              "http://www.freedesktop.org/standards/dbus/1.0/busconfig.dtd">
             <busconfig>
-              <type>session</type>
-              <listen>unix:dir=\(directory.path)</listen>
+              <type>\(system ? "system" : "session")</type>
+              <listen>\(socket.map { "unix:path=\($0.path)" } ?? "unix:dir=\(directory.path)")</listen>
               <auth>EXTERNAL</auth>
               \(serviceDirectory.map { "<servicedir>\($0.path)</servicedir>" } ?? "")
               <policy context="default">
@@ -60,10 +64,17 @@ public final class PrivateBus {
     /// A new client connection to this bus.
     public func connect() throws -> BusConnection { try BusConnection(address: address) }
 
-    /// The environment for a child process that should use this bus as its session bus.
+    /// The environment for a child process that should use this bus as its session bus (or,
+    /// for a system bus, as its system bus). Beside a session bus the system bus is a socket
+    /// that is never there, so that no test reaches the machine's own system bus.
     public var environment: [String: String] {
         var environment = ProcessInfo.processInfo.environment
-        environment["DBUS_SESSION_BUS_ADDRESS"] = address
+        if isSystemBus {
+            environment["DBUS_SYSTEM_BUS_ADDRESS"] = address
+        } else {
+            environment["DBUS_SESSION_BUS_ADDRESS"] = address
+            environment["DBUS_SYSTEM_BUS_ADDRESS"] = "unix:path=\(directory.path)/no-system-bus"
+        }
         return environment
     }
 

@@ -1,0 +1,188 @@
+import CGLib
+import ProgressBus
+import ProgressCore
+import ProgressText
+
+/// PackageKit's transactions (GNOME Software, KDE Discover, `pkcon`) as tasks
+/// `system/packagekit/<transaction id>`. The list comes from `GetTransactionList` when
+/// packagekitd appears and from `TransactionListChanged` after; each transaction is read
+/// with `GetAll` and then followed through `PropertiesChanged`, never `Properties.Get`
+/// (a Get of `RemainingTime` aborts Debian 12's packagekitd 1.2.6). `Finished` ends the
+/// task, `Destroy` removes it. Query transactions (search, resolve, get-*) are not tasks:
+/// they take moments and would only flicker on docks and in screen readers.
+final class PackageKitInput: SystemJobSource {
+    let busName = "org.freedesktop.PackageKit"
+    static let path = "/org/freedesktop/PackageKit"
+    static let transactionInterface = "org.freedesktop.PackageKit.Transaction"
+
+    private unowned let jobs: SystemJobs
+    private let signals = SystemSignals()
+    private var connection: OpaquePointer?
+    private var owner = ""
+    /// Bumped when packagekitd goes: replies to calls made before are dropped.
+    private var generation = 0
+    private var transactions: [String: Transaction] = [:]
+
+    init(jobs: SystemJobs) { self.jobs = jobs }
+
+    final class Transaction {
+        let path: String
+        var role: UInt32 = 0
+        var status: UInt32 = 0
+        var percentage: UInt32 = 101
+        var lastPackage = ""
+        var uid: UInt32?
+        var appId: String?
+        /// GetAll has answered: the role and user are known.
+        var known = false
+        var errorDetails: String?
+        var task: TaskName?
+        var ended = false
+        init(path: String) { self.path = path }
+    }
+
+    func appeared(on connection: OpaquePointer, owner: String) {
+        self.connection = connection
+        self.owner = owner
+        signals.subscribe(connection, sender: owner, interface: busName, member: "TransactionListChanged", path: Self.path) {
+            [unowned self] _, _, parameters in
+            listed(SystemVariant.strings(parameters, 0))
+        }
+        signals.subscribe(connection, sender: owner, interface: "org.freedesktop.DBus.Properties", member: "PropertiesChanged",
+                          arg0: Self.transactionInterface) { [unowned self] path, _, parameters in
+            guard let transaction = transactions[path] else { return }
+            apply(Variant.optionsChild(parameters, 1), to: transaction)
+            refresh(transaction)
+        }
+        signals.subscribe(connection, sender: owner, interface: Self.transactionInterface, member: nil) { [unowned self] path, member, parameters in
+            transactionSignal(path, member, parameters)
+        }
+        let generation = generation
+        AsyncBusCall.call(connection, destination: owner, path: Self.path, interface: busName, method: "GetTransactionList",
+                          Variant.tuple([]), replyType: "(ao)") { [weak self] result in
+            guard let self, self.generation == generation else { return }
+            switch result {
+            case .success(let reply):
+                listed(SystemVariant.strings(reply, 0))
+            case .failure(let failure): Log.notice("PackageKit: GetTransactionList failed: \(failure.message)")
+            }
+        }
+    }
+
+    func vanished(_ why: String) {
+        generation += 1
+        signals.unsubscribeAll()
+        for transaction in transactions.values where !transaction.ended {
+            if let task = transaction.task { jobs.end(task, .failed(why)) }
+        }
+        transactions.removeAll()
+        connection = nil
+    }
+
+    /// The transactions packagekitd has now: new ones are read; ones that left the list
+    /// before they became tasks are forgotten (those with tasks end with `Finished`).
+    private func listed(_ paths: [String]) {
+        for path in paths where transactions[path] == nil {
+            let transaction = Transaction(path: path)
+            transactions[path] = transaction
+            read(transaction)
+        }
+        let current = Set(paths)
+        for (path, transaction) in transactions where !current.contains(path) && transaction.task == nil {
+            transactions[path] = nil
+        }
+    }
+
+    private func read(_ transaction: Transaction) {
+        guard let connection else { return }
+        let generation = generation
+        AsyncBusCall.call(connection, destination: owner, path: transaction.path, interface: "org.freedesktop.DBus.Properties",
+                          method: "GetAll", Variant.tuple([Variant.string(Self.transactionInterface)]), replyType: "(a{sv})") {
+            [weak self] result in
+            guard let self, self.generation == generation, transactions[transaction.path] === transaction else { return }
+            switch result {
+            case .success(let reply):
+                let properties = Variant.optionsChild(reply, 0)
+                apply(properties, to: transaction)
+                transaction.known = true
+                if case .string(let sender)? = properties.first(where: { $0.key == "Sender" })?.value.kind, !sender.isEmpty {
+                    FrontEnd.appId(of: sender, on: connection) { [weak self] appId in
+                        guard let self, self.generation == generation, let appId else { return }
+                        transaction.appId = appId
+                        refresh(transaction)
+                    }
+                }
+                refresh(transaction)
+            case .failure:
+                // Gone between the list and the read: nothing to show.
+                transactions[transaction.path] = nil
+            }
+        }
+    }
+
+    private func apply(_ properties: [(key: String, value: OptionValue)], to transaction: Transaction) {
+        for (key, value) in properties {
+            switch (key, value.kind) {
+            case ("Role", .unsignedInteger(let number)): transaction.role = UInt32(clamping: number)
+            case ("Status", .unsignedInteger(let number)): transaction.status = UInt32(clamping: number)
+            case ("Percentage", .unsignedInteger(let number)): transaction.percentage = UInt32(clamping: number)
+            case ("LastPackage", .string(let text)): transaction.lastPackage = text
+            case ("Uid", .unsignedInteger(let number)): transaction.uid = UInt32(clamping: number)
+            default: break // ElapsedTime, RemainingTime, Speed: progressd estimates the rate itself.
+            }
+        }
+    }
+
+    private func transactionSignal(_ path: String, _ member: String, _ parameters: OpaquePointer) {
+        guard let transaction = transactions[path] else { return }
+        switch member {
+        case "ErrorCode":
+            transaction.errorDetails = Variant.stringChild(parameters, 1)
+        case "Finished":
+            transaction.ended = true
+            guard let task = transaction.task else { return }
+            let exit = Variant.uint32Child(parameters, 0)
+            jobs.end(task, Self.outcome(exit: exit, details: transaction.errorDetails))
+        case "Destroy":
+            transactions[path] = nil
+            if let task = transaction.task { jobs.remove(task) }
+        default: break
+        }
+    }
+
+    /// Starts or updates the task once the transaction's role is known and one people wait for.
+    private func refresh(_ transaction: Transaction) {
+        guard transaction.known, !transaction.ended, jobs.shows(uid: transaction.uid),
+              let title = PackageKitTexts.title(role: transaction.role, status: transaction.status) else { return }
+        var state = SystemJobState()
+        state.title = jobs.text(title)
+        state.message = PackageKitTexts.package(transaction.lastPackage)
+        if state.message.isEmpty, let waiting = PackageKitTexts.waiting(status: transaction.status) {
+            state.message = jobs.text(waiting)
+        }
+        state.fraction = transaction.percentage <= 100 ? Double(transaction.percentage) / 100 : nil
+        state.appId = transaction.appId
+        if let task = transaction.task {
+            jobs.update(task, state)
+        } else if let task = jobs.taskName(.packagekit, String(transaction.path.split(separator: "/").last ?? "")) {
+            transaction.task = task
+            jobs.start(task, state)
+        }
+    }
+
+    /// PkExitEnum: success, cancelled (or cancelled for a transaction of higher priority),
+    /// or a failure with the ErrorCode's details, else the exit's name.
+    static func outcome(exit: UInt32, details: String?) -> SystemJobState.Outcome {
+        switch exit {
+        case 1: .finished
+        case 3, 9: .cancelled
+        default:
+            .failed(details.flatMap { $0.isEmpty ? nil : $0 } ?? "PackageKit: \(exitNames[Int(exit)] ?? "failed (exit \(exit))")")
+        }
+    }
+
+    static let exitNames = [
+        2: "failed", 4: "a key is required", 5: "a licence must be accepted", 6: "killed",
+        7: "a media change is required", 8: "untrusted packages are needed", 10: "transaction skipped", 11: "repair required",
+    ]
+}

@@ -1,0 +1,211 @@
+import CGLib
+import ProgressBus
+import ProgressCore
+
+/// One system service the bridge reads jobs from: it is told when its bus name gets an owner
+/// (with the system bus connection and the owner's unique name, the only sender it may
+/// believe) and when the name loses it or the bus goes.
+protocol SystemJobSource: AnyObject {
+    /// The service's bus name, such as `org.freedesktop.PackageKit`.
+    var busName: String { get }
+    func appeared(on connection: OpaquePointer, owner: String)
+    /// The owner left (or the bus went): `why` says which, for the live jobs' failure.
+    func vanished(_ why: String)
+}
+
+/// The system bus for the system-job inputs (`DBUS_SYSTEM_BUS_ADDRESS`, or the default
+/// system bus). It connects asynchronously; a bus that is missing, refuses progressd or
+/// goes away is logged once and tried again with a growing pause (1 s to 60 s), never an
+/// error: system jobs are extra, the session's tasks are the daemon's work. While it is
+/// connected each source's name is watched (GDBus's name watch, on NameOwnerChanged).
+final class SystemBus {
+    private let clock: Clock
+    private var sources: [SystemJobSource] = []
+    private var connection: OpaquePointer?
+    private var closedHandler: gulong = 0
+    private var watches: [UInt32] = []
+    private var present: Set<ObjectIdentifier> = []
+    private var retryDelaySeconds: Int64 = 1
+    private var reportedAbsence = false
+    private var connecting = false
+    private var stopped = false
+    private lazy var retry = MainLoopTimer(clock: clock) { [unowned self] in connect() }
+
+    init(clock: Clock) { self.clock = clock }
+
+    func add(_ source: SystemJobSource) { sources.append(source) }
+
+    private var userData: gpointer { Unmanaged.passUnretained(self).toOpaque() }
+    private static func from(_ pointer: gpointer?) -> SystemBus { Unmanaged<SystemBus>.fromOpaque(pointer!).takeUnretainedValue() }
+
+    /// The address GLib would use: `DBUS_SYSTEM_BUS_ADDRESS`, or the standard socket. Reading
+    /// it touches no socket, so asking for it on the main loop does not block.
+    static var address: String? {
+        var error: UnsafeMutablePointer<GError>?
+        guard let address = g_dbus_address_get_for_bus_sync(G_BUS_TYPE_SYSTEM, nil, &error) else {
+            Log.warning("no system bus address: \(consumeMessage(error))")
+            return nil
+        }
+        defer { g_free(address) }
+        return String(cString: address)
+    }
+
+    func connect() {
+        guard !stopped, !connecting, connection == nil, let address = Self.address else { return }
+        connecting = true
+        g_dbus_connection_new_for_address(
+            address,
+            GDBusConnectionFlags(rawValue: G_DBUS_CONNECTION_FLAGS_AUTHENTICATION_CLIENT.rawValue
+                | G_DBUS_CONNECTION_FLAGS_MESSAGE_BUS_CONNECTION.rawValue),
+            nil, nil,
+            { _, result, userData in
+                assertOnMainLoop()
+                var error: UnsafeMutablePointer<GError>?
+                let connection = g_dbus_connection_new_for_address_finish(result, &error)
+                let bus = Unmanaged<SystemBus>.fromOpaque(userData!).takeRetainedValue()
+                bus.connecting = false
+                guard let connection else { return bus.failed("could not connect to the system bus: \(consumeMessage(error))") }
+                bus.connected(connection)
+            }, Unmanaged.passRetained(self).toOpaque())
+    }
+
+    private func failed(_ message: String) {
+        if !reportedAbsence {
+            reportedAbsence = true
+            Log.notice("\(message); system jobs show once it is there (trying again)")
+        }
+        retry.arm(at: clock.monotonicMicros + retryDelaySeconds * 1_000_000)
+        retryDelaySeconds = min(60, retryDelaySeconds * 2)
+    }
+
+    private func connected(_ connection: OpaquePointer) {
+        guard !stopped else {
+            g_object_unref(UnsafeMutableRawPointer(connection))
+            return
+        }
+        self.connection = connection
+        retryDelaySeconds = 1
+        if reportedAbsence { Log.notice("connected to the system bus: reading system jobs") }
+        reportedAbsence = false
+        g_dbus_connection_set_exit_on_close(connection, 0)
+        let onClosed: @convention(c) (OpaquePointer?, gboolean, UnsafeMutablePointer<GError>?, gpointer?) -> Void = { _, _, _, userData in
+            assertOnMainLoop()
+            SystemBus.from(userData).lost()
+        }
+        closedHandler = shim_signal_connect(
+            UnsafeMutableRawPointer(connection), "closed", unsafeBitCast(onClosed, to: GCallback.self), userData)
+        for source in sources {
+            let box = Unmanaged.passRetained(WatchBox(bus: self, source: source)).toOpaque()
+            watches.append(g_bus_watch_name_on_connection(
+                connection, source.busName, G_BUS_NAME_WATCHER_FLAGS_NONE,
+                { connection, _, owner, box in
+                    assertOnMainLoop()
+                    let watch = Unmanaged<WatchBox>.fromOpaque(box!).takeUnretainedValue()
+                    guard let connection, let owner, let bus = watch.bus else { return }
+                    bus.present.insert(ObjectIdentifier(watch.source))
+                    watch.source.appeared(on: connection, owner: String(cString: owner))
+                },
+                { _, name, box in
+                    assertOnMainLoop()
+                    let watch = Unmanaged<WatchBox>.fromOpaque(box!).takeUnretainedValue()
+                    guard let bus = watch.bus, bus.present.remove(ObjectIdentifier(watch.source)) != nil else { return }
+                    watch.source.vanished("\(String(cString: name!)) left the system bus while the job ran")
+                },
+                box, { box in Unmanaged<WatchBox>.fromOpaque(box!).release() }))
+        }
+    }
+
+    /// The bus closed (dbus-daemon stopped, or dropped progressd): the sources' live jobs
+    /// fail, since no outcome can come, and the bridge tries to connect again.
+    private func lost() {
+        disconnect(why: "the system bus went away while the job ran")
+        if !stopped {
+            Log.notice("lost the system bus; system jobs show again once it is back (trying again)")
+            reportedAbsence = true
+            retry.arm(at: clock.monotonicMicros + retryDelaySeconds * 1_000_000)
+        }
+    }
+
+    private func disconnect(why: String) {
+        guard let connection else { return }
+        for id in watches { g_bus_unwatch_name(id) }
+        watches.removeAll()
+        for source in sources where present.remove(ObjectIdentifier(source)) != nil { source.vanished(why) }
+        g_signal_handler_disconnect(UnsafeMutableRawPointer(connection), closedHandler)
+        g_object_unref(UnsafeMutableRawPointer(connection))
+        self.connection = nil
+    }
+
+    func stop() {
+        stopped = true
+        retry.cancel()
+        disconnect(why: "progressd stopped")
+    }
+
+    private final class WatchBox {
+        weak var bus: SystemBus?
+        let source: SystemJobSource
+        init(bus: SystemBus, source: SystemJobSource) {
+            self.bus = bus
+            self.source = source
+        }
+    }
+}
+
+/// The signals one source listens to, from its service's unique name only (a name any
+/// other peer on the system bus could not send as), each with a Swift handler; all of them
+/// are dropped at once when the service goes.
+final class SystemSignals {
+    typealias Handler = (_ path: String, _ member: String, _ parameters: OpaquePointer) -> Void
+    private var subscriptions: [UInt32] = []
+    private var connection: OpaquePointer?
+
+    func subscribe(_ connection: OpaquePointer, sender: String, interface: String, member: String?, path: String? = nil,
+                   arg0: String? = nil, _ handler: @escaping Handler) {
+        self.connection = connection
+        let box = Unmanaged.passRetained(HandlerBox(handler)).toOpaque()
+        subscriptions.append(g_dbus_connection_signal_subscribe(
+            connection, sender, interface, member, path, arg0, G_DBUS_SIGNAL_FLAGS_NONE,
+            { _, _, path, _, member, parameters, box in
+                assertOnMainLoop()
+                Unmanaged<HandlerBox>.fromOpaque(box!).takeUnretainedValue().handler(
+                    String(cString: path!), String(cString: member!), parameters!)
+            }, box, { box in Unmanaged<HandlerBox>.fromOpaque(box!).release() }))
+    }
+
+    func unsubscribeAll() {
+        if let connection { for id in subscriptions { g_dbus_connection_signal_unsubscribe(connection, id) } }
+        subscriptions.removeAll()
+        connection = nil
+    }
+
+    private final class HandlerBox {
+        let handler: Handler
+        init(_ handler: @escaping Handler) { self.handler = handler }
+    }
+}
+
+/// Reading the children of the services' tuples that Variant has no helper for.
+enum SystemVariant {
+    /// The `as` or `ao` child `index`.
+    static func strings(_ tuple: OpaquePointer, _ index: Int) -> [String] {
+        let array = Variant.child(tuple, index)
+        defer { g_variant_unref(array) }
+        return Variant.mapChildren(array) { String(cString: g_variant_get_string($0, nil)) }
+    }
+
+    static func bool(_ tuple: OpaquePointer, _ index: Int) -> Bool {
+        let child = Variant.child(tuple, index)
+        defer { g_variant_unref(child) }
+        return g_variant_get_boolean(child) != 0
+    }
+
+    /// The `ao` under `key` in the a{sv} child `index` (Variant's options reader has no `ao`).
+    static func objectPaths(_ tuple: OpaquePointer, _ index: Int, key: String) -> [String]? {
+        let dictionary = Variant.child(tuple, index)
+        defer { g_variant_unref(dictionary) }
+        guard let value = "ao".withCString({ g_variant_lookup_value(dictionary, key, shim_variant_type($0)) }) else { return nil }
+        defer { g_variant_unref(value) }
+        return Variant.mapChildren(value) { String(cString: g_variant_get_string($0, nil)) }
+    }
+}

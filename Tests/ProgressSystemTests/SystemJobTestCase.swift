@@ -1,0 +1,105 @@
+import Foundation
+import ProgressBus
+import ProgressClient
+import ProgressCore
+import ProgressTestSupport
+import XCTest
+
+/// A private session bus with progressd on it, a private system bus (never the machine's),
+/// and fake system services on that bus, written from the services' introspection XML
+/// (PackageKit's and fwupd's as Debian installs them, UDisks2's and import1's as their
+/// projects document them, in helpers/).
+class SystemJobTestCase: XCTestCase {
+    var session: PrivateBus!
+    var system: PrivateBus!
+    var daemon: DaemonProcess?
+    var client: BusConnection!
+    var fakes: [HelperProcess] = []
+
+    static let helpers = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("helpers")
+    static let installedInterfaces = "/usr/share/dbus-1/interfaces/"
+    let uid = getuid()
+
+    override func setUpWithError() throws {
+        session = try PrivateBus()
+        system = try PrivateBus(system: true)
+        client = try session.connect()
+    }
+
+    override func tearDown() {
+        for fake in fakes { fake.stop() }
+        fakes.removeAll()
+        client = nil
+        if let daemon { XCTAssertEqual(daemon.stop(), 0, "progressd exits 0 on SIGTERM") }
+        daemon = nil
+        system?.stop()
+        session?.stop()
+    }
+
+    func startDaemon(_ arguments: [String] = [], systemBus: String? = nil) throws {
+        daemon = try DaemonProcess(
+            bus: session, arguments: arguments, environment: ["DBUS_SYSTEM_BUS_ADDRESS": systemBus ?? system.address])
+    }
+
+    /// A fake service owning `name` on the system bus, serving the interfaces of `xml`.
+    func fake(_ name: String, _ xml: [String], manager: String? = nil, own: Bool = true) throws -> HelperProcess {
+        let arguments = [Self.helpers.appendingPathComponent("fake-system-service.py").path, name]
+            + (manager.map { ["--manager", $0] } ?? []) + xml
+        let fake = try HelperProcess("/usr/bin/python3", arguments, environment: system.environment, readsCommands: true)
+        fakes.append(fake)
+        XCTAssertNotNil(fake.waitForLine { $0.contains("\"ready\"") }, "the fake service started")
+        if own { send(fake, ["op": "own"]) }
+        return fake
+    }
+
+    /// One command to a fake, answered when it has been carried out.
+    func send(_ fake: HelperProcess, _ command: [String: Any], file: StaticString = #filePath, line: UInt = #line) {
+        let before = fake.lines.filter { $0.contains("\"done\"") }.count
+        fake.send(String(decoding: try! JSONSerialization.data(withJSONObject: command), as: UTF8.self))
+        let done = BusConnection.pump(seconds: 10) { fake.lines.filter { $0.contains("\"done\"") }.count > before }
+        XCTAssertTrue(done, "the fake did not carry out \(command); it printed \(fake.lines.suffix(5))", file: file, line: line)
+    }
+
+    func calls(_ fake: HelperProcess, _ member: String) -> Int {
+        fake.lines.filter { $0.contains("\"called\"") && $0.contains("\"member\": \"\(member)\"") }.count
+    }
+
+    /// The task's properties, or nil while there is no such task.
+    func task(_ name: String) -> [String: BusValue]? {
+        guard let reply = try? client.call(
+            BusNames.busName, BusNames.taskPath(try TaskName(name)), BusNames.propertiesInterface, "GetAll",
+            [.string(BusNames.taskInterface)]) else { return nil }
+        return reply.first?.dictionary
+    }
+
+    /// Pumps until the task satisfies `condition`; fails with what the task last was.
+    @discardableResult
+    func waitFor(
+        _ name: String, seconds: Double = 10, file: StaticString = #filePath, line: UInt = #line,
+        _ condition: ([String: BusValue]) -> Bool
+    ) -> [String: BusValue]? {
+        var last: [String: BusValue]?
+        let reached = BusConnection.pump(seconds: seconds) {
+            last = task(name)
+            return last.map(condition) ?? false
+        }
+        if !reached {
+            let shown = last.map { "\($0["State"]?.string ?? "?") \($0["Fraction"]?.double ?? -1) '\($0["Title"]?.string ?? "")' '\($0["Message"]?.string ?? "")'" }
+            XCTFail("\(name) is \(shown ?? "absent"); the fakes printed \(fakes.map { $0.lines.suffix(6) })", file: file, line: line)
+        }
+        return last
+    }
+
+    func waitForState(_ name: String, _ state: String, file: StaticString = #filePath, line: UInt = #line) -> [String: BusValue]? {
+        waitFor(name, file: file, line: line) { $0["State"]?.string == state }
+    }
+
+    func call(_ method: String, _ name: String, _ extra: [BusValue] = []) -> String? {
+        do {
+            _ = try client.call(BusNames.busName, BusNames.managerPath, BusNames.managerInterface, method, [.string(name)] + extra)
+            return nil
+        } catch {
+            return "\(error)"
+        }
+    }
+}
