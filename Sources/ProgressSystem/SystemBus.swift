@@ -31,6 +31,8 @@ final class SystemBus {
     private var stopped = false
     private lazy var retry = MainLoopTimer(clock: clock) { [unowned self] in connect() }
 
+    static let busGone = "the system bus went away while the job ran"
+
     init(clock: Clock) { self.clock = clock }
 
     func add(_ source: SystemJobSource) { sources.append(source) }
@@ -105,11 +107,13 @@ final class SystemBus {
                     bus.present.insert(ObjectIdentifier(watch.source))
                     watch.source.appeared(on: connection, owner: String(cString: owner))
                 },
-                { _, name, box in
+                { connection, name, box in
                     assertOnMainLoop()
                     let watch = Unmanaged<WatchBox>.fromOpaque(box!).takeUnretainedValue()
                     guard let bus = watch.bus, bus.present.remove(ObjectIdentifier(watch.source)) != nil else { return }
-                    watch.source.vanished("\(String(cString: name!)) left the system bus while the job ran")
+                    // GDBus reports every watched name vanished when the bus closes.
+                    let busClosed = connection.map { g_dbus_connection_is_closed($0) != 0 } ?? true
+                    watch.source.vanished(busClosed ? SystemBus.busGone : "\(String(cString: name!)) left the system bus while the job ran")
                 },
                 box, { box in Unmanaged<WatchBox>.fromOpaque(box!).release() }))
         }
@@ -118,7 +122,7 @@ final class SystemBus {
     /// The bus closed (dbus-daemon stopped, or dropped progressd): the sources' live jobs
     /// fail, since no outcome can come, and the bridge tries to connect again.
     private func lost() {
-        disconnect(why: "the system bus went away while the job ran")
+        disconnect(why: Self.busGone)
         if !stopped {
             Log.notice("lost the system bus; system jobs show again once it is back (trying again)")
             reportedAbsence = true

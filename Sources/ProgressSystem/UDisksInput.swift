@@ -159,7 +159,7 @@ final class UDisksInput: SystemJobSource {
         guard !job.ended, jobs.shows(uid: job.uid) else { return }
         var state = SystemJobState()
         let drive = job.objects.lazy.compactMap { self.objectNames[$0] }.first
-            ?? job.objects.first.map { String($0.split(separator: "/").last ?? "") } ?? "?"
+            ?? job.objects.first.map { String($0.split(separator: "/").last ?? "") } ?? "…"
         state.title = jobs.text(UDisksTexts.title(operation: job.operation), ["drive": drive])
         state.fraction = job.progressValid ? job.progress : nil
         state.totalBytes = job.bytes

@@ -14,6 +14,7 @@ Commands on stdin, one JSON object a line (end of input quits):
   {"op": "remove", "path": P}              unexport it (InterfacesRemoved under a manager)
   {"op": "signal", "path": P, "interface": I, "member": M, "sig": S, "args": [...]}
   {"op": "answer", "member": M, "error": NAME, "message": TEXT}   how M fails from now on
+  {"op": "unanswer", "member": M}          M succeeds again
 Printed, one JSON line each: {"event": "owned"}, {"event": "called", "member": M, "path": P},
 {"event": "aborted"} (a Properties.Get of PackageKit's RemainingTime, which aborts the real
 packagekitd 1.2.6: the fake then exits as it does)."""
@@ -66,7 +67,19 @@ def default(sig):
     return GLib.Variant(sig, 0)
 
 
+def plain(value):
+    """JSON to what GLib.Variant takes: ["__variant__", SIG, VALUE] is a boxed value (for a{sv})."""
+    if isinstance(value, list) and len(value) == 3 and value[0] == "__variant__":
+        return variant(value[1], value[2])
+    if isinstance(value, dict):
+        return {k: plain(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [plain(v) for v in value]
+    return value
+
+
 def variant(sig, value):
+    value = plain(value)
     if sig == "ay":
         return GLib.Variant(sig, value.encode() + b"\0" if isinstance(value, str) else bytes(value))
     if sig.startswith("(") and isinstance(value, list):
@@ -162,6 +175,8 @@ def command(line):
         bus.emit_signal(None, c["path"], c["interface"], c["member"], variant(c["sig"], c["args"]))
     elif op == "answer":
         answers[c["member"]] = c
+    elif op == "unanswer":
+        answers.pop(c["member"], None)
     bus.flush_sync(None)
     emit(event="done", op=op)
 
