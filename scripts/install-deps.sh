@@ -19,6 +19,9 @@ have_cmd msgfmt || missing="$missing gettext"
 # The KDE forwarding tests' JobViewServer is a Python script (Debian's python3 with dbus and gi).
 /usr/bin/python3 -c 'import dbus, dbus.mainloop.glib, gi' 2>/dev/null || missing="$missing python3-dbus python3-gi"
 have_cmd systemd-analyze || missing="$missing systemd"
+# The system-job tests' fake packagekitd and fwupd serve the interfaces these packages install.
+[ -f /usr/share/dbus-1/interfaces/org.freedesktop.PackageKit.Transaction.xml ] || missing="$missing packagekit"
+[ -f /usr/share/dbus-1/interfaces/org.freedesktop.fwupd.xml ] || missing="$missing fwupd"
 # The manual pages: scdoc writes them (make man), groff checks them (the tests run groff -ww).
 have_cmd scdoc || missing="$missing scdoc"
 have_cmd groff || missing="$missing groff-base"

@@ -3,7 +3,9 @@
 # kde-cli-tools (kioclient5, a real KIO client of org.kde.JobViewServer); Debian's python3
 # with dbus and gi (the slow HTTP source, the V1-only KDE job, and the LauncherEntry scripts);
 # libunity's typelib (a real LauncherEntry sender); dunst under Xvfb (a real notification
-# server, read with dunstctl, which calls busctl); libnotify's notify-send for trying it by hand.
+# server, read with dunstctl, which calls busctl); libnotify's notify-send for trying it by hand;
+# packagekitd with pkcon, fwupd with its test devices and polkitd (real system services on a
+# private system bus, in a private mount namespace made with util-linux's unshare).
 # Called by `make interop`; quiet when all is there.
 set -eu
 
@@ -19,6 +21,12 @@ have_cmd Xvfb || missing="$missing xvfb"
 have_cmd xauth || missing="$missing xauth"
 have_cmd busctl || missing="$missing systemd"
 have_cmd notify-send || missing="$missing libnotify-bin"
+[ -x /usr/libexec/packagekitd ] || missing="$missing packagekit"
+have_cmd pkcon || missing="$missing packagekit-tools"
+[ -x /usr/lib/polkit-1/polkitd ] || missing="$missing polkitd"
+[ -x /usr/libexec/fwupd/fwupd ] && have_cmd fwupdmgr || missing="$missing fwupd"
+[ -f /usr/share/installed-tests/fwupd/fakedevice124.cab ] || missing="$missing fwupd-tests"
+have_cmd unshare || missing="$missing util-linux"
 [ -z "$missing" ] && exit 0
 
 # shellcheck disable=SC2086 # one word per package

@@ -37,6 +37,7 @@ public final class PrivateBus {
                 <allow send_destination="*" eavesdrop="true"/>
                 <allow eavesdrop="true"/>
                 <allow own="*"/>
+                \(system ? "<allow user=\"*\"/>" : "")
               </policy>
             </busconfig>
             """.write(to: config, atomically: true, encoding: .utf8)

@@ -1,0 +1,68 @@
+import Foundation
+import ProgressBus
+import ProgressClient
+import ProgressCore
+import ProgressTestSupport
+import XCTest
+
+/// Debian 12's real fwupd (2.0.20) with its test devices and the real polkitd on a private
+/// system bus, in a private mount namespace (helpers/fwupd-system.sh); `fwupdmgr install`
+/// of fwupd-tests' fakedevice124.cab updates the "Integrated Webcam™" test device, and the
+/// update is one task whose fraction rises and that ends finished.
+final class FwupdInteropTests: InteropTestCase {
+    var system: PrivateBus!
+
+    override func setUpBeforeDaemon() throws {
+        system = try PrivateBus(system: true)
+        let fwupd = try HelperProcess(
+            "/bin/sh", [Self.helperDirectory.appendingPathComponent("fwupd-system.sh").path, scratch.appendingPathComponent("fwupd").path],
+            environment: system.environment, errorFile: scratch.appendingPathComponent("fwupd.log"))
+        helpers.append(fwupd)
+        let connection = try system.connect()
+        // fwupd takes a few seconds to load its plugins before it owns its name.
+        let owned = BusConnection.pump(seconds: 60) {
+            let reply = try? connection.call(
+                "org.freedesktop.DBus", "/org/freedesktop/DBus", "org.freedesktop.DBus", "NameHasOwner", [.string("org.freedesktop.fwupd")])
+            return reply?.first?.bool == true
+        }
+        guard owned else { throw TestSupportError("fwupd did not start: \((try? String(contentsOf: scratch.appendingPathComponent("fwupd.log"), encoding: .utf8)) ?? "")") }
+    }
+
+    override var environment: [String: String] {
+        var environment = super.environment
+        environment["DBUS_SYSTEM_BUS_ADDRESS"] = system.address
+        return environment
+    }
+
+    override func tearDown() {
+        super.tearDown()
+        system?.stop()
+    }
+
+    func testAFirmwareUpdateIsATaskThatRisesAndFinishes() throws {
+        let install = try HelperProcess(
+            "/usr/bin/fwupdmgr",
+            ["install", "/usr/share/installed-tests/fwupd/fakedevice124.cab", "--allow-reinstall", "--allow-older", "-y", "--no-reboot-check"],
+            environment: environment)
+        helpers.append(install)
+        var fractions: [Double] = []
+        var titles: Set<String> = []
+        var last: [String: BusValue]?
+        _ = BusConnection.pump(seconds: 60) {
+            guard let task = try? client.call(
+                BusNames.busName, BusNames.taskPath(try TaskName("system/fwupd/1")), BusNames.propertiesInterface, "GetAll",
+                [.string(BusNames.taskInterface)]
+            ).first?.dictionary else { return false }
+            last = task
+            if let title = task["Title"]?.string { titles.insert(title) }
+            if task["Indeterminate"]?.bool == false, let fraction = task["Fraction"]?.double, fraction != fractions.last {
+                fractions.append(fraction)
+            }
+            return task["State"]?.string != "running"
+        }
+        XCTAssertEqual(install.waitForExit(seconds: 30), 0, "\(install.lines.suffix(5))")
+        XCTAssertEqual(last?["State"]?.string, "finished", "\(String(describing: last))")
+        XCTAssertTrue(titles.contains("Updating firmware of Integrated Webcam™"), "\(titles)")
+        XCTAssertGreaterThanOrEqual(fractions.count, 3, "\(fractions)")
+    }
+}

@@ -1,0 +1,139 @@
+import Foundation
+import ProgressBus
+import ProgressClient
+import ProgressCore
+import ProgressTestSupport
+import XCTest
+
+/// Debian 12's real packagekitd (dummy backend) with the real polkitd on a private system
+/// bus, in a private mount namespace (helpers/packagekit-system.sh), driven by the real
+/// `pkcon`: its transactions become progressd tasks with their real percent and outcome.
+final class PackageKitInteropTests: InteropTestCase {
+    var system: PrivateBus!
+    var packagekit: HelperProcess!
+
+    override func setUpBeforeDaemon() throws {
+        system = try PrivateBus(system: true)
+        packagekit = try HelperProcess(
+            "/bin/sh", [Self.helperDirectory.appendingPathComponent("packagekit-system.sh").path, scratch.appendingPathComponent("packagekit").path],
+            environment: system.environment)
+        helpers.append(packagekit)
+        let owned = BusConnection.pump(seconds: 20) { self.systemNameHasOwner("org.freedesktop.PackageKit") && self.systemNameHasOwner("org.freedesktop.PolicyKit1") }
+        guard owned else { throw TestSupportError("packagekitd and polkitd did not start: \(packagekit.lines)") }
+    }
+
+    override var environment: [String: String] {
+        var environment = super.environment
+        environment["DBUS_SYSTEM_BUS_ADDRESS"] = system.address
+        return environment
+    }
+
+    override func tearDown() {
+        super.tearDown()
+        system?.stop()
+    }
+
+    func systemNameHasOwner(_ name: String) -> Bool {
+        guard let connection = try? system.connect() else { return false }
+        let reply = try? connection.call("org.freedesktop.DBus", "/org/freedesktop/DBus", "org.freedesktop.DBus", "NameHasOwner", [.string(name)])
+        return reply?.first?.bool == true
+    }
+
+    /// `pkcon` with the private system bus, as a helper (it runs while the test watches).
+    func pkcon(_ arguments: [String]) throws -> HelperProcess {
+        let helper = try HelperProcess("/usr/bin/pkcon", arguments, environment: environment)
+        helpers.append(helper)
+        return helper
+    }
+
+    /// Every PackageKit task's properties now.
+    func packageTasks() -> [String: [String: BusValue]] {
+        guard let names = try? client.call(BusNames.busName, BusNames.managerPath, BusNames.managerInterface, "List", []).first?.strings
+        else { return [:] }
+        var tasks: [String: [String: BusValue]] = [:]
+        for name in names where name.hasPrefix("system/packagekit/") {
+            tasks[name] = try? client.call(
+                BusNames.busName, BusNames.taskPath(try TaskName(name)), BusNames.propertiesInterface, "GetAll",
+                [.string(BusNames.taskInterface)]
+            ).first?.dictionary
+        }
+        return tasks
+    }
+
+    /// Watches until a task with `title` ends; returns its last properties and the fractions it showed.
+    func follow(title: String, seconds: Double = 60) -> (task: [String: BusValue]?, fractions: [Double]) {
+        var fractions: [Double] = []
+        var last: [String: BusValue]?
+        _ = BusConnection.pump(seconds: seconds) {
+            guard let task = packageTasks().values.first(where: { $0["Title"]?.string == title }) else { return false }
+            last = task
+            if task["Indeterminate"]?.bool == false, let fraction = task["Fraction"]?.double, fraction != fractions.last {
+                fractions.append(fraction)
+            }
+            return task["State"]?.string != "running"
+        }
+        return (last, fractions)
+    }
+
+    func assertRises(_ fractions: [Double], file: StaticString = #filePath, line: UInt = #line) {
+        XCTAssertGreaterThanOrEqual(fractions.count, 3, "the fraction moved in steps: \(fractions)", file: file, line: line)
+        XCTAssertEqual(fractions, fractions.sorted(), "and only up", file: file, line: line)
+    }
+
+    func testARefreshAndAnInstallRiseAndFinish() throws {
+        let refresh = try pkcon(["refresh"])
+        let refreshed = follow(title: "Refreshing software sources")
+        XCTAssertEqual(refreshed.task?["State"]?.string, "finished", "\(refreshed)")
+        assertRises(refreshed.fractions)
+        XCTAssertEqual(refresh.waitForExit(seconds: 30), 0)
+
+        let install = try pkcon(["-y", "install", "scribus;1.3.4-1.fc8;i386;fedora"])
+        var titles: Set<String> = []
+        _ = BusConnection.pump(seconds: 60) {
+            for task in packageTasks().values { if let title = task["Title"]?.string { titles.insert(title) } }
+            return !install.isRunning
+        }
+        XCTAssertEqual(install.waitForExit(seconds: 30), 0, "\(install.lines.suffix(5))")
+        let installed = packageTasks().values.first { $0["Title"]?.string == "Installing packages" || $0["Title"]?.string == "Downloading packages" }
+        XCTAssertEqual(installed?["State"]?.string, "finished", "\(titles)")
+        XCTAssertTrue(titles.contains("Installing packages"), "\(titles)")
+        XCTAssertEqual(installed?["AppId"]?.string, "", "pkcon is no known front end")
+    }
+
+    func testACancelledTransactionEndsCancelled() throws {
+        let install = try pkcon(["-y", "install", "scribus;1.3.4-1.fc8;i386;fedora"])
+        XCTAssertTrue(BusConnection.pump(seconds: 30) {
+            self.packageTasks().values.contains { ($0["Fraction"]?.double ?? 0) > 0.05 }
+        }, "the install is under way")
+        // pkcon cancels its own transaction on SIGINT (packagekitd takes Cancel only from the
+        // connection that created the transaction).
+        install.kill(SIGINT)
+        let ended = BusConnection.pump(seconds: 30) { self.packageTasks().values.contains { $0["State"]?.string == "cancelled" } }
+        XCTAssertTrue(ended, "\(packageTasks().mapValues { $0["State"]?.string ?? "" })")
+    }
+
+    func testPackagekitdExitingMidTransactionFailsTheTask() throws {
+        _ = try pkcon(["-y", "install", "scribus;1.3.4-1.fc8;i386;fedora"])
+        XCTAssertTrue(BusConnection.pump(seconds: 30) {
+            self.packageTasks().values.contains { ($0["Fraction"]?.double ?? 0) > 0.05 }
+        }, "the install is under way")
+        let pidLine = try XCTUnwrap(packagekit.lines.first { $0.hasPrefix("packagekitd-pid ") })
+        kill(Int32(pidLine.dropFirst("packagekitd-pid ".count))!, SIGKILL)
+        let failed = BusConnection.pump(seconds: 30) { self.packageTasks().values.contains { $0["State"]?.string == "failed" } }
+        XCTAssertTrue(failed)
+        let task = packageTasks().values.first { $0["State"]?.string == "failed" }
+        XCTAssertEqual(task?["Message"]?.string, "org.freedesktop.PackageKit left the system bus while the job ran")
+    }
+
+    func testProgressdStartedDuringATransactionPicksItUp() throws {
+        XCTAssertEqual(daemon.stop(), 0)
+        let install = try pkcon(["-y", "install", "scribus;1.3.4-1.fc8;i386;fedora"])
+        // Under way before progressd is there: pkcon prints its percentages.
+        XCTAssertNotNil(install.waitForLine(seconds: 30) { $0.contains("Percentage") && !$0.contains("\t0") })
+        daemon = try DaemonProcess(bus: bus, arguments: daemonArguments, environment: environment)
+        client = try bus.connect()
+        let picked = follow(title: "Installing packages")
+        XCTAssertEqual(picked.task?["State"]?.string, "finished", "\(picked)")
+        XCTAssertGreaterThanOrEqual(picked.fractions.count, 2, "\(picked.fractions)")
+    }
+}
