@@ -24,12 +24,14 @@ exec unshare -m sh -c '
     set -eu
     mount --bind "$1/rules" /etc/polkit-1/rules.d
     mount --bind "$1/etc" /etc/fwupd
-    mkdir -p /var/lib/fwupd /var/cache/fwupd 2>/dev/null || true
+    # The package creates them when fwupd first runs; bind mounts need them to exist.
+    mkdir -p /var/lib/fwupd /var/cache/fwupd
     mount --bind "$1/lib" /var/lib/fwupd
     mount --bind "$1/cache" /var/cache/fwupd
     /usr/lib/polkit-1/polkitd --no-debug & polkit=$!
     /usr/libexec/fwupd/fwupd --verbose & fwupd=$!
     echo "fwupd-pid $fwupd"
-    trap "kill $polkit $fwupd 2>/dev/null" EXIT INT TERM
+    # fwupd starts a gpg-agent for signed metadata, which outlives it unless told.
+    trap "kill $polkit $fwupd 2>/dev/null; gpgconf --homedir /var/lib/fwupd/gnupg --kill gpg-agent 2>/dev/null" EXIT INT TERM
     wait $fwupd
 ' fwupd-system "$dir"
