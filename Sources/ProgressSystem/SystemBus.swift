@@ -130,11 +130,15 @@ final class SystemBus {
         }
     }
 
-    private func disconnect(why: String) {
+    /// Drops the connection; `why` goes to the sources' live jobs, which fail (nil when the
+    /// daemon stops: its tasks go with it, and a failure would only set off notifications).
+    private func disconnect(why: String?) {
         guard let connection else { return }
         for id in watches { g_bus_unwatch_name(id) }
         watches.removeAll()
-        for source in sources where present.remove(ObjectIdentifier(source)) != nil { source.vanished(why) }
+        for source in sources where present.remove(ObjectIdentifier(source)) != nil {
+            if let why { source.vanished(why) }
+        }
         g_signal_handler_disconnect(UnsafeMutableRawPointer(connection), closedHandler)
         g_object_unref(UnsafeMutableRawPointer(connection))
         self.connection = nil
@@ -143,7 +147,7 @@ final class SystemBus {
     func stop() {
         stopped = true
         retry.cancel()
-        disconnect(why: "progressd stopped")
+        disconnect(why: nil)
     }
 
     private final class WatchBox {

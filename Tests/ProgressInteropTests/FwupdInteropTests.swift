@@ -9,34 +9,10 @@ import XCTest
 /// system bus, in a private mount namespace (helpers/fwupd-system.sh); `fwupdmgr install`
 /// of fwupd-tests' fakedevice124.cab updates the "Integrated Webcam™" test device, and the
 /// update is one task whose fraction rises and that ends finished.
-final class FwupdInteropTests: InteropTestCase {
-    var system: PrivateBus!
-
+final class FwupdInteropTests: SystemServiceInteropTestCase {
     override func setUpBeforeDaemon() throws {
-        system = try PrivateBus(system: true)
-        let fwupd = try HelperProcess(
-            "/bin/sh", [Self.helperDirectory.appendingPathComponent("fwupd-system.sh").path, scratch.appendingPathComponent("fwupd").path],
-            environment: system.environment, errorFile: scratch.appendingPathComponent("fwupd.log"))
-        helpers.append(fwupd)
-        let connection = try system.connect()
         // fwupd takes a few seconds to load its plugins before it owns its name.
-        let owned = BusConnection.pump(seconds: 60) {
-            let reply = try? connection.call(
-                "org.freedesktop.DBus", "/org/freedesktop/DBus", "org.freedesktop.DBus", "NameHasOwner", [.string("org.freedesktop.fwupd")])
-            return reply?.first?.bool == true
-        }
-        guard owned else { throw TestSupportError("fwupd did not start: \((try? String(contentsOf: scratch.appendingPathComponent("fwupd.log"), encoding: .utf8)) ?? "")") }
-    }
-
-    override var environment: [String: String] {
-        var environment = super.environment
-        environment["DBUS_SYSTEM_BUS_ADDRESS"] = system.address
-        return environment
-    }
-
-    override func tearDown() {
-        super.tearDown()
-        system?.stop()
+        try startServices("fwupd-system.sh", owning: ["org.freedesktop.fwupd", "org.freedesktop.PolicyKit1"])
     }
 
     func testAFirmwareUpdateIsATaskThatRisesAndFinishes() throws {

@@ -8,35 +8,10 @@ import XCTest
 /// Debian 12's real packagekitd (dummy backend) with the real polkitd on a private system
 /// bus, in a private mount namespace (helpers/packagekit-system.sh), driven by the real
 /// `pkcon`: its transactions become progressd tasks with their real percent and outcome.
-final class PackageKitInteropTests: InteropTestCase {
-    var system: PrivateBus!
-    var packagekit: HelperProcess!
-
+final class PackageKitInteropTests: SystemServiceInteropTestCase {
     override func setUpBeforeDaemon() throws {
-        system = try PrivateBus(system: true)
-        packagekit = try HelperProcess(
-            "/bin/sh", [Self.helperDirectory.appendingPathComponent("packagekit-system.sh").path, scratch.appendingPathComponent("packagekit").path],
-            environment: system.environment)
-        helpers.append(packagekit)
-        let owned = BusConnection.pump(seconds: 20) { self.systemNameHasOwner("org.freedesktop.PackageKit") && self.systemNameHasOwner("org.freedesktop.PolicyKit1") }
-        guard owned else { throw TestSupportError("packagekitd and polkitd did not start: \(packagekit.lines)") }
-    }
-
-    override var environment: [String: String] {
-        var environment = super.environment
-        environment["DBUS_SYSTEM_BUS_ADDRESS"] = system.address
-        return environment
-    }
-
-    override func tearDown() {
-        super.tearDown()
-        system?.stop()
-    }
-
-    func systemNameHasOwner(_ name: String) -> Bool {
-        guard let connection = try? system.connect() else { return false }
-        let reply = try? connection.call("org.freedesktop.DBus", "/org/freedesktop/DBus", "org.freedesktop.DBus", "NameHasOwner", [.string(name)])
-        return reply?.first?.bool == true
+        // packagekitd is up within half a second, polkitd too.
+        try startServices("packagekit-system.sh", owning: ["org.freedesktop.PackageKit", "org.freedesktop.PolicyKit1"], seconds: 20)
     }
 
     /// `pkcon` with the private system bus, as a helper (it runs while the test watches).
@@ -117,7 +92,7 @@ final class PackageKitInteropTests: InteropTestCase {
         XCTAssertTrue(BusConnection.pump(seconds: 30) {
             self.packageTasks().values.contains { ($0["Fraction"]?.double ?? 0) > 0.05 }
         }, "the install is under way")
-        let pidLine = try XCTUnwrap(packagekit.lines.first { $0.hasPrefix("packagekitd-pid ") })
+        let pidLine = try XCTUnwrap(service.lines.first { $0.hasPrefix("packagekitd-pid ") })
         kill(Int32(pidLine.dropFirst("packagekitd-pid ".count))!, SIGKILL)
         let failed = BusConnection.pump(seconds: 30) { self.packageTasks().values.contains { $0["State"]?.string == "failed" } }
         XCTAssertTrue(failed)
