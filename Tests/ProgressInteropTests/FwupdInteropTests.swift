@@ -40,5 +40,7 @@ final class FwupdInteropTests: SystemServiceInteropTestCase {
         XCTAssertEqual(last?["State"]?.string, "finished", "\(String(describing: last))")
         XCTAssertTrue(titles.contains("Updating firmware of Integrated Webcam™"), "\(titles)")
         XCTAssertGreaterThanOrEqual(fractions.count, 3, "\(fractions)")
+        let listed = try client.call(BusNames.busName, BusNames.managerPath, BusNames.managerInterface, "List", []).first?.strings
+        XCTAssertEqual(listed?.filter { $0.hasPrefix("system/") }, ["system/fwupd/1"], "one update, one task")
     }
 }

@@ -53,4 +53,11 @@ final class SystemJobTitlesTests: XCTestCase {
             catalog.text(MessageCatalog.updatingFirmwareOf, language: catalog.language(for: try LocaleName("de_DE")), filling: ["device": "Webcam"]),
             "Firmware von Webcam wird aktualisiert")
     }
+
+    func testAFrontEndIsKnownByItsExecutable() {
+        XCTAssertEqual(FrontEnd.executableName(pid: UInt64(getpid())), "progressdPackageTests.xctest")
+        XCTAssertNil(FrontEnd.executableName(pid: UInt64(Int32.max)), "no such process")
+        XCTAssertEqual(FrontEnd.appIds["gnome-software"], "org.gnome.Software")
+        XCTAssertNil(FrontEnd.appIds["pkcon"], "a command-line client is no app")
+    }
 }
