@@ -71,7 +71,12 @@ final class FwupdAndBusTests: SystemJobTestCase {
         daemonState(fake, status: 5, percentage: 30)
         waitFor("system/fwupd/1") { $0["Fraction"]?.double == 0.3 }
         system.stop()
-        XCTAssertEqual(waitForState("system/fwupd/1", "failed")?["Message"]?.string, "the system bus went away while the job ran")
+        // dbus-daemon drops its peers in no set order: fwupd's name may go before progressd's
+        // connection does, and either way the job fails.
+        let message = waitForState("system/fwupd/1", "failed")?["Message"]?.string
+        XCTAssertTrue(
+            ["the system bus went away while the job ran", "org.freedesktop.fwupd left the system bus while the job ran"]
+                .contains(message ?? ""), message ?? "no message")
         XCTAssertNil(call("Start", "after", [.vardict([])]), "the daemon goes on")
         XCTAssertTrue(daemon!.process.isRunning)
     }
