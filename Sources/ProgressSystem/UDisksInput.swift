@@ -117,12 +117,20 @@ final class UDisksInput: SystemJobSource {
                 job.objects = SystemVariant.objectPaths(entry, 1, key: "Objects") ?? []
                 refresh(job)
             case "org.freedesktop.UDisks2.Block":
-                objectNames[path] = Self.blockName(properties) ?? objectNames[path]
+                named(path, Self.blockName(properties))
             case "org.freedesktop.UDisks2.Drive":
-                objectNames[path] = Self.driveName(properties) ?? objectNames[path]
+                named(path, Self.driveName(properties))
             default: break
             }
         }
+    }
+
+    /// A device's name became known (a job's InterfacesAdded can come before the reply that
+    /// names its drive): the jobs on it get their title.
+    private func named(_ path: String, _ name: String?) {
+        guard let name, objectNames[path] != name else { return }
+        objectNames[path] = name
+        for job in jobsByPath.values where job.objects.contains(path) { refresh(job) }
     }
 
     static func blockName(_ properties: [(key: String, value: OptionValue)]) -> String? {
