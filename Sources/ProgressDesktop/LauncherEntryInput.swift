@@ -262,9 +262,10 @@ public final class LauncherEntryInput: DaemonInput {
         g_dbus_connection_get_unique_name(context.connection).map { String(cString: $0) } ?? ""
     }
 
-    /// An Update the access rules refused: one log line per identity, however often it tries.
+    /// An Update the access rules refused: one log line per identity (an app, not each of its
+    /// connections, so the lines stay few however many connections come and go).
     private func refused(_ client: ClientID, _ message: String) {
-        drop("access \(client.chargeKey)", message)
+        drop("access \(client.identity.owner.recordText)", message)
     }
 
     /// One log line per kind of bad input, however often it comes.

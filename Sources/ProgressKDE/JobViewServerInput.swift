@@ -27,8 +27,9 @@ public final class JobViewServerInput: DaemonInput {
     private var ownerIDs: [UInt32] = []
     private var views: [String: JobView] = [:]
     private var viewsByTask: [TaskName: JobView] = [:]
-    /// Identities whose refusal was logged: one line each, however often they try.
-    private var loggedRefusals: Set<ChargeKey> = []
+    /// Identities whose refusal was logged: one line each (an app, not each of its
+    /// connections), however often they try.
+    private var loggedRefusals: Set<TaskOwner> = []
     private var nextNumber: UInt64 = 0
     /// The names progressd holds at the moment.
     public private(set) var ownedNames: Set<String> = []
@@ -196,7 +197,7 @@ public final class JobViewServerInput: DaemonInput {
         update.pausable = capabilities & 2 != 0
         update.lifetime = .persistent
         if let error = context.perform(.start(name, update), by: KDEInterfaces.inputOrigin(for: client)) {
-            if error.name == "AccessDenied", loggedRefusals.insert(client.chargeKey).inserted {
+            if error.name == "AccessDenied", loggedRefusals.insert(client.identity.owner).inserted {
                 Log.warning("KDE job view refused for \(client) (\(client.identity.owner)): \(error.message) (further refusals of it are not logged)")
             }
             call.fail(BusNames.errorName(error), error.message)
