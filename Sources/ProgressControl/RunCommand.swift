@@ -72,13 +72,21 @@ enum RunCommand {
             let terminalProgress = try TerminalProgressMode.option(arguments.values["terminal-progress"])
             let name = arguments.positionals[0]
             var start: [(String, BusValue)] = [
-                ("title", .string(arguments.values["title"] ?? command.joined(separator: " "))), ("indeterminate", .bool(true)),
+                ("title", .string(arguments.values["title"] ?? defaultTitle(command))), ("indeterminate", .bool(true)),
                 ("lifetime", .string("caller")), ("cancellable", .bool(true)),
             ]
             if let appId = arguments.values["app-id"] { start.append(("app-id", .string(appId))) }
             return try CommandRunner(name: name, command: command, choice: choice, context: context)
                 .run(start: start, terminalProgress: terminalProgress)
         })
+}
+
+/// The command line as a title: one line (a script given to `sh -c` has several), and
+/// short enough for any place that shows a title.
+func defaultTitle(_ command: [String]) -> String {
+    let words = command.joined(separator: " ").unicodeScalars.split { $0.properties.generalCategory == .control || $0 == " " }
+    let line = words.map { String(String.UnicodeScalarView($0)) }.joined(separator: " ")
+    return line.count > 200 ? String(line.prefix(199)) + "…" : line
 }
 
 extension TerminalProgressMode {
