@@ -92,7 +92,7 @@ final class CommandRunner {
         var forwardsKeys = terminal?.inputIsTerminal == true
         var status: Int32?
         var lastFileSample = Date().addingTimeInterval(Self.fileSampleDelay - Self.fileSampleInterval)
-        let files = choice.readsFiles ? ProcessFileProgress(root: process.pid) : nil
+        let files = choice.readsFiles(command: command) ? ProcessFileProgress(root: process.pid) : nil
         var buffer = [UInt8](repeating: 0, count: 65_536)
         while open.contains(where: { $0 >= 0 }) {
             var polled = open.map { pollfd(fd: $0, events: Int16(POLLIN), revents: 0) }

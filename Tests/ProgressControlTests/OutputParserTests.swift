@@ -108,6 +108,16 @@ final class OutputParserTests: XCTestCase {
         XCTAssertEqual(try fractions(output, command: ["rsync"]), [0.05, 0.1])
     }
 
+    func testBinaryOutputIsNotRead() throws {
+        // gzip -c's output: random bytes that happen to hold "12%" and "3/9".
+        let noise = "\u{00}\u{8F}x 12%\n\u{FF}3/9\n"
+        XCTAssertEqual(try fractions(noise + "50%\n", command: ["gzip", "-c", "big"]), [])
+        var follower = try OutputFollower(choice: .auto, command: ["tar"], streams: 2, keepsProgressSequences: false)
+        _ = follower.feed([0x8F, 0xFF, 0x0A], stream: 0)
+        XCTAssertEqual(follower.feed(Array("40%\n".utf8), stream: 0).readings, [])
+        XCTAssertEqual(follower.feed(Array("40%\n".utf8), stream: 1).readings.map(\.fraction), [0.4], "stderr is still read")
+    }
+
     func testTheFractionNeverGoesBackWithinAPhase() {
         var guardian = FractionGuard()
         let readings = [0.2, 0.5, 0.3, 0.6].map { ProgressReading(.fraction($0), phase: "rsync") }

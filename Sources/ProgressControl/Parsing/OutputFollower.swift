@@ -26,8 +26,17 @@ public enum ParserChoice: Sendable, Equatable {
         }
     }
 
-    /// Whether the files the command reads (/proc) may give progress while its output gives none.
-    public var readsFiles: Bool { self == .auto || self == .named("files") }
+    /// Whether the files the command reads (/proc) may give progress while its output gives
+    /// none: not for the tools that print their own (which may take a second to start), so
+    /// that two sources never take turns.
+    public func readsFiles(command: [String]) -> Bool {
+        if self == .named("files") { return true }
+        guard self == .auto else { return false }
+        let printing: Set = ["rsync", "curl", "wget", "git", "pv", "ffmpeg", "apt", "apt-get"]
+        let program = OutputFollower.programName(command)
+        if program == "dd" { return !command.contains("status=progress") }
+        return !printing.contains(program)
+    }
 
     public struct ChoiceError: Error {
         public let message: String
@@ -42,6 +51,9 @@ public enum ParserChoice: Sendable, Equatable {
 public struct OutputFollower: Sendable {
     private var filters: [TerminalStreamFilter]
     private var partialLines: [[UInt8]]
+    /// Streams that carried binary data (gzip -c, tar -cf -): random bytes hold "12%" and
+    /// "3/9" by chance, so their lines are no longer read.
+    private var binary: [Bool]
     private var parsers: [any LineParser]
     /// Parsers tried only while none of `parsers` has matched (auto's generic forms).
     private var fallbacks: [any LineParser]
@@ -57,6 +69,7 @@ public struct OutputFollower: Sendable {
     public init(choice: ParserChoice, command: [String], streams: Int, keepsProgressSequences: Bool) throws {
         filters = Array(repeating: TerminalStreamFilter(keepsProgressSequences: keepsProgressSequences), count: streams)
         partialLines = Array(repeating: [], count: streams)
+        binary = Array(repeating: false, count: streams)
         let program = Self.programName(command)
         let arguments = Array(command.drop { URL(fileURLWithPath: $0).lastPathComponent != program }.dropFirst())
         switch choice {
@@ -100,9 +113,15 @@ public struct OutputFollower: Sendable {
     public mutating func feed(_ bytes: some Sequence<UInt8>, stream: Int) -> Result {
         let filtered = filters[stream].feed(bytes)
         var readings = readsOSC ? filtered.readings.compactMap { fractionGuard.admit($0) } : []
-        for byte in filtered.text {
-            if byte == UInt8(ascii: "\n") || byte == UInt8(ascii: "\r") {
-                if let reading = read(line: partialLines[stream]) { readings.append(reading) }
+        for byte in filtered.text where !binary[stream] {
+            if byte == 0 {
+                binary[stream] = true
+            } else if byte == UInt8(ascii: "\n") || byte == UInt8(ascii: "\r") {
+                if String(validatingUTF8: partialLines[stream].map { CChar(bitPattern: $0) } + [0]) == nil {
+                    binary[stream] = true
+                } else if let reading = read(line: partialLines[stream]) {
+                    readings.append(reading)
+                }
                 partialLines[stream].removeAll(keepingCapacity: true)
             } else if partialLines[stream].count < Self.longestLine {
                 partialLines[stream].append(byte)
