@@ -6,20 +6,8 @@ import XCTest
 /// `progressctl run` with a terminal as stdout: the command on a terminal of its own, its
 /// output shown byte for byte, the user's terminal mode restored on every way out, the
 /// window size forwarded, the exit status kept; and OSC 9;4 only where it is declared.
-final class RunOnTerminalTests: XCTestCase {
-    var bus: PrivateBus!
-    var daemon: DaemonProcess!
+final class RunOnTerminalTests: PrivateDaemonTestCase {
     let esc = "\u{1B}"
-
-    override func setUpWithError() throws {
-        bus = try PrivateBus()
-        daemon = try DaemonProcess(bus: bus)
-    }
-
-    override func tearDown() {
-        daemon?.stop()
-        bus?.stop()
-    }
 
     /// A plain xterm: no variable that declares OSC 9;4.
     var environment: [String: String] {
