@@ -89,7 +89,7 @@ final class CommandRunner {
     /// Until the command has exited and its output is read; returns its wait status.
     private func loop() -> Int32 {
         var open = process.outputs
-        var forwardsKeys = terminal?.inputIsTerminal == true
+        var forwardsKeys = terminal.map { $0.inputIsTerminal && $0.isForeground } ?? false
         var status: Int32?
         var lastFileSample = Date().addingTimeInterval(Self.fileSampleDelay - Self.fileSampleInterval)
         let files = choice.readsFiles(command: command) ? ProcessFileProgress(root: process.pid) : nil

@@ -78,7 +78,8 @@ final class RunOnTerminalTests: PrivateDaemonTestCase {
     }
 
     func testWindowSizeFollowsTheTerminal() throws {
-        let script = "stty size; trap 'stty size; exit 0' WINCH; echo ready; while :; do sleep 0.05; done"
+        // The size of the command's own terminal (its stdout), not the driver's.
+        let script = "stty size <&1; trap 'stty size <&1; exit 0' WINCH; echo ready; while :; do sleep 0.05; done"
         let (report, output) = try PseudoTerminalDriver.run(
             [progressctl, "run", "resize", "--", "/bin/bash", "-c", script],
             steps: [PseudoTerminalDriver.Step(when: "ready", resize: [33, 111])], environment: environment)

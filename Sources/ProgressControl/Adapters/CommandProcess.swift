@@ -103,6 +103,16 @@ final class CommandProcess {
     static let getPtyNumber = UInt(0x8004_5430)
 
     private static func spawn(_ command: [String], actions: inout posix_spawn_file_actions_t, newSession: Bool) throws -> pid_t {
+        // Only stdin, stdout and stderr, as Foundation's Process gave it: an inherited
+        // descriptor (the test runner's status socket, a caller's pipe) would outlive
+        // progressctl in the command and keep whoever waits on it waiting. (glibc's
+        // addclosefrom_np is not visible to Swift without _GNU_SOURCE.)
+        for entry in (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd")) ?? [] {
+            if let descriptor = Int32(entry), descriptor > 2 {
+                let flags = fcntl(descriptor, F_GETFD)
+                if flags >= 0 { _ = fcntl(descriptor, F_SETFD, flags | FD_CLOEXEC) }
+            }
+        }
         var attributes = posix_spawnattr_t()
         posix_spawnattr_init(&attributes)
         defer { posix_spawnattr_destroy(&attributes) }

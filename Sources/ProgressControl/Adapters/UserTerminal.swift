@@ -11,13 +11,18 @@ final class UserTerminal {
     /// The terminal progressctl writes to (its stdout).
     let descriptor: Int32 = STDOUT_FILENO
     let inputIsTerminal: Bool
+    let isForeground: Bool
     let saved: termios?
     private var isRaw = false
 
+    /// Only a job in the terminal's foreground may change its mode or read its keys (a
+    /// background `progressctl run … &` would be stopped by SIGTTOU or SIGTTIN): in the
+    /// background the command still gets a terminal of its own, with the terminal as it is.
     init() {
+        isForeground = tcgetpgrp(STDOUT_FILENO) == getpgrp()
         inputIsTerminal = isatty(STDIN_FILENO) == 1
         var mode = termios()
-        saved = tcgetattr(STDOUT_FILENO, &mode) == 0 ? mode : nil
+        saved = isForeground && tcgetattr(STDOUT_FILENO, &mode) == 0 ? mode : nil
     }
 
     var size: winsize? {
