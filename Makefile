@@ -148,8 +148,11 @@ uninstall:
 	    $(foreach program,$(PROGRAMS),"$(DESTDIR)$(BASHCOMPDIR)/$(program)" "$(DESTDIR)$(ZSHCOMPDIR)/_$(program)" \
 	        "$(DESTDIR)$(FISHCOMPDIR)/$(program).fish")
 
-# The Debian package (debian/), built as debian/rules says, then checked by lintian.
-deb: deb-deps
+# The Debian package (debian/), built as debian/rules says, then checked by lintian; built
+# again only when what goes into it changed.
+DEB_INPUTS = Makefile Package.swift $(shell find Sources debian dbus systemd man po completions -type f 2>/dev/null)
+deb: $(DEB_FILE)
+$(DEB_FILE): $(DEB_INPUTS) | deb-deps
 	mkdir -p $(DEB_STAGE)
 	rsync -a --delete --exclude=/.git --filter=':- .gitignore' ./ $(DEB_STAGE)/
 	cd $(DEB_STAGE) && dpkg-buildpackage -b --no-sign
