@@ -52,7 +52,8 @@ catalogs: deps
 
 man: deps
 	@mkdir -p $(MAN_BUILD)
-	@# A page's date is its source's last commit, so that a rebuild writes the same page.
+	@# A page's date is its source's last commit, so that a rebuild writes the same page
+	@# (outside git, as in make deb's copy, the date of debian/changelog's entry).
 	@for page in $(MAN_PAGES); do \
 	    date=$$(git log -1 --format=%ct -- "man/$$page.scd" 2>/dev/null); \
 	    sed -e 's|@VERSION@|$(VERSION)|g' -e 's|@DATADIR@|$(DATADIR)|g' -e 's|@USERUNITDIR@|$(USERUNITDIR)|g' \
@@ -156,8 +157,8 @@ $(DEB_FILE): $(DEB_INPUTS) | deb-deps
 	mkdir -p $(DEB_STAGE)
 	rsync -a --delete --exclude=/.git --filter=':- .gitignore' ./ $(DEB_STAGE)/
 	cd $(DEB_STAGE) && dpkg-buildpackage -b --no-sign
+	lintian --fail-on error $(DEB_STAGE)/../$(DEB_FILE)
 	cp $(DEB_STAGE)/../$(DEB_FILE) $(DEB_FILE)
-	lintian --fail-on error $(DEB_FILE)
 
 clean:
 	$(SWIFT) package clean
