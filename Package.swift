@@ -60,10 +60,15 @@ let package = Package(
             name: "ProgressAccessibility", dependencies: ["ProgressDaemon", "ProgressBus", "ProgressCore", "CGLib"],
             resources: [.embedInCode("org.a11y.atspi.xml")]),
 
+        // The tasks as a StatusNotifierItem in trays without a job tracker: ring, tooltip, menu.
+        .target(
+            name: "ProgressTray", dependencies: ["ProgressDaemon", "ProgressRender", "ProgressBus", "ProgressCore", "CGLib"],
+            resources: [.embedInCode("org.kde.StatusNotifierItem.xml"), .embedInCode("com.canonical.dbusmenu.xml")]),
+
         .executableTarget(
             name: "progressd",
             dependencies: [
-                "ProgressDaemon", "ProgressDesktop", "ProgressKDE", "ProgressAccessibility", "ProgressBus", "ProgressText",
+                "ProgressDaemon", "ProgressDesktop", "ProgressKDE", "ProgressAccessibility", "ProgressTray", "ProgressBus", "ProgressText",
                 "ProgressState", "ProgressCore",
             ]),
 
@@ -112,6 +117,10 @@ let package = Package(
         .testTarget(
             name: "ProgressBusTests",
             dependencies: ["ProgressDaemon", "ProgressBus", "ProgressClient", "ProgressCore", "ProgressTestSupport", "progressd"]),
+        .testTarget(
+            name: "ProgressTrayTests",
+            dependencies: ["ProgressRender", "ProgressBus", "ProgressClient", "ProgressCore", "ProgressTestSupport", "progressd"],
+            exclude: ["helpers"]),
         .testTarget(
             name: "ProgressKDETests",
             dependencies: ["ProgressKDE", "ProgressClient", "ProgressCore", "ProgressTestSupport", "progressd", "progressctl"],
