@@ -129,7 +129,7 @@ let package = Package(
         // sets PROGRESSD_INTEROP=1; `make test` skips them.
         .testTarget(
             name: "ProgressInteropTests",
-            dependencies: ["ProgressBus", "ProgressClient", "ProgressCore", "ProgressTestSupport", "progressd", "progressctl"],
+            dependencies: ["ProgressBus", "ProgressClient", "ProgressCore", "ProgressRender", "ProgressTestSupport", "progressd", "progressctl"],
             exclude: ["helpers"]),
     ],
     swiftLanguageModes: [.v6]
