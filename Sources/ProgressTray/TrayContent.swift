@@ -35,7 +35,9 @@ struct TrayContent: Equatable {
         counts.overallPercent = percent ?? 0
         counts.paused = live.filter { $0.state == .paused }.count
         counts.stalled = live.filter(\.isStalled).count
-        counts.failed = failed
+        // Failures are named in the title, as many as the tooltip has lines; more are counted.
+        counts.failed = Array(failed.prefix(Self.maxLines))
+        counts.failedLater = failed.count - counts.failed.count
         title = texts.summary(counts)
         lines = tasks.prefix(Self.maxLines).map { texts.accessibleText(of: $0) }
         if tasks.count > Self.maxLines { lines.append("…") }
