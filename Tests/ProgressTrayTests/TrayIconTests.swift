@@ -65,6 +65,7 @@ final class TrayIconTests: TrayTestCase {
         BusConnection.drain()
         XCTAssertGreaterThanOrEqual(newIcons, 1)
         XCTAssertLessThan(newIcons, 50, "NewIcon is paced, not sent for every picture")
+        print("tray: \(newIcons) NewIcon for 100 pictures in a burst")
         // The last picture is the one hosts read.
         let image = try XCTUnwrap(try pixmaps().first { $0.width == 48 })
         XCTAssertEqual(pixel(image, 5, 24)[0], 255, "99 % fills nine o'clock")
