@@ -17,8 +17,9 @@ final class TrayInterfaces {
     /// Plasma's job tracker: while another process owns it, progressd's tasks are shown
     /// there (JobViewForwarder) and the tray item steps aside.
     static let jobTrackerName = "org.kde.JobViewServer"
-    /// The origin of the menu's requests.
-    static let origin = ChangeOrigin.bridge("tray")
+    /// The origin of the menu's requests: the user asking through the daemon's own surface,
+    /// as with a notification's action.
+    static let origin = ChangeOrigin.daemon("tray")
 
     /// The item's well-known name, as the specification spells it: one item per process.
     static var serviceName: String { "org.kde.StatusNotifierItem-\(getpid())-1" }

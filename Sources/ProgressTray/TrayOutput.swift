@@ -19,7 +19,7 @@ import ProgressRender
 ///
 /// Redraws are paced: at most one each `interval` (four a second), and only for what
 /// changed, so NewIcon follows whole percents and states, not every SetFraction.
-public final class TrayOutput: ChangeOutput {
+public final class TrayOutput: DaemonInput {
     static let interval: Int64 = 250_000
     /// The tasks the menu names at most; the tooltip names fewer (TrayContent.maxLines).
     static let maxMenuTasks = 20
@@ -68,19 +68,18 @@ public final class TrayOutput: ChangeOutput {
     private var ownName: String { String(cString: g_dbus_connection_get_unique_name(context.connection)) }
 
     /// Exports the item and its menu, then watches for a watcher (and for Plasma's tracker).
+    /// The restored tasks came down the stream before.
     public func start() throws(DaemonError) {
         registrations = try exportObjects()
-        for name in context.store.sortedNames { consider(name) }
         watches.append(watch(TrayInterfaces.watcherName, appeared: { output, owner in output.watcherAppeared(owner) },
                              vanished: { output in output.watcherGone() }))
         if stepAsideForJobTracker {
             watches.append(watch(TrayInterfaces.jobTrackerName, appeared: { output, owner in output.jobTrackerChanged(owner) },
                                  vanished: { output in output.jobTrackerChanged(nil) }))
         }
-        context.onStop { [unowned self] in stop() }
     }
 
-    private func stop() {
+    public func stop() {
         timer.cancel()
         for id in watches { g_bus_unwatch_name(id) }
         watches = []
