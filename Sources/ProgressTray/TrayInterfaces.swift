@@ -17,9 +17,9 @@ final class TrayInterfaces {
     /// Plasma's job tracker: while another process owns it, progressd's tasks are shown
     /// there (JobViewForwarder) and the tray item steps aside.
     static let jobTrackerName = "org.kde.JobViewServer"
-    /// The origin of the menu's requests: the user asking through the daemon's own surface,
-    /// as with a notification's action.
-    static let origin = ChangeOrigin.daemon("tray")
+    /// The bridge the menu's requests come through, with the identity of the host that sent
+    /// the click: any connection can call Event, so a sandboxed app reaches only its own tasks.
+    static let bridge = "tray"
 
     /// The item's well-known name, as the specification spells it: one item per process.
     static var serviceName: String { "org.kde.StatusNotifierItem-\(getpid())-1" }

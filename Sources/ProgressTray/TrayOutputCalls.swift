@@ -150,13 +150,17 @@ extension TrayOutput {
         g_variant_unref(value)
     }
 
+    /// The reply waits for the sender's identity (the invocation is ours until answered).
     private func event(_ parameters: OpaquePointer, _ invocation: OpaquePointer) {
         let id = TrayOutput.int32(parameters, 0)
         guard menu.entry(id) != nil else { return TrayOutput.unknownItem(invocation, id) }
-        if let error = clicked(id, Variant.stringChild(parameters, 1)) {
-            return g_dbus_method_invocation_return_dbus_error(invocation, BusNames.errorName(error), error.message)
+        let eventID = Variant.stringChild(parameters, 1)
+        context.withIdentity(of: String(cString: g_dbus_method_invocation_get_sender(invocation))) { [weak self] client in
+            if let error = self?.clicked(id, eventID, by: client) {
+                return g_dbus_method_invocation_return_dbus_error(invocation, BusNames.errorName(error), error.message)
+            }
+            g_dbus_method_invocation_return_value(invocation, nil)
         }
-        g_dbus_method_invocation_return_value(invocation, nil)
     }
 
     /// Each event of `a(isvu)`; the ids that name no item come back, and if none did, an error.
@@ -164,19 +168,23 @@ extension TrayOutput {
         let events = Variant.child(parameters, 0)
         defer { g_variant_unref(events) }
         var unknown: [Int32] = []
-        let count = Variant.mapChildren(events) { event in
+        var known: [(id: Int32, eventID: String)] = []
+        Variant.mapChildren(events) { event in
             let id = TrayOutput.int32(event, 0)
-            guard menu.entry(id) != nil else { return unknown.append(id) }
-            _ = clicked(id, Variant.stringChild(event, 1))
-        }.count
-        if count > 0 && unknown.count == count { return TrayOutput.unknownItem(invocation, unknown[0]) }
-        g_dbus_method_invocation_return_value(invocation, Variant.tuple([TrayOutput.int32Array(unknown)]))
+            if menu.entry(id) == nil { unknown.append(id) } else { known.append((id, Variant.stringChild(event, 1))) }
+        }
+        if known.isEmpty && !unknown.isEmpty { return TrayOutput.unknownItem(invocation, unknown[0]) }
+        context.withIdentity(of: String(cString: g_dbus_method_invocation_get_sender(invocation))) { [weak self] client in
+            for event in known { _ = self?.clicked(event.id, event.eventID, by: client) }
+            g_dbus_method_invocation_return_value(invocation, Variant.tuple([TrayOutput.int32Array(unknown)]))
+        }
     }
 
-    /// A click on Pause, Resume or Cancel: the request enters the front door as the tray's.
-    private func clicked(_ id: Int32, _ eventID: String) -> ProgressError? {
+    /// A click on Pause, Resume or Cancel: the request enters the front door through the
+    /// tray bridge, with the rights of the host that sent it (the user's panel: the host's).
+    private func clicked(_ id: Int32, _ eventID: String, by client: ClientID) -> ProgressError? {
         guard eventID == "clicked", let entry = menu.entry(id), entry.enabled, let request = entry.request else { return nil }
-        return context.perform(request, by: TrayInterfaces.origin)
+        return context.perform(request, by: .bridge(TrayInterfaces.bridge, client))
     }
 
     private static func unknownItem(_ invocation: OpaquePointer, _ id: Int32) {
