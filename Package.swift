@@ -60,10 +60,15 @@ let package = Package(
             name: "ProgressAccessibility", dependencies: ["ProgressDaemon", "ProgressBus", "ProgressCore", "CGLib"],
             resources: [.embedInCode("org.a11y.atspi.xml")]),
 
+        // The tasks as a StatusNotifierItem in trays without a job tracker: ring, tooltip, menu.
+        .target(
+            name: "ProgressTray", dependencies: ["ProgressDaemon", "ProgressRender", "ProgressBus", "ProgressCore", "CGLib"],
+            resources: [.embedInCode("org.kde.StatusNotifierItem.xml"), .embedInCode("com.canonical.dbusmenu.xml")]),
+
         .executableTarget(
             name: "progressd",
             dependencies: [
-                "ProgressDaemon", "ProgressDesktop", "ProgressKDE", "ProgressAccessibility", "ProgressBus", "ProgressText",
+                "ProgressDaemon", "ProgressDesktop", "ProgressKDE", "ProgressAccessibility", "ProgressTray", "ProgressBus", "ProgressText",
                 "ProgressState", "ProgressCore",
             ]),
 
@@ -113,6 +118,10 @@ let package = Package(
             name: "ProgressBusTests",
             dependencies: ["ProgressDaemon", "ProgressBus", "ProgressClient", "ProgressCore", "ProgressTestSupport", "progressd"]),
         .testTarget(
+            name: "ProgressTrayTests",
+            dependencies: ["ProgressRender", "ProgressBus", "ProgressClient", "ProgressCore", "ProgressTestSupport", "progressd"],
+            exclude: ["helpers"]),
+        .testTarget(
             name: "ProgressKDETests",
             dependencies: ["ProgressKDE", "ProgressClient", "ProgressCore", "ProgressTestSupport", "progressd", "progressctl"],
             exclude: ["helpers"]),
@@ -120,7 +129,7 @@ let package = Package(
         // sets PROGRESSD_INTEROP=1; `make test` skips them.
         .testTarget(
             name: "ProgressInteropTests",
-            dependencies: ["ProgressBus", "ProgressClient", "ProgressCore", "ProgressTestSupport", "progressd", "progressctl"],
+            dependencies: ["ProgressBus", "ProgressClient", "ProgressCore", "ProgressRender", "ProgressTestSupport", "progressd", "progressctl"],
             exclude: ["helpers"]),
     ],
     swiftLanguageModes: [.v6]

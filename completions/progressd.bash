@@ -11,7 +11,7 @@ _progressd() {
         --notifications) COMPREPLY=($(compgen -W "none outcomes progress" -- "$cur")); return ;;
     esac
     COMPREPLY=($(compgen -W "--max-signals-per-second --max-tasks --max-tasks-per-caller --max-reply-bytes --locale-directory
-        --state-directory --no-kde-jobs --notifications --notify-after --no-launcher-entry --no-accessibility --version --help" -- "$cur"))
+        --state-directory --no-kde-jobs --notifications --notify-after --no-launcher-entry --no-accessibility --no-tray --version --help" -- "$cur"))
 }
 
 complete -F _progressd progressd

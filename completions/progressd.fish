@@ -13,5 +13,6 @@ complete -c progressd -l notifications -x -a 'none outcomes progress' -d 'Deskto
 complete -c progressd -l notify-after -x -d 'A finish is notified when the task ran this long'
 complete -c progressd -l no-launcher-entry -d 'Neither read nor send LauncherEntry (dock progress)'
 complete -c progressd -l no-accessibility -d 'Do not publish tasks on the accessibility bus'
+complete -c progressd -l no-tray -d 'No tray icon (StatusNotifierItem)'
 complete -c progressd -l version -d 'Print the version and exit'
 complete -c progressd -l help -d 'Print the help and exit'

@@ -4,7 +4,8 @@
 # with dbus and gi (the slow HTTP source, the V1-only KDE job, and the LauncherEntry scripts);
 # libunity's typelib (a real LauncherEntry sender); dunst under Xvfb (a real notification
 # server, read with dunstctl, which calls busctl); libnotify's notify-send for trying it by hand;
-# the terminal tools `progressctl run` reads progress from (rsync, curl, wget, git, pv, ffmpeg).
+# the terminal tools `progressctl run` reads progress from (rsync, curl, wget, git, pv, ffmpeg);
+# sway, waybar and grim (a real StatusNotifierItem host in a headless compositor, and its screenshots).
 # Called by `make interop`; quiet when all is there.
 set -eu
 
@@ -21,6 +22,10 @@ have_cmd xauth || missing="$missing xauth"
 have_cmd busctl || missing="$missing systemd"
 have_cmd notify-send || missing="$missing libnotify-bin"
 for tool in rsync curl wget git pv ffmpeg; do have_cmd "$tool" || missing="$missing $tool"; done
+have_cmd sway || missing="$missing sway"
+have_cmd waybar || missing="$missing waybar"
+have_cmd grim || missing="$missing grim"
+have_cmd setpriv || missing="$missing util-linux"
 [ -z "$missing" ] && exit 0
 
 # shellcheck disable=SC2086 # one word per package

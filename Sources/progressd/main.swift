@@ -7,6 +7,7 @@ import ProgressBus
 import ProgressCore
 import ProgressState
 import ProgressText
+import ProgressTray
 
 /// progressd: parses its flags, resolves its locale from the environment, and runs.
 
@@ -25,7 +26,7 @@ let usage = """
     Usage: progressd [--max-signals-per-second N] [--max-tasks N] [--max-tasks-per-caller N]
                      [--max-reply-bytes N] [--locale-directory DIR] [--state-directory DIR]
                      [--no-kde-jobs] [--notifications none|outcomes|progress] [--notify-after SECONDS]
-                     [--no-launcher-entry] [--no-accessibility] [--version] [--help]
+                     [--no-launcher-entry] [--no-accessibility] [--no-tray] [--version] [--help]
 
     Serves org.progressd.Progress1 on the session bus (DBUS_SESSION_BUS_ADDRESS).
 
@@ -51,6 +52,9 @@ let usage = """
       --no-accessibility           do not publish tasks as progress bars on the AT-SPI
                                    accessibility bus (by default they are, while
                                    accessibility is on)
+      --no-tray                    no StatusNotifierItem (the ring in the panel's tray, the
+                                   tasks in its menu); by default there is one while tasks
+                                   run, a tray is on the bus and Plasma's job tracker is not
       --version                    print the version and exit
       --help                       print this help and exit
 
@@ -73,6 +77,7 @@ var notificationMode = NotificationOutput.Mode.outcomes
 var notifyAfterSeconds = 10.0
 var launcherEntry = true
 var accessibility = true
+var tray = true
 let environment = ProcessInfo.processInfo.environment
 var stateURL = StateDirectory.defaultURL(environment: environment)
 // <prefix>/bin/progressd finds <prefix>/share/locale, installed or in the build folder.
@@ -118,6 +123,8 @@ while let argument = arguments.popFirst() {
         launcherEntry = false
     case "--no-accessibility":
         accessibility = false
+    case "--no-tray":
+        tray = false
     case "--max-tasks":
         limits.maxTasks = wholeNumber(after: argument, in: 1...10_000_000)
     case "--max-reply-bytes":
@@ -162,4 +169,5 @@ exit(Daemon(configuration: configuration).run { (context: DaemonContext) throws(
     if launcherEntry { context.add(LauncherEntryOutput(context: context)) }
     if notificationMode != .none { context.add(NotificationOutput(context: context, mode: notificationMode, notifyAfterSeconds: notifyAfterSeconds)) }
     if accessibility { context.add(AccessibilityExport(context: context, locale: daemonLocale.identifier)) }
+    if tray { context.add(try TrayOutput(context: context, locale: daemonLocale.identifier, stepAsideForJobTracker: kdeJobs)) }
 })

@@ -15,7 +15,8 @@ public final class PrivateBus {
     public var stateDirectory: URL { directory.appendingPathComponent("state") }
 
     /// `serviceDirectory` holds D-Bus activation files the bus may start services from.
-    public init(serviceDirectory: URL? = nil) throws {
+    /// `everyUser` lets processes of any user connect (a compositor that refuses to run as root).
+    public init(serviceDirectory: URL? = nil, everyUser: Bool = false) throws {
         directory = FileManager.default.temporaryDirectory.appendingPathComponent("progressd-test-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         // Our own configuration: no service directories (nothing installed can be
@@ -30,6 +31,7 @@ public final class PrivateBus {
               <auth>EXTERNAL</auth>
               \(serviceDirectory.map { "<servicedir>\($0.path)</servicedir>" } ?? "")
               <policy context="default">
+                \(everyUser ? "<allow user=\"*\"/>" : "")
                 <allow send_destination="*" eavesdrop="true"/>
                 <allow eavesdrop="true"/>
                 <allow own="*"/>
