@@ -14,9 +14,12 @@ public struct ProgressTask: Sendable {
     // 8-byte values, then each optional's tag byte shared with the one-byte flags. Every
     // live task is one of these, so padding would be memory per task.
     public let name: TaskName
-    public internal(set) var title = ""
-    public internal(set) var unit = ""
-    public internal(set) var message = ""
+    // Client texts are kept with their bidi controls balanced (ClientText.balanced), by
+    // whichever input set them, so that Title, Message and every text made of them close
+    // what they open: no consumer sees an override left open.
+    public internal(set) var title = "" { didSet { title = ClientText.balanced(title) } }
+    public internal(set) var unit = "" { didSet { unit = ClientText.balanced(unit) } }
+    public internal(set) var message = "" { didSet { message = ClientText.balanced(message) } }
     public internal(set) var appId = ""
     public internal(set) var parent: TaskName?
     /// Who started the task: only it and the host may change it (`OwnerAccess`).

@@ -119,7 +119,7 @@ final class TaskDescriberTests: XCTestCase {
         let failed = try task([("title", .string("\u{202E}kcab")), ("unit", .string("éclats")), ("total", .uint64(4))]) { name in
             _ = try self.store.fail(name, message: "disque \u{202E}plein")
         }
-        XCTAssertEqual(english.accessibleText(of: failed), "\u{2068}\u{202E}kcab\u{2069} failed: \u{2068}disque \u{202E}plein\u{2069}")
+        XCTAssertEqual(english.accessibleText(of: failed), "\u{2068}\u{202E}kcab\u{202C}\u{2069} failed: \u{2068}disque \u{202E}plein\u{202C}\u{2069}")
         let counted = try task([("unit", .string("קבצים")), ("total", .uint64(4))])
         XCTAssertEqual(english.detail(of: counted), "0 of 4 \u{2068}קבצים\u{2069}")
     }
