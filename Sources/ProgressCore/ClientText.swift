@@ -115,6 +115,24 @@ public enum ClientText {
         return (result, stack, changed)
     }
 
+    /// `text` for a place that reads markup (a notification body when the server advertises
+    /// `body-markup`): `&`, `<` and `>` escaped, the three the Desktop Notifications
+    /// specification names, so that a client's text is shown as text and never becomes a
+    /// link, an image or a tag. The daemon adds no markup of its own.
+    public static func escapedMarkup(_ text: String) -> String {
+        guard text.contains(where: { $0 == "&" || $0 == "<" || $0 == ">" }) else { return text }
+        var escaped = ""
+        for character in text {
+            switch character {
+            case "&": escaped += "&amp;"
+            case "<": escaped += "&lt;"
+            case ">": escaped += "&gt;"
+            default: escaped.append(character)
+            }
+        }
+        return escaped
+    }
+
     /// A text from an older daemon's state, which let control characters in: each becomes a
     /// space, so the task survives and shows nothing a terminal would act on.
     public static func repaired(_ text: String) -> String {

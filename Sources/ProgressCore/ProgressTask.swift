@@ -6,6 +6,8 @@ public protocol TaskDescribing {
     func accessibleText(of task: ProgressTask) -> String
     /// One sentence for several tasks' announcements (AnnouncementBudget).
     func summary(_ summary: AnnouncementSummary) -> String
+    /// A notification's title and body for a burst of outcomes (NotificationBursts).
+    func burst(_ burst: NotificationBursts.Burst) -> (title: String, body: String)
 }
 
 /// One progress task as the daemon keeps it.
