@@ -15,6 +15,7 @@ public final class DaemonContext {
     public let signals: SignalSender
     private var stopActions: [() -> Void] = []
     private var clientLeftActions: [(ClientID) -> Void] = []
+    private var announcementListeners: [(AnnouncementBudget.Spoken) -> Void] = []
 
     init(connection: OpaquePointer, configuration: ServiceConfiguration, clock: Clock) {
         self.connection = connection
@@ -48,6 +49,16 @@ public final class DaemonContext {
     }
 
     public func add(_ output: ChangeOutput) { stream.add(output) }
+
+    /// Hears every announcement the daemon's one budget lets through (AnnouncementOutput):
+    /// an announcer other than the broadcast speaks these, and nothing of its own.
+    public func onAnnouncement(_ listener: @escaping (AnnouncementBudget.Spoken) -> Void) {
+        announcementListeners.append(listener)
+    }
+
+    func announced(_ spoken: AnnouncementBudget.Spoken) {
+        for listener in announcementListeners { listener(spoken) }
+    }
 
     /// An input's mutation with nobody waiting on a reply: the front door, then persistence,
     /// then every output. Returns the error that stopped it, if any.
