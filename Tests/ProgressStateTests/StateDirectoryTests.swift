@@ -153,13 +153,18 @@ final class StateDirectoryTests: XCTestCase {
     /// Issue 12: a journal padded with 1 GiB of NUL bytes took 23 s and 1 GB to start.
     /// Issue 22: then it was moved aside whole, losing its records; now it is read in a
     /// bounded stream, its records kept and the padding cut as a torn tail.
-    func testAPaddedJournalKeepsItsRecordsAndLosesItsPadding() throws {
+    /// A snapshot holding "a", and a journal after it.
+    func compactedState() throws -> StateDirectory {
         let state = try StateDirectory(url: url)
         _ = state.load()
         state.attach(recordsSource: { [self.record("a")] }, recordCount: { 1 })
         state.write([record("a")], removed: [])
         state.compact()
-        state.write([record("b")], removed: [])
+        return state
+    }
+
+    func testAPaddedJournalKeepsItsRecordsAndLosesItsPadding() throws {
+        try compactedState().write([record("b")], removed: [])
         let journal = try XCTUnwrap(files().first { $0.hasPrefix("journal-") })
         let journalURL = url.appendingPathComponent(journal)
         let length = try XCTUnwrap(FileManager.default.attributesOfItem(atPath: journalURL.path)[.size] as? Int)
@@ -191,11 +196,7 @@ final class StateDirectoryTests: XCTestCase {
     }
 
     func testAnOversizedSnapshotIsRefusedAndMovedAside() throws {
-        let state = try StateDirectory(url: url)
-        _ = state.load()
-        state.attach(recordsSource: { [self.record("a")] }, recordCount: { 1 })
-        state.write([record("a")], removed: [])
-        state.compact()
+        _ = try compactedState()
         var small = Limits()
         small.maxStateFileBytes = 100
         let snapshot = try XCTUnwrap(files().first { $0.hasPrefix("tasks-") && $0.hasSuffix(".json") })

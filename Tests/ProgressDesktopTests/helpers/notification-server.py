@@ -20,18 +20,10 @@ NAME, PATH = "org.freedesktop.Notifications", "/org/freedesktop/Notifications"
 capabilities = [c for c in (sys.argv[1] if len(sys.argv) > 1 else "").split(",") if c]
 
 
-def plain(value):
+def hint(value):
     if isinstance(value, dbus.Boolean):
         return bool(value)
-    if isinstance(value, (dbus.String, dbus.ObjectPath)):
-        return str(value)
-    if isinstance(value, dict):
-        return {str(k): plain(v) for k, v in value.items()}
-    if isinstance(value, (list, dbus.Array)):
-        return [plain(v) for v in value]
-    if isinstance(value, (int, float)):
-        return value + 0
-    return str(value)
+    return value + 0 if isinstance(value, (int, float)) else str(value)
 
 
 def emit(**event):
@@ -62,7 +54,7 @@ class Server(dbus.service.Object):
             nid = Server.last_id
         Server.open.add(nid)
         emit(event="notify", id=nid, replaces_id=int(replaces_id), app_name=str(app_name), summary=str(summary),
-             body=str(body), actions=plain(actions), hints=plain(hints), timeout=int(timeout), open=sorted(Server.open))
+             body=str(body), actions=[str(a) for a in actions], hints={str(k): hint(v) for k, v in hints.items()}, timeout=int(timeout), open=sorted(Server.open))
         return dbus.UInt32(nid)
 
     @dbus.service.method(NAME, in_signature="u", out_signature="")
