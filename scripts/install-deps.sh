@@ -19,6 +19,9 @@ have_cmd msgfmt || missing="$missing gettext"
 # The KDE forwarding tests' JobViewServer is a Python script (Debian's python3 with dbus and gi).
 /usr/bin/python3 -c 'import dbus, dbus.mainloop.glib, gi' 2>/dev/null || missing="$missing python3-dbus python3-gi"
 have_cmd systemd-analyze || missing="$missing systemd"
+# progressctl run's terminal tests: script(1) as a real terminal, bash for SIGWINCH traps.
+have_cmd script || missing="$missing bsdutils"
+have_cmd bash || missing="$missing bash"
 # The manual pages: scdoc writes them (make man), groff checks them (the tests run groff -ww).
 have_cmd scdoc || missing="$missing scdoc"
 have_cmd groff || missing="$missing groff-base"

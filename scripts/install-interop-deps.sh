@@ -3,7 +3,8 @@
 # kde-cli-tools (kioclient5, a real KIO client of org.kde.JobViewServer); Debian's python3
 # with dbus and gi (the slow HTTP source, the V1-only KDE job, and the LauncherEntry scripts);
 # libunity's typelib (a real LauncherEntry sender); dunst under Xvfb (a real notification
-# server, read with dunstctl, which calls busctl); libnotify's notify-send for trying it by hand.
+# server, read with dunstctl, which calls busctl); libnotify's notify-send for trying it by hand;
+# the terminal tools `progressctl run` reads progress from (rsync, curl, wget, git, pv, ffmpeg).
 # Called by `make interop`; quiet when all is there.
 set -eu
 
@@ -19,6 +20,7 @@ have_cmd Xvfb || missing="$missing xvfb"
 have_cmd xauth || missing="$missing xauth"
 have_cmd busctl || missing="$missing systemd"
 have_cmd notify-send || missing="$missing libnotify-bin"
+for tool in rsync curl wget git pv ffmpeg; do have_cmd "$tool" || missing="$missing $tool"; done
 [ -z "$missing" ] && exit 0
 
 # shellcheck disable=SC2086 # one word per package

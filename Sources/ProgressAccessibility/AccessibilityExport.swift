@@ -11,7 +11,7 @@ import ProgressDaemon
 /// returns at once. When it turns on (AccessibilityBusWatch), a connection of its own is
 /// opened asynchronously, the tree is built from the store and the application embeds;
 /// when the bus goes the connection is dropped and the session-bus service goes on.
-public final class AccessibilityExport: ChangeOutput, AccessibleModel {
+public final class AccessibilityExport: DaemonInput, AccessibleModel {
     /// What the export reads: the session bus, the tasks and their texts.
     public struct Configuration {
         public var session: OpaquePointer
@@ -80,17 +80,16 @@ public final class AccessibilityExport: ChangeOutput, AccessibleModel {
     }
 
     /// The daemon's output (`context.add(AccessibilityExport(context: context, …))`): it
-    /// starts watching for accessibility at once and leaves the bus when the daemon stops.
+    /// watches for accessibility once the daemon starts its inputs, and leaves the bus when
+    /// the daemon stops.
     public convenience init(context: DaemonContext, locale: String, environment: [String: String] = ProcessInfo.processInfo.environment) {
         var configuration = Configuration(
             session: context.connection, store: context.store, texts: context.texts, limits: context.limits,
             locale: locale, version: context.configuration.version, overrideAddress: environment["AT_SPI_BUS_ADDRESS"])
         configuration.clock = context.clock
         self.init(configuration: configuration)
-        start()
         // Announcements come from the daemon's one budget, shared with the broadcast.
         context.onAnnouncement { [weak self] spoken in self?.announce(spoken) }
-        context.onStop { [weak self] in self?.stop() }
     }
 
     /// Every change of the batch, in order.

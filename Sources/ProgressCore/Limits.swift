@@ -91,11 +91,18 @@ public struct Limits: Sendable, Equatable {
     /// Removals that Changes remembers: a poller that missed more than this gets every task
     /// again (reset), which costs it one full read; 10,000 names are about a megabyte.
     public var maxRemovalsKept = 10_000
-    /// Live KDE job views (JobViewServer.requestView) one connection may hold: a KDE
-    /// application runs a few jobs at once (a Dolphin copy of many files is one job), and a
-    /// runaway client must not fill the store every application shares. All KDE jobs also
-    /// count together against `maxTasksPerCaller`, charged to the KDE bridge.
-    public var maxJobViewsPerConnection = 100
+    /// Live KDE job views (JobViewServer.requestView) one process (or sandboxed app) may
+    /// hold: a KDE application runs a few jobs at once (a Dolphin copy of many files is one
+    /// job). Counted per process, not per connection, so that a process opening many
+    /// connections can not take more; each view's job is also a task of that process,
+    /// counted against `maxTasksPerCaller`, so one process can not fill the store that
+    /// every other application's jobs need.
+    public var maxJobViewsPerCaller = 100
+    /// Applications one process (or sandboxed app) may report through LauncherEntry: an
+    /// application reports its own icon, a dock proxy such as Plasma's a few dozen. An entry
+    /// is kept from its first Update (libunity sends progress before progress-visible), so
+    /// without a cap one sender's distinct URIs would each cost memory.
+    public var maxLauncherEntriesPerCaller = 100
     /// How long a transition's reply may wait for its group to be synced while calls keep
     /// arriving: 5 ms is well under what a person notices, and enough to gather a burst.
     public var groupCommitMaxDelayMicros: Int64 = 5_000

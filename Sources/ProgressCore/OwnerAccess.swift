@@ -18,12 +18,14 @@
 ///   what"). Broadcast signals carry every task to any listener, xdg-dbus-proxy passes them
 ///   to a sandbox that may talk to progressd, so hiding tasks from replies would protect
 ///   nothing. Confinement is about what an app may change.
-/// - Timers, lost connections and bridges are the daemon's own inputs and are not checked.
+/// - A bridge (LauncherEntry, KDE job views) speaks for the client behind it, whose
+///   identity it learned as a Progress1 call's is learned: the same rules hold. Timers,
+///   lost connections, restore and the daemon's own actions are not checked.
 public struct OwnerAccess: AccessPolicy {
     public init() {}
 
     public func admit(_ command: TaskCommand, by origin: ChangeOrigin, store: TaskStore) throws(ProgressError) -> TaskCommand {
-        guard case .client(let caller) = origin else { return command }
+        guard let caller = origin.speaker else { return command }
         switch command {
         case .start(let name, var update):
             update.appId = try appId(update.appId, forcedFor: caller, start: true)

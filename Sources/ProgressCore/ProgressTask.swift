@@ -26,8 +26,9 @@ public struct ProgressTask: Sendable {
     public internal(set) var parent: TaskName?
     /// Who started the task: only it and the host may change it (`OwnerAccess`).
     public internal(set) var owner: TaskOwner
-    /// The process or sandboxed app charged for the task against the per-caller cap.
-    var chargedTo: ChargeKey
+    /// The process or sandboxed app charged for the task against the per-caller cap; nil
+    /// for a restored task (charged to no one: its process is gone).
+    var chargedTo: ChargeKey?
     /// For `caller` tasks: the connection whose departure fails the task. Nil after a
     /// restart until the job starts the task again.
     var boundConnection: ClientID?

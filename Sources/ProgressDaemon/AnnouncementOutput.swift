@@ -18,7 +18,12 @@ final class AnnouncementOutput: ChangeOutput {
         budget = AnnouncementBudget(intervalMicros: context.limits.announcementIntervalMicros)
     }
 
+    /// Nothing is sent once the daemon stops.
+    func stop() { timer.cancel() }
+
     func publish(_ batch: ChangeBatch) {
+        // A restored task did not just happen: nothing to say about it.
+        if batch.origin == .restore { return }
         let now = context.clock.monotonicMicros
         for change in batch.changes {
             let task = context.store.task(change.name)

@@ -36,7 +36,7 @@ public final class NotificationOutput: ChangeOutput {
 
     static let serverName = "org.freedesktop.Notifications"
     static let serverPath = "/org/freedesktop/Notifications"
-    static let origin = ChangeOrigin.bridge("notifications")
+    static let origin = ChangeOrigin.daemon("notifications")
     /// Notifications open at once at most; more running tasks go without one.
     static let maxShown = 64
 
@@ -94,11 +94,11 @@ public final class NotificationOutput: ChangeOutput {
                     NotificationOutput.from(userData).received(String(cString: member!), parameters!)
                 }, userData, nil))
         }
-        context.onStop { [unowned self] in self.stop() }
     }
 
     public func publish(_ batch: ChangeBatch) {
-        guard mode != .none else { return }
+        // Restored outcomes were notified by the run that saw them happen.
+        guard mode != .none, batch.origin != .restore else { return }
         for change in batch.changes { consider(change) }
     }
 
@@ -362,7 +362,7 @@ public final class NotificationOutput: ChangeOutput {
         timer.cancel()
     }
 
-    private func stop() {
+    public func stop() {
         timer.cancel()
         for subscription in subscriptions { g_dbus_connection_signal_unsubscribe(context.connection, subscription) }
         subscriptions = []

@@ -154,11 +154,12 @@ let configuration = ServiceConfiguration(
     textsForLocale: { (text: String) throws(ProgressError) -> TaskDescribing in try describers.describer(forClientLocale: text) },
     journal: state, restoredRecords: records)
 exit(Daemon(configuration: configuration).run { (context: DaemonContext) throws(DaemonError) in
-    // Optional outputs and inputs, one line each: `context.add(SomeOutput(context: context))`.
-    if kdeJobs { let input = try JobViewServerInput(context: context); context.add(input); try input.start() }
-    if kdeJobs { let forwarder = JobViewForwarder(context: context); context.add(forwarder); forwarder.start() }
-    let launcherInput = launcherEntry ? LauncherEntryInput(context: context) : nil
-    if let launcherInput { context.add(LauncherEntryOutput(context: context, reportedElsewhere: { launcherInput.reportedAppIds })) }
+    // The optional parts of the one ordered list, one line each: `context.add(SomePart(context: context))`.
+    // Inputs start only after the last line, once every output has heard the restored tasks.
+    if kdeJobs { context.add(try JobViewServerInput(context: context)) }
+    if kdeJobs { context.add(JobViewForwarder(context: context)) }
+    if launcherEntry { context.add(LauncherEntryInput(context: context)) }
+    if launcherEntry { context.add(LauncherEntryOutput(context: context)) }
     if notificationMode != .none { context.add(NotificationOutput(context: context, mode: notificationMode, notifyAfterSeconds: notifyAfterSeconds)) }
     if accessibility { context.add(AccessibilityExport(context: context, locale: daemonLocale.identifier)) }
 })

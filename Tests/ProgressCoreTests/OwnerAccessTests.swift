@@ -102,7 +102,28 @@ final class OwnerAccessTests: XCTestCase {
 
     func testTheDaemonsOwnInputsAreNotChecked() {
         XCTAssertNil(perform(.start(name("mine"), TaskUpdate()), by: app))
-        XCTAssertNil(door.perform(.finish(name("mine")), by: .bridge("kde")).error)
+        XCTAssertNil(door.perform(.finish(name("mine")), by: .daemon("kde")).error)
+        XCTAssertNil(perform(.start(name("again"), TaskUpdate()), by: app))
+        XCTAssertNil(door.perform(.fail(name("again"), message: "gone"), by: .timer).error)
+    }
+
+    /// A bridge speaks for the client behind it: the rules of a Progress1 call hold.
+    func testABridgeIsHeldToTheRulesOfTheClientBehindIt() {
+        let victimStart = update([("app-id", .string("org.victim.App"))])
+        for bridge in ["launcher-entry", "kde"] {
+            let error = door.perform(.start(name("\(bridge)/victim"), victimStart), by: .bridge(bridge, app)).error
+            XCTAssertEqual(error?.name, "AccessDenied", "\(bridge): \(error?.message ?? "accepted")")
+            XCTAssertTrue(
+                error?.message.contains("app-id 'org.victim.App' is refused: connection :1.3 is the Flatpak app 'org.example.App'") == true,
+                error?.message ?? "")
+            XCTAssertNil(door.store.task(name("\(bridge)/victim")), "nothing was started")
+        }
+        XCTAssertNil(door.perform(.start(name("kde/own"), update([("app-id", .string("org.example.App"))])), by: .bridge("kde", app)).error)
+        XCTAssertEqual(door.store.task(name("kde/own"))?.owner, .flatpak("org.example.App"))
+        XCTAssertEqual(door.perform(.finish(name("kde/own")), by: .bridge("kde", other)).error?.name, "AccessDenied")
+        XCTAssertNil(door.perform(.start(name("kde/host"), victimStart), by: .bridge("kde", script)).error, "the host may")
+        XCTAssertEqual(door.store.caps.held(.task, by: app.chargeKey), 1, "charged to the app, not to the bridge")
+        XCTAssertEqual(door.store.caps.held(.task, by: script.chargeKey), 1)
     }
 
     func testOwnersSurviveARestart() throws {
