@@ -109,7 +109,8 @@ let package = Package(
             ],
             exclude: ["help"]),
         .testTarget(
-            name: "ProgressDesktopTests", dependencies: ["ProgressClient", "ProgressBus", "ProgressTestSupport", "progressd"]),
+            name: "ProgressDesktopTests", dependencies: ["ProgressClient", "ProgressBus", "ProgressTestSupport", "progressd"],
+            exclude: ["helpers"]),
         .testTarget(
             name: "ProgressAccessibilityTests",
             dependencies: ["ProgressAccessibility", "ProgressBus", "ProgressClient", "ProgressCore", "ProgressTestSupport", "progressd"],

@@ -64,10 +64,11 @@ public struct Limits: Sendable, Equatable {
     /// Tasks in one SnapshotPage: small enough that a page is quick to build and send, large
     /// enough that 100,000 tasks take only 100 round trips.
     public var maxPageTasks = 1_000
-    /// The most the daemon reads of one state file at start: 100,000 tasks of ordinary size
-    /// are about 100 MB, and the journal is compacted at twice the task count. A bigger file
-    /// is damage (padding after a crash, a runaway writer); it is moved aside rather than
-    /// read, since reading it would cost the session's start its time and memory.
+    /// The most the daemon reads of the snapshot at start: 100,000 tasks of ordinary size
+    /// are about 100 MB. A bigger snapshot is damage (a runaway writer); it is moved aside
+    /// rather than read, since reading it would cost the session's start its time and
+    /// memory. The journal has no such limit: it is read as a stream of records, each at
+    /// most `maxRecordBytes`, so its records survive whatever padding follows them.
     public var maxStateFileBytes = 512 << 20
     /// A journal line longer than this is damage, never decoded: the largest record (a 1 KB
     /// title and 4 KB message, each escaped up to six times in JSON) is about 40 KB.

@@ -30,6 +30,7 @@ public final class DaemonContext {
     private var inputs: [DaemonInput] = []
     private var started = false
     private var stopped = false
+    private var announcementListeners: [(AnnouncementBudget.Spoken) -> Void] = []
 
     init(connection: OpaquePointer, configuration: ServiceConfiguration, clock: Clock) {
         self.connection = connection
@@ -90,6 +91,16 @@ public final class DaemonContext {
     /// earlier calls and signals. Every input learns who is behind what it receives here.
     public func withIdentity(of sender: String, _ body: @escaping (ClientID) -> Void) {
         identities.withIdentity(of: sender, body)
+    }
+
+    /// Hears every announcement the daemon's one budget lets through (AnnouncementOutput):
+    /// an announcer other than the broadcast speaks these, and nothing of its own.
+    public func onAnnouncement(_ listener: @escaping (AnnouncementBudget.Spoken) -> Void) {
+        announcementListeners.append(listener)
+    }
+
+    func announced(_ spoken: AnnouncementBudget.Spoken) {
+        for listener in announcementListeners { listener(spoken) }
     }
 
     /// An input's mutation with nobody waiting on a reply: the front door, then persistence,

@@ -38,6 +38,7 @@ final class OnePathTests: XCTestCase {
         func detail(of task: ProgressTask) -> String { "" }
         func accessibleText(of task: ProgressTask) -> String { task.title }
         func summary(_ summary: AnnouncementSummary) -> String { "" }
+        func burst(_ burst: NotificationBursts.Burst) -> (title: String, body: String) { ("", "") }
     }
 
     /// Records as a previous run left them: a parent, its child, and a task to tidy.
