@@ -19,8 +19,17 @@ BASHCOMPDIR = $(DATADIR)/bash-completion/completions
 ZSHCOMPDIR = $(DATADIR)/zsh/site-functions
 FISHCOMPDIR = $(DATADIR)/fish/vendor_completions.d
 PROGRAMS = progressctl progress-render progressd
+# Extra flags of the release build; debian/rules links Swift's runtime in (--static-swift-stdlib).
+RELEASE_FLAGS ?=
+# The Debian package: `make deb` copies the tree (what git does not ignore) into DEB_STAGE,
+# builds there with dpkg-buildpackage (which writes into the copy's parent), and puts the
+# .deb here. The copy keeps its own .build, so a second `make deb` builds only what changed.
+DEB_STAGE = .build/deb/progressd-$(VERSION)
+DEB_ARCH = $(shell dpkg --print-architecture 2>/dev/null)
+DEB_FILE = progressd_$(VERSION)_$(DEB_ARCH).deb
 
-.PHONY: all deps interop-deps catalogs man build release run test interop bench soak gallery install uninstall clean
+.PHONY: all deps interop-deps deb-deps catalogs man build release run test interop bench soak gallery install uninstall \
+	deb clean
 
 all: build
 
@@ -31,6 +40,10 @@ deps:
 interop-deps: deps
 	@sh scripts/install-interop-deps.sh
 
+# What `make deb` needs besides the build's: debhelper, dpkg-dev, fakeroot, lintian, rsync.
+deb-deps: deps
+	@sh scripts/install-deb-deps.sh
+
 catalogs: deps
 	@for po in po/*.po; do \
 	    dir="$(LOCALE_BUILD)/$$(basename $$po .po)/LC_MESSAGES"; \
@@ -39,18 +52,19 @@ catalogs: deps
 
 man: deps
 	@mkdir -p $(MAN_BUILD)
-	@# A page's date is its source's last commit, so that a rebuild writes the same page.
+	@# A page's date is its source's last commit, so that a rebuild writes the same page
+	@# (outside git, as in make deb's copy, the date of debian/changelog's entry).
 	@for page in $(MAN_PAGES); do \
 	    date=$$(git log -1 --format=%ct -- "man/$$page.scd" 2>/dev/null); \
 	    sed -e 's|@VERSION@|$(VERSION)|g' -e 's|@DATADIR@|$(DATADIR)|g' -e 's|@USERUNITDIR@|$(USERUNITDIR)|g' \
-	        "man/$$page.scd" | SOURCE_DATE_EPOCH=$${date:-$$(date +%s)} scdoc > "$(MAN_BUILD)/$$page" || exit 1; \
+	        "man/$$page.scd" | SOURCE_DATE_EPOCH=$${date:-$${SOURCE_DATE_EPOCH:-$$(date +%s)}} scdoc > "$(MAN_BUILD)/$$page" || exit 1; \
 	done
 
 build: deps catalogs man
 	$(SWIFT) build
 
 release: deps catalogs man
-	$(SWIFT) build -c release
+	$(SWIFT) build -c release $(RELEASE_FLAGS)
 
 run: build
 	@sh scripts/run-daemon.sh $(DEBUG_BIN)/progressd --locale-directory $(LOCALE_BUILD) $(ARGS)
@@ -63,9 +77,11 @@ test: deps catalogs man
 # libunity, a dock-like listener and dunst under Xvfb for docks and notifications); installs
 # what they need first. The tests skip themselves without PROGRESSD_INTEROP=1, and `make test`
 # skips them too.
-interop: interop-deps catalogs man
+# It builds the Debian package first (make deb), which DebianPackageTests install and use.
+interop: interop-deps catalogs man deb
 	$(SWIFT) build --build-tests
-	PROGRESSD_INTEROP=1 PROGRESSD_LOCALE_DIR=$(CURDIR)/$(LOCALE_BUILD) $(SWIFT) test --filter ProgressInteropTests
+	PROGRESSD_INTEROP=1 PROGRESSD_DEB=$(CURDIR)/$(DEB_FILE) PROGRESSD_LOCALE_DIR=$(CURDIR)/$(LOCALE_BUILD) \
+	    $(SWIFT) test --filter ProgressInteropTests
 
 # The benchmark: progressd (release) against bench/reference on one private bus; see bench/run-bench.py.
 BENCH_BUILD = .build/bench
@@ -132,6 +148,17 @@ uninstall:
 	    $(foreach page,$(MAN_PAGES),"$(DESTDIR)$(MANDIR)/man$(subst .,,$(suffix $(page)))/$(page)") \
 	    $(foreach program,$(PROGRAMS),"$(DESTDIR)$(BASHCOMPDIR)/$(program)" "$(DESTDIR)$(ZSHCOMPDIR)/_$(program)" \
 	        "$(DESTDIR)$(FISHCOMPDIR)/$(program).fish")
+
+# The Debian package (debian/), built as debian/rules says, then checked by lintian; built
+# again only when what goes into it changed.
+DEB_INPUTS = Makefile Package.swift $(shell find Sources debian dbus systemd man po completions -type f 2>/dev/null)
+deb: $(DEB_FILE)
+$(DEB_FILE): $(DEB_INPUTS) | deb-deps
+	mkdir -p $(DEB_STAGE)
+	rsync -a --delete --exclude=/.git --filter=':- .gitignore' ./ $(DEB_STAGE)/
+	cd $(DEB_STAGE) && dpkg-buildpackage -b --no-sign
+	lintian --fail-on error $(DEB_STAGE)/../$(DEB_FILE)
+	cp $(DEB_STAGE)/../$(DEB_FILE) $(DEB_FILE)
 
 clean:
 	$(SWIFT) package clean

@@ -63,12 +63,16 @@ let package = Package(
         // Jobs of system services (PackageKit, UDisks2, fwupd, systemd-importd) read from the
         // system bus: one input per service.
         .target(name: "ProgressSystem", dependencies: ["ProgressDaemon", "ProgressBus", "ProgressText", "ProgressCore", "CGLib"]),
+        // The tasks as a StatusNotifierItem in trays without a job tracker: ring, tooltip, menu.
+        .target(
+            name: "ProgressTray", dependencies: ["ProgressDaemon", "ProgressRender", "ProgressBus", "ProgressCore", "CGLib"],
+            resources: [.embedInCode("org.kde.StatusNotifierItem.xml"), .embedInCode("com.canonical.dbusmenu.xml")]),
 
         .executableTarget(
             name: "progressd",
             dependencies: [
-                "ProgressDaemon", "ProgressDesktop", "ProgressKDE", "ProgressAccessibility", "ProgressSystem", "ProgressBus",
-                "ProgressText", "ProgressState", "ProgressCore",
+                "ProgressDaemon", "ProgressDesktop", "ProgressKDE", "ProgressAccessibility", "ProgressSystem", "ProgressTray",
+                "ProgressBus", "ProgressText", "ProgressState", "ProgressCore",
             ]),
 
         // cairo and pango drawing, PNG through libpng: the only module that imports CCairo.
@@ -108,7 +112,8 @@ let package = Package(
             ],
             exclude: ["help"]),
         .testTarget(
-            name: "ProgressDesktopTests", dependencies: ["ProgressClient", "ProgressBus", "ProgressTestSupport", "progressd"]),
+            name: "ProgressDesktopTests", dependencies: ["ProgressClient", "ProgressBus", "ProgressTestSupport", "progressd"],
+            exclude: ["helpers"]),
         .testTarget(
             name: "ProgressAccessibilityTests",
             dependencies: ["ProgressAccessibility", "ProgressBus", "ProgressClient", "ProgressCore", "ProgressTestSupport", "progressd"],
@@ -116,6 +121,10 @@ let package = Package(
         .testTarget(
             name: "ProgressBusTests",
             dependencies: ["ProgressDaemon", "ProgressBus", "ProgressClient", "ProgressCore", "ProgressTestSupport", "progressd"]),
+        .testTarget(
+            name: "ProgressTrayTests",
+            dependencies: ["ProgressRender", "ProgressBus", "ProgressClient", "ProgressCore", "ProgressTestSupport", "progressd"],
+            exclude: ["helpers"]),
         .testTarget(
             name: "ProgressKDETests",
             dependencies: ["ProgressKDE", "ProgressClient", "ProgressCore", "ProgressTestSupport", "progressd", "progressctl"],
@@ -128,7 +137,7 @@ let package = Package(
         // sets PROGRESSD_INTEROP=1; `make test` skips them.
         .testTarget(
             name: "ProgressInteropTests",
-            dependencies: ["ProgressBus", "ProgressClient", "ProgressCore", "ProgressTestSupport", "progressd", "progressctl"],
+            dependencies: ["ProgressBus", "ProgressClient", "ProgressCore", "ProgressRender", "ProgressTestSupport", "progressd", "progressctl"],
             exclude: ["helpers"]),
     ],
     swiftLanguageModes: [.v6]

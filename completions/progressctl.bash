@@ -19,7 +19,7 @@ _progressctl() {
     local cur=${COMP_WORDS[COMP_CWORD]} prev=${COMP_WORDS[COMP_CWORD-1]}
     local commands="start set pulse finish fail remove cancel pause resume list get watch run pipe render"
     local takes_value="--title --total --unit --app-id --lifetime --parent --completed --message --interval"
-    takes_value+=" --progress-regex --size --scale --style --format --theme -o"
+    takes_value+=" --progress-regex --parse --terminal-progress --size --scale --style --format --theme -o"
     COMPREPLY=()
     if ((COMP_CWORD == 1)); then
         COMPREPLY=($(compgen -W "$commands help --help --version" -- "$cur"))
@@ -31,8 +31,8 @@ _progressctl() {
         set) options="--completed --total --message" ;;
         list | get) options="--json" ;;
         watch) options="--interval" ;;
-        run) options="--title --app-id --progress-regex" ;;
-        pipe) options="--size --title" ;;
+        run) options="--title --app-id --parse --progress-regex --terminal-progress" ;;
+        pipe) options="--size --title --terminal-progress" ;;
         render) options="-o --style --size --scale --format --theme" ;;
         pulse | finish | fail | remove | cancel | pause | resume) options="" ;;
         help)
@@ -55,6 +55,8 @@ _progressctl() {
     fi
     case $prev in
         --lifetime) COMPREPLY=($(compgen -W "lease caller persistent" -- "$cur")) ;;
+        --parse) COMPREPLY=($(compgen -W "auto osc rsync curl wget git dd pv apt ffmpeg percent count files none" -- "$cur")) ;;
+        --terminal-progress) COMPREPLY=($(compgen -W "auto always never" -- "$cur")) ;;
         --style) COMPREPLY=($(compgen -W "bar striped ring skin pulse" -- "$cur")) ;;
         --format) COMPREPLY=($(compgen -W "png svg pdf apng" -- "$cur")) ;;
         --theme) COMPREPLY=($(compgen -W "light dark high-contrast" -- "$cur")) ;;

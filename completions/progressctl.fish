@@ -55,6 +55,8 @@ complete -c progressctl -n "__fish_seen_subcommand_from watch" -l interval -x -d
 complete -c progressctl -n "__fish_seen_subcommand_from run pipe" -l title -x -d 'What the task does'
 complete -c progressctl -n "__fish_seen_subcommand_from run" -l app-id -x -d 'The desktop file id of the application'
 complete -c progressctl -n "__fish_seen_subcommand_from run" -l progress-regex -x -d 'Reads a percent, or DONE and TOTAL'
+complete -c progressctl -n "__fish_seen_subcommand_from run" -l parse -x -a 'auto osc rsync curl wget git dd pv apt ffmpeg percent count files none' -d 'How to read progress'
+complete -c progressctl -n "__fish_seen_subcommand_from run pipe" -l terminal-progress -x -a 'auto always never' -d "Show progress in the terminal's tab"
 # After `--`, run's own command line: commands and files.
 complete -c progressctl -n "__fish_seen_subcommand_from run; and contains -- -- (commandline -opc)" -a '(__fish_complete_command)' -F
 complete -c progressctl -n "__fish_seen_subcommand_from pipe" -l size -x -d 'How many bytes will come'

@@ -13,7 +13,7 @@ _progressd() {
         --system-jobs) COMPREPLY=($(compgen -W "mine all" -- "$cur")); return ;;
     esac
     COMPREPLY=($(compgen -W "--max-signals-per-second --max-tasks --max-tasks-per-caller --max-reply-bytes --locale-directory
-        --state-directory --no-kde-jobs --notifications --notify-after --no-launcher-entry --no-accessibility
+        --state-directory --no-kde-jobs --notifications --notify-after --no-launcher-entry --no-accessibility --no-tray
         --no-system-jobs --no-system-jobs-from --system-jobs --version --help" -- "$cur"))
 }
 

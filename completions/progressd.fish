@@ -16,5 +16,6 @@ complete -c progressd -l no-accessibility -d 'Do not publish tasks on the access
 complete -c progressd -l no-system-jobs -d 'Do not show jobs of system services'
 complete -c progressd -l no-system-jobs-from -x -a 'packagekit udisks2 fwupd importd' -d 'Do not show the jobs of one system service'
 complete -c progressd -l system-jobs -x -a 'mine all' -d 'Whose system jobs show'
+complete -c progressd -l no-tray -d 'No tray icon (StatusNotifierItem)'
 complete -c progressd -l version -d 'Print the version and exit'
 complete -c progressd -l help -d 'Print the help and exit'

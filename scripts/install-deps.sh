@@ -22,6 +22,9 @@ have_cmd systemd-analyze || missing="$missing systemd"
 # The system-job tests' fake packagekitd and fwupd serve the interfaces these packages install.
 [ -f /usr/share/dbus-1/interfaces/org.freedesktop.PackageKit.Transaction.xml ] || missing="$missing packagekit"
 [ -f /usr/share/dbus-1/interfaces/org.freedesktop.fwupd.xml ] || missing="$missing fwupd"
+# progressctl run's terminal tests: script(1) as a real terminal, bash for SIGWINCH traps.
+have_cmd script || missing="$missing bsdutils"
+have_cmd bash || missing="$missing bash"
 # The manual pages: scdoc writes them (make man), groff checks them (the tests run groff -ww).
 have_cmd scdoc || missing="$missing scdoc"
 have_cmd groff || missing="$missing groff-base"

@@ -5,7 +5,9 @@
 # libunity's typelib (a real LauncherEntry sender); dunst under Xvfb (a real notification
 # server, read with dunstctl, which calls busctl); libnotify's notify-send for trying it by hand;
 # packagekitd with pkcon, fwupd with its test devices and polkitd (real system services on a
-# private system bus, in a private mount namespace made with util-linux's unshare).
+# private system bus, in a private mount namespace made with util-linux's unshare);
+# the terminal tools `progressctl run` reads progress from (rsync, curl, wget, git, pv, ffmpeg);
+# sway, waybar and grim (a real StatusNotifierItem host in a headless compositor, and its screenshots).
 # Called by `make interop`; quiet when all is there.
 set -eu
 
@@ -26,7 +28,11 @@ have_cmd pkcon || missing="$missing packagekit-tools"
 [ -x /usr/lib/polkit-1/polkitd ] || missing="$missing polkitd"
 [ -x /usr/libexec/fwupd/fwupd ] && have_cmd fwupdmgr || missing="$missing fwupd"
 [ -f /usr/share/installed-tests/fwupd/fakedevice124.cab ] || missing="$missing fwupd-tests"
-have_cmd unshare || missing="$missing util-linux"
+have_cmd unshare && have_cmd setpriv || missing="$missing util-linux"
+for tool in rsync curl wget git pv ffmpeg; do have_cmd "$tool" || missing="$missing $tool"; done
+have_cmd sway || missing="$missing sway"
+have_cmd waybar || missing="$missing waybar"
+have_cmd grim || missing="$missing grim"
 [ -z "$missing" ] && exit 0
 
 # shellcheck disable=SC2086 # one word per package

@@ -11,7 +11,7 @@ import ProgressDaemon
 /// returns at once. When it turns on (AccessibilityBusWatch), a connection of its own is
 /// opened asynchronously, the tree is built from the store and the application embeds;
 /// when the bus goes the connection is dropped and the session-bus service goes on.
-public final class AccessibilityExport: ChangeOutput, AccessibleModel {
+public final class AccessibilityExport: DaemonInput, AccessibleModel {
     /// What the export reads: the session bus, the tasks and their texts.
     public struct Configuration {
         public var session: OpaquePointer
@@ -49,7 +49,9 @@ public final class AccessibilityExport: ChangeOutput, AccessibleModel {
     private var generation = 0
     private var pacer: ValueEventPacer
     private var sent: [TaskName: AccessibleBar] = [:]
-    private var announcements = AnnouncementPolicy()
+    /// Announcements of a task whose bar this batch has yet to add (the budget hears the
+    /// batch first): said once it is there, so that they come from the bar.
+    private var heldAnnouncements: [AnnouncementBudget.Spoken] = []
     private lazy var pacerTimer = MainLoopTimer(clock: configuration.clock ?? MonotonicGLibClock()) { [weak self] in
         self?.pacerFired()
     }
@@ -78,21 +80,25 @@ public final class AccessibilityExport: ChangeOutput, AccessibleModel {
     }
 
     /// The daemon's output (`context.add(AccessibilityExport(context: context, …))`): it
-    /// starts watching for accessibility at once and leaves the bus when the daemon stops.
+    /// watches for accessibility once the daemon starts its inputs, and leaves the bus when
+    /// the daemon stops.
     public convenience init(context: DaemonContext, locale: String, environment: [String: String] = ProcessInfo.processInfo.environment) {
         var configuration = Configuration(
             session: context.connection, store: context.store, texts: context.texts, limits: context.limits,
             locale: locale, version: context.configuration.version, overrideAddress: environment["AT_SPI_BUS_ADDRESS"])
         configuration.clock = context.clock
         self.init(configuration: configuration)
-        start()
-        context.onStop { [weak self] in self?.stop() }
+        // Announcements come from the daemon's one budget, shared with the broadcast.
+        context.onAnnouncement { [weak self] spoken in self?.announce(spoken) }
     }
 
     /// Every change of the batch, in order.
     public func publish(_ batch: ChangeBatch) {
         guard bus != nil else { return }
         for change in batch.changes { publish(change) }
+        let held = heldAnnouncements
+        heldAnnouncements = []
+        for spoken in held { announce(spoken, holding: false) }
     }
 
     /// Starts watching for the accessibility bus.
@@ -213,7 +219,6 @@ public final class AccessibilityExport: ChangeOutput, AccessibleModel {
             }
             update(change.name, bus)
         }
-        announce(change, bus)
     }
 
     private func removeBar(_ name: TaskName, _ bus: AccessibilityConnection) {
@@ -263,14 +268,18 @@ public final class AccessibilityExport: ChangeOutput, AccessibleModel {
         }
     }
 
-    private func announce(_ change: TaskChange, _ bus: AccessibilityConnection) {
-        let task = configuration.store.task(change.name)
-        guard let announcement = announcements.consider(change, task: task, now: monotonicNow), let task,
-              bus.events.wants("object:announcement") else { return }
+    /// One announcement the daemon's budget let through, on the task's bar (or the
+    /// application, for a summary of several).
+    func announce(_ spoken: AnnouncementBudget.Spoken, holding: Bool = true) {
+        guard let bus, bus.events.wants("object:announcement") else { return }
+        if holding, let name = spoken.name, tree.bar(name) == nil, configuration.store.task(name) != nil, heldAnnouncements.count < 64 {
+            heldAnnouncements.append(spoken)
+            return
+        }
         // ATSPI_LIVE_POLITE = 1, ATSPI_LIVE_ASSERTIVE = 2 (atspi-constants.h AtspiLive).
-        let politeness: Int32 = announcement.politeness == AnnouncementPolicy.Politeness.assertive ? 2 : 1
-        bus.emit(path: tree.path(of: change.name), eventInterface: "Object", member: "Announcement", detail: "",
-                 detail1: politeness, detail2: 0, value: AtspiCalls.string(configuration.texts.accessibleText(of: task)))
+        let politeness: Int32 = spoken.politeness == AnnouncementPolicy.Politeness.assertive ? 2 : 1
+        bus.emit(path: tree.path(of: spoken.name), eventInterface: "Object", member: "Announcement", detail: "",
+                 detail1: politeness, detail2: 0, value: AtspiCalls.string(spoken.sentence(configuration.texts)))
     }
 
     // MARK: Paced value events

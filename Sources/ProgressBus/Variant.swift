@@ -107,6 +107,18 @@ public enum Variant {
 
     public static func option(_ value: OpaquePointer) -> OptionValue {
         let signature = typeString(value)
+        // Lengths first, from the serialized value, before anything is copied.
+        let limit = switch signature {
+        case "s", "o", "g": OptionValue.maxTextBytes
+        case "as", "ad": OptionValue.maxArrayElements
+        case "ay": OptionValue.maxByteArrayBytes
+        default: Int.max
+        }
+        if limit != .max {
+            var length: gsize = 0
+            if signature.count == 1 { _ = g_variant_get_string(value, &length) } else { length = g_variant_n_children(value) }
+            if Int(length) > limit { return OptionValue(.tooLarge(count: Int(length), limit: limit), signature: signature) }
+        }
         let kind: OptionValue.Kind = switch signature {
         case "s", "o", "g": .string(String(cString: g_variant_get_string(value, nil)))
         case "d": .double(g_variant_get_double(value))

@@ -10,15 +10,18 @@ import Glibc
 /// Copies stdin to stdout, like pv, reporting the bytes as the task's progress.
 enum PipeCommand {
     static let command = Command(
-        name: "pipe", usage: ["pipe NAME [--size BYTES] [--title TEXT]"],
+        name: "pipe", usage: ["pipe NAME [--size BYTES] [--title TEXT] [--terminal-progress WHEN]"],
         summary: "Copies stdin to stdout, reporting the bytes as progress.",
         details: """
             The task is determinate when --size is given or stdin is a regular file; otherwise it
             counts bytes. It finishes at the end of the input and fails if writing fails.
+            With --terminal-progress auto (the default) a terminal on stderr that declares
+            OSC 9;4 shows the progress in its tab (see run), cleared however progressctl ends.
             """,
         options: [
             OptionSpec("size", value: "BYTES", "how many bytes will come"),
             OptionSpec("title", value: "TEXT", "what the task does"),
+            OptionSpec("terminal-progress", value: "WHEN", "auto, always or never: show progress in the terminal's tab"),
         ],
         examples: [
             "progressctl pipe download --size 734003200 < ubuntu.iso > /mnt/usb/ubuntu.iso",
@@ -34,8 +37,11 @@ enum PipeCommand {
             var options: [(String, BusValue)] = [("unit", .string("bytes")), ("lifetime", .string("caller"))]
             if let title = arguments.values["title"] { options.append(("title", .string(title))) }
             if let size { options.append(("total", .uint64(size))) } else { options.append(("indeterminate", .bool(true))) }
+            let terminalProgress = try TerminalProgressMode.option(arguments.values["terminal-progress"])
             try context.manager("Start", [.string(name), .vardict(options)])
             signal(SIGPIPE, SIG_IGN)
+            let bar = terminalBar(terminalProgress, environment: context.environment)
+            defer { bar?.clear() }
 
             var copied: UInt64 = 0
             var lastReport = Date()
@@ -45,6 +51,10 @@ enum PipeCommand {
                 if let size, copied > size { changes.append(("total", .uint64(copied))) }
                 try context.manager("Update", [.string(name), .vardict(changes)])
                 lastReport = Date()
+                if let size, size > 0 {
+                    bar?.want(.value(Int(min(Double(copied) / Double(size), 1) * 100)))
+                }
+                bar?.writeIfDue()
             }
             while true {
                 let count = read(STDIN_FILENO, &buffer, buffer.count)
@@ -76,4 +86,16 @@ enum PipeCommand {
             try context.manager("Finish", [.string(name)])
             return 0
         })
+
+    /// The terminal's own bar, on stderr (stdout carries the data), when it is a terminal
+    /// that shows one.
+    private static func terminalBar(_ mode: TerminalProgressMode, environment: [String: String]) -> TerminalProgressWriter? {
+        guard isatty(STDERR_FILENO) == 1, mode.shows(environment: environment, tmuxAllowsPassthrough: {
+            TerminalProgressMode.tmuxAllowsPassthrough(environment: environment)
+        }) else { return nil }
+        let writer = TerminalProgressWriter(descriptor: STDERR_FILENO, environment: environment)
+        TerminalProgressSignalClear.install(descriptor: STDERR_FILENO, insideTmux: writer.insideTmux)
+        writer.writeIfDue()
+        return writer
+    }
 }

@@ -24,7 +24,7 @@ enum TerminalText {
             default: shown.unicodeScalars.append(scalar)
             }
         }
-        return !ClientText.mayReorder(shown) ? shown : "\u{2068}" + balancedIsolates(shown) + "\u{2069}"
+        return !ClientText.mayReorder(shown) ? shown : ClientText.isolated(shown)
     }
 
     /// Columns a shown text takes: bidi controls and zero-width characters take none.
@@ -47,29 +47,12 @@ enum TerminalText {
             if !zero { used += 1 }
         }
         // What was cut may have held the PDI that closed an isolate.
-        return balancedIsolates(result) + "…"
+        return ClientText.balanced(result) + "…"
     }
 
     private static func isZeroWidth(_ scalar: Unicode.Scalar) -> Bool {
         (0x200B...0x200F).contains(scalar.value) || (0x202A...0x202E).contains(scalar.value)
             || (0x2066...0x2069).contains(scalar.value) || scalar.value == 0xFEFF
-    }
-
-    /// Drops a PDI with no opener and closes every isolate left open.
-    private static func balancedIsolates(_ text: String) -> String {
-        var result = String.UnicodeScalarView()
-        var open = 0
-        for scalar in text.unicodeScalars {
-            if (0x2066...0x2068).contains(scalar.value) {
-                open += 1
-            } else if scalar.value == 0x2069 {
-                guard open > 0 else { continue }
-                open -= 1
-            }
-            result.append(scalar)
-        }
-        for _ in 0..<open { result.append("\u{2069}") }
-        return String(result)
     }
 
     private static func hex(_ value: UInt32) -> String {

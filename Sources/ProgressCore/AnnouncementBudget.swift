@@ -13,6 +13,19 @@ public struct AnnouncementBudget: Sendable {
         case single(ProgressTask, AnnouncementPolicy.Announcement)
         case summary(AnnouncementSummary)
 
+        /// The task it is about; nil for a summary.
+        public var name: TaskName? {
+            if case .single(let task, _) = self { task.name } else { nil }
+        }
+
+        /// The sentence, in the language of `texts`.
+        public func sentence(_ texts: TaskDescribing) -> String {
+            switch self {
+            case .single(let task, _): texts.accessibleText(of: task)
+            case .summary(let summary): texts.summary(summary)
+            }
+        }
+
         public var politeness: AnnouncementPolicy.Politeness {
             switch self {
             case .single(_, let announcement): announcement.politeness

@@ -22,17 +22,33 @@ public struct ClientID: Hashable, Sendable, CustomStringConvertible, Expressible
     public func hash(into hasher: inout Hasher) { hasher.combine(uniqueName) }
 }
 
-/// Where a change batch came from. Outputs may treat origins differently: a bridge does
-/// not echo back what it brought in, a log names who did what.
+/// Where a change batch came from. Every input that acts for a client names the client,
+/// identity included, so that the same access rules and caps hold whichever protocol it
+/// spoke. Outputs may treat origins differently: a bridge does not echo back what it brought
+/// in, a log names who did what.
 public enum ChangeOrigin: Hashable, Sendable {
-    /// A client's method call.
+    /// A client's Progress1 method call.
     case client(ClientID)
+    /// A client speaking another protocol through a bridge (such as `launcher-entry` or
+    /// `kde`): held to the same rules and caps as a Progress1 call from that client.
+    case bridge(String, ClientID)
     /// A client left the bus; its `caller` tasks fail.
     case connectionClosed(ClientID)
     /// A timing rule fell due: stall, lease expiry, linger.
     case timer
-    /// An input that speaks another protocol, named (such as `launcher-entry`).
-    case bridge(String)
+    /// The daemon itself (named): what the user asked through the daemon's own surface (a
+    /// notification's action), or an input tidying what a previous run left.
+    case daemon(String)
+    /// Tasks put back from the state directory at start, before any input runs.
+    case restore
+
+    /// The client whose rights the command has, if a client is behind it.
+    public var speaker: ClientID? {
+        switch self {
+        case .client(let client), .bridge(_, let client): client
+        case .connectionClosed, .timer, .daemon, .restore: nil
+        }
+    }
 }
 
 /// What one mutation did, in order: each change numbered with the next value of a

@@ -31,17 +31,27 @@ public final class ChangeIndex: ChangeOutput {
     private var forgottenThrough: UInt64
     private let maxRemovals: Int
 
-    public init(firstSequence: UInt64, liveTasks: [TaskName], maxRemovals: Int) {
+    public init(firstSequence: UInt64, maxRemovals: Int) {
         self.firstSequence = firstSequence
         lastSequence = firstSequence - 1
         forgottenThrough = firstSequence - 1
         self.maxRemovals = maxRemovals
-        // Tasks restored at start count as created just before this run's first change.
-        for name in liveTasks { live[name] = LiveTask(last: firstSequence - 1, created: firstSequence - 1) }
     }
 
     public func publish(_ batch: ChangeBatch) {
+        guard batch.origin != .restore else { return noteRestored(batch) }
         for change in batch.changes { note(change) }
+    }
+
+    /// Restored tasks are live, but no poller of this run can have seen the daemon before
+    /// them: a poll from before their batch is a reset, so they need no place in `recent`
+    /// (which would cost a large restore its memory twice).
+    private func noteRestored(_ batch: ChangeBatch) {
+        for change in batch.changes where change.kind == .created {
+            live[change.name] = LiveTask(last: change.sequence, created: change.sequence)
+        }
+        lastSequence = batch.lastSequence ?? lastSequence
+        forgottenThrough = lastSequence
     }
 
     private func note(_ change: TaskChange) {

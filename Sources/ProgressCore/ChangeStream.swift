@@ -8,17 +8,26 @@ public enum ReadScope: Sendable, Equatable {
 }
 
 /// A listener on the change stream: D-Bus signals, announcements, subscriptions, the
-/// accessibility export, bridges. Each is one type in one file, added where the daemon is
-/// assembled.
+/// accessibility export, bridges. Each is one type in one file, added to the daemon's one
+/// ordered list of outputs before any input starts. Everything an output learns comes down
+/// the stream in order: batches (restored tasks at start among them), departures, and the
+/// stop; it needs no start-up path of its own and holds no other output.
 public protocol ChangeOutput: AnyObject {
     /// Every non-empty batch, in sequence order, after the caller has its reply.
     func publish(_ batch: ChangeBatch)
     /// A read of `scope` is about to be answered; send what is held for it.
     func flushBeforeRead(_ scope: ReadScope)
+    /// A client left the bus: let go of what it held. Comes after the batch that failed its
+    /// `caller` tasks, and after every batch of its earlier calls.
+    func clientLeft(_ client: ClientID)
+    /// The daemon is stopping: the last event. Undo what the output set outside the daemon.
+    func stop()
 }
 
 extension ChangeOutput {
     public func flushBeforeRead(_ scope: ReadScope) {}
+    public func clientLeft(_ client: ClientID) {}
+    public func stop() {}
 }
 
 /// The listener that must see a batch before the caller hears success: persistence, so
@@ -35,14 +44,28 @@ public protocol ChangeRecorder: AnyObject {
 /// The ordered stream from the front door to the outputs. An input submits each batch with
 /// its reply, if it has one: the recorders take it, and when none has anything waiting to
 /// be made durable, the reply goes and the outputs hear of it at once. Otherwise the batch
-/// waits, with every batch after it, until the daemon commits the group (once per pass of
+/// waits, with every event after it, until the daemon commits the group (once per pass of
 /// the main loop): one sync, then the replies and the outputs, in order. So every reply
 /// still means "on disk", and a burst of Starts costs one sync, not one each.
+///
+/// An output that acts while it hears an event (a bridge failing a departed client's jobs)
+/// submits again; that event is delivered after the one being delivered, to every output,
+/// so no output ever hears events out of order.
 public final class ChangeStream {
+    private enum Event {
+        case batch(ChangeBatch, reply: (() -> Void)?)
+        case departed(ClientID)
+        case stopping
+    }
+
     private var recorders: [ChangeRecorder] = []
     private var outputs: [ChangeOutput] = []
     private var lastPublished: UInt64?
-    private var waiting: [(batch: ChangeBatch, reply: (() -> Void)?)] = []
+    /// Events held until the recorders commit.
+    private var waiting: [Event] = []
+    /// Events being delivered now, and those submitted while they are.
+    private var delivering: [Event] = []
+    private var isDelivering = false
     /// Asks the daemon to call `commitWaiting` soon (after the calls already queued).
     public var scheduleCommit: () -> Void = {}
 
@@ -56,13 +79,22 @@ public final class ChangeStream {
         if !batch.isEmpty {
             for recorder in recorders { recorder.record(batch) }
         }
-        if waiting.isEmpty && !recorders.contains(where: \.hasPending) {
-            reply?()
-            publish(batch)
-            return
-        }
+        enqueue(.batch(batch, reply: reply))
+    }
+
+    /// A client left the bus: after everything submitted before, every output lets go of it.
+    public func depart(_ client: ClientID) { enqueue(.departed(client)) }
+
+    /// The last event: what waits is made durable and delivered, then every output stops.
+    public func stop() {
+        commitWaiting()
+        deliver([.stopping])
+    }
+
+    private func enqueue(_ event: Event) {
+        if waiting.isEmpty && !recorders.contains(where: \.hasPending) { return deliver([event]) }
         if waiting.isEmpty { scheduleCommit() }
-        waiting.append((batch, reply))
+        waiting.append(event)
     }
 
     /// Makes what waits durable, then replies and publishes it, in order.
@@ -70,13 +102,31 @@ public final class ChangeStream {
         for recorder in recorders where recorder.hasPending { recorder.commit() }
         let group = waiting
         waiting.removeAll()
-        for (batch, reply) in group {
-            reply?()
-            publish(batch)
-        }
+        deliver(group)
     }
 
     public var hasWaiting: Bool { !waiting.isEmpty }
+
+    private func deliver(_ events: [Event]) {
+        delivering += events
+        guard !isDelivering else { return }
+        isDelivering = true
+        defer { isDelivering = false }
+        var next = 0
+        while next < delivering.count {
+            switch delivering[next] {
+            case .batch(let batch, let reply):
+                reply?()
+                publish(batch)
+            case .departed(let client):
+                for output in outputs { output.clientLeft(client) }
+            case .stopping:
+                for output in outputs { output.stop() }
+            }
+            next += 1
+        }
+        delivering.removeAll()
+    }
 
     private func publish(_ batch: ChangeBatch) {
         guard let first = batch.changes.first, let last = batch.lastSequence else { return }

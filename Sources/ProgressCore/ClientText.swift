@@ -7,8 +7,8 @@
 public enum ClientText {
     public static let firstStrongIsolate: Unicode.Scalar = "\u{2068}"
     public static let popDirectionalIsolate: Unicode.Scalar = "\u{2069}"
-    /// LRI, RLI and FSI: each opens an isolate that a PDI closes.
-    static let isolateInitiators: Set<UInt32> = [0x2066, 0x2067, 0x2068]
+    /// PDF: closes an embedding or override.
+    public static let popDirectionalFormatting: Unicode.Scalar = "\u{202C}"
 
     /// The first control character of `text` and its position (counted in scalars), if any.
     public static func firstControl(in text: String) -> (scalar: Unicode.Scalar, position: Int)? {
@@ -46,26 +46,91 @@ public enum ClientText {
         }
     }
 
-    /// `text` in a first-strong isolate when it may reorder its surroundings. Isolates the piece opens are closed inside it and a
-    /// PDI it has no opener for is dropped, so the piece can not end the isolate early or
-    /// leave one open; embeddings and overrides end at the closing PDI by the bidi algorithm.
+    /// `text` in a first-strong isolate when it may reorder its surroundings, its own
+    /// controls balanced first (`balanced`), so the piece can not end the isolate early or
+    /// leave one open.
     public static func isolated(_ text: String) -> String {
         guard mayReorder(text) else { return text }
         var result = String.UnicodeScalarView()
         result.append(firstStrongIsolate)
-        var open = 0
+        result.append(contentsOf: balanced(text).unicodeScalars)
+        result.append(popDirectionalIsolate)
+        return String(result)
+    }
+
+    /// `text` with every bidi control it opens closed at its end, and every closer it has no
+    /// opener for dropped: an embedding or override (LRE, RLE, LRO, RLO) gets its PDF, an
+    /// isolate (LRI, RLI, FSI) its PDI, in the order the bidi algorithm closes them (a PDI
+    /// ends the embeddings opened inside its isolate). So no override or embedding reaches
+    /// past the text into whatever a consumer puts after it. Balanced text is returned as
+    /// it is, byte for byte.
+    public static func balanced(_ text: String) -> String {
+        guard mayReorder(text) else { return text }
+        let (result, open, changed) = balancing(text)
+        guard !open.isEmpty || changed else { return text }
+        var closed = result
+        for opened in open.reversed() { closed.append(opened == .isolate ? popDirectionalIsolate : popDirectionalFormatting) }
+        return String(closed)
+    }
+
+    /// Whether `text` leaves a bidi embedding, override or isolate open at its end, so that
+    /// it would reorder whatever a consumer puts after it (what `balanced` prevents).
+    public static func leavesOpen(_ text: String) -> Bool {
+        mayReorder(text) && !balancing(text).open.isEmpty
+    }
+
+    private enum Opened { case embedding, isolate }
+
+    /// The text with closers that close nothing dropped and embeddings a PDI ends closed
+    /// explicitly (for renderers that know no isolates), what is still open at its end, and
+    /// whether anything was changed.
+    private static func balancing(_ text: String) -> (String.UnicodeScalarView, open: [Opened], changed: Bool) {
+        var stack: [Opened] = []
+        var changed = false
+        var result = String.UnicodeScalarView()
         for scalar in text.unicodeScalars {
-            if isolateInitiators.contains(scalar.value) {
-                open += 1
-            } else if scalar == popDirectionalIsolate {
-                guard open > 0 else { continue }
-                open -= 1
+            switch scalar.value {
+            case 0x202A, 0x202B, 0x202D, 0x202E: stack.append(.embedding)
+            case 0x2066, 0x2067, 0x2068: stack.append(.isolate)
+            case 0x202C:
+                guard stack.last == .embedding else {
+                    changed = true
+                    continue
+                }
+                stack.removeLast()
+            case 0x2069:
+                guard let isolate = stack.lastIndex(of: .isolate) else {
+                    changed = true
+                    continue
+                }
+                for _ in isolate + 1..<stack.count {
+                    result.append(popDirectionalFormatting)
+                    changed = true
+                }
+                stack.removeSubrange(isolate...)
+            default: break
             }
             result.append(scalar)
         }
-        for _ in 0..<open { result.append(popDirectionalIsolate) }
-        result.append(popDirectionalIsolate)
-        return String(result)
+        return (result, stack, changed)
+    }
+
+    /// `text` for a place that reads markup (a notification body when the server advertises
+    /// `body-markup`): `&`, `<` and `>` escaped, the three the Desktop Notifications
+    /// specification names, so that a client's text is shown as text and never becomes a
+    /// link, an image or a tag. The daemon adds no markup of its own.
+    public static func escapedMarkup(_ text: String) -> String {
+        guard text.contains(where: { $0 == "&" || $0 == "<" || $0 == ">" }) else { return text }
+        var escaped = ""
+        for character in text {
+            switch character {
+            case "&": escaped += "&amp;"
+            case "<": escaped += "&lt;"
+            case ">": escaped += "&gt;"
+            default: escaped.append(character)
+            }
+        }
+        return escaped
     }
 
     /// A text from an older daemon's state, which let control characters in: each becomes a

@@ -64,10 +64,11 @@ public struct Limits: Sendable, Equatable {
     /// Tasks in one SnapshotPage: small enough that a page is quick to build and send, large
     /// enough that 100,000 tasks take only 100 round trips.
     public var maxPageTasks = 1_000
-    /// The most the daemon reads of one state file at start: 100,000 tasks of ordinary size
-    /// are about 100 MB, and the journal is compacted at twice the task count. A bigger file
-    /// is damage (padding after a crash, a runaway writer); it is moved aside rather than
-    /// read, since reading it would cost the session's start its time and memory.
+    /// The most the daemon reads of the snapshot at start: 100,000 tasks of ordinary size
+    /// are about 100 MB. A bigger snapshot is damage (a runaway writer); it is moved aside
+    /// rather than read, since reading it would cost the session's start its time and
+    /// memory. The journal has no such limit: it is read as a stream of records, each at
+    /// most `maxRecordBytes`, so its records survive whatever padding follows them.
     public var maxStateFileBytes = 512 << 20
     /// A journal line longer than this is damage, never decoded: the largest record (a 1 KB
     /// title and 4 KB message, each escaped up to six times in JSON) is about 40 KB.
@@ -90,11 +91,18 @@ public struct Limits: Sendable, Equatable {
     /// Removals that Changes remembers: a poller that missed more than this gets every task
     /// again (reset), which costs it one full read; 10,000 names are about a megabyte.
     public var maxRemovalsKept = 10_000
-    /// Live KDE job views (JobViewServer.requestView) one connection may hold: a KDE
-    /// application runs a few jobs at once (a Dolphin copy of many files is one job), and a
-    /// runaway client must not fill the store every application shares. All KDE jobs also
-    /// count together against `maxTasksPerCaller`, charged to the KDE bridge.
-    public var maxJobViewsPerConnection = 100
+    /// Live KDE job views (JobViewServer.requestView) one process (or sandboxed app) may
+    /// hold: a KDE application runs a few jobs at once (a Dolphin copy of many files is one
+    /// job). Counted per process, not per connection, so that a process opening many
+    /// connections can not take more; each view's job is also a task of that process,
+    /// counted against `maxTasksPerCaller`, so one process can not fill the store that
+    /// every other application's jobs need.
+    public var maxJobViewsPerCaller = 100
+    /// Applications one process (or sandboxed app) may report through LauncherEntry: an
+    /// application reports its own icon, a dock proxy such as Plasma's a few dozen. An entry
+    /// is kept from its first Update (libunity sends progress before progress-visible), so
+    /// without a cap one sender's distinct URIs would each cost memory.
+    public var maxLauncherEntriesPerCaller = 100
     /// How long a transition's reply may wait for its group to be synced while calls keep
     /// arriving: 5 ms is well under what a person notices, and enough to gather a burst.
     public var groupCommitMaxDelayMicros: Int64 = 5_000

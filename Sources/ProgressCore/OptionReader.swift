@@ -102,7 +102,11 @@ public struct OptionReader {
     }
 
     public func wrongType(_ key: String, _ value: OptionValue, expected: String) -> ProgressError {
-        .invalidValue("option \(quoted(key)) expects \(expected), got type '\(value.signature)'")
+        if case .tooLarge(let count, let limit) = value.kind {
+            let unit = value.signature.count == 1 || value.signature == "ay" ? "bytes" : "elements"
+            return .limitExceeded("option \(quoted(key)) has \(count) \(unit); the limit is \(limit) (refused before it was read)")
+        }
+        return .invalidValue("option \(quoted(key)) expects \(expected), got type '\(value.signature)'")
     }
 
     /// Checks free text from any call (option values and Fail's message).

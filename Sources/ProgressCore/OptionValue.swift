@@ -15,7 +15,22 @@ public struct OptionValue: Sendable, Equatable {
         case bytes([UInt8])
         /// A type no option takes (arrays, structs, nested variants).
         case unsupported
+        /// A string or array longer than any option takes, never read: `count` bytes or
+        /// elements against `limit`.
+        case tooLarge(count: Int, limit: Int)
     }
+
+    /// What the bus adapter reads of one option's value at most; anything longer is refused
+    /// as `tooLarge` from its length alone, before a byte of it is copied, so a client can
+    /// not make the daemon or the renderer read a megabyte-sized value to be told it is too
+    /// long. Each is above the largest limit of an option of that type.
+    /// A text: the longest text option is a 4,096-byte message.
+    public static let maxTextBytes = 65_536
+    /// An array of strings or numbers: no option needs more (a render spec takes 16 colors,
+    /// a subscription names the tasks a panel shows).
+    public static let maxArrayElements = 4_096
+    /// Bytes: a skin image is at most 4 MiB.
+    public static let maxByteArrayBytes = 4 << 20
 
     public let kind: Kind
     /// The D-Bus type signature the client sent, for error messages.

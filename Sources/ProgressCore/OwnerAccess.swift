@@ -23,7 +23,10 @@
 ///   name under `system/` or change, finish, fail or remove such a task (the service is its
 ///   truth). Requests are let through: the bridge passes a cancel request to a service that
 ///   offers one, and the store refuses it for a task that is not cancellable.
-/// - Timers, lost connections and bridges are the daemon's own inputs and are not checked.
+/// - A bridge (LauncherEntry, KDE job views) speaks for the client behind it, whose
+///   identity it learned as a Progress1 call's is learned: the same rules hold. The system
+///   bridge speaks as the system identity. Timers, lost connections, restore and the
+///   daemon's own actions are not checked.
 public struct OwnerAccess: AccessPolicy {
     /// The namespace of the system identity's tasks.
     public static let systemPrefix = "system/"
@@ -31,7 +34,7 @@ public struct OwnerAccess: AccessPolicy {
     public init() {}
 
     public func admit(_ command: TaskCommand, by origin: ChangeOrigin, store: TaskStore) throws(ProgressError) -> TaskCommand {
-        guard case .client(let caller) = origin else { return command }
+        guard let caller = origin.speaker else { return command }
         switch command {
         case .start(let name, var update):
             update.appId = try appId(update.appId, forcedFor: caller, start: true)

@@ -6,6 +6,8 @@ public protocol TaskDescribing {
     func accessibleText(of task: ProgressTask) -> String
     /// One sentence for several tasks' announcements (AnnouncementBudget).
     func summary(_ summary: AnnouncementSummary) -> String
+    /// A notification's title and body for a burst of outcomes (NotificationBursts).
+    func burst(_ burst: NotificationBursts.Burst) -> (title: String, body: String)
 }
 
 /// One progress task as the daemon keeps it.
@@ -14,15 +16,19 @@ public struct ProgressTask: Sendable {
     // 8-byte values, then each optional's tag byte shared with the one-byte flags. Every
     // live task is one of these, so padding would be memory per task.
     public let name: TaskName
-    public internal(set) var title = ""
-    public internal(set) var unit = ""
-    public internal(set) var message = ""
+    // Client texts are kept with their bidi controls balanced (ClientText.balanced), by
+    // whichever input set them, so that Title, Message and every text made of them close
+    // what they open: no consumer sees an override left open.
+    public internal(set) var title = "" { didSet { title = ClientText.balanced(title) } }
+    public internal(set) var unit = "" { didSet { unit = ClientText.balanced(unit) } }
+    public internal(set) var message = "" { didSet { message = ClientText.balanced(message) } }
     public internal(set) var appId = ""
     public internal(set) var parent: TaskName?
     /// Who started the task: only it and the host may change it (`OwnerAccess`).
     public internal(set) var owner: TaskOwner
-    /// The process or sandboxed app charged for the task against the per-caller cap.
-    var chargedTo: ChargeKey
+    /// The process or sandboxed app charged for the task against the per-caller cap; nil
+    /// for a restored task (charged to no one: its process is gone).
+    var chargedTo: ChargeKey?
     /// For `caller` tasks: the connection whose departure fails the task. Nil after a
     /// restart until the job starts the task again.
     var boundConnection: ClientID?

@@ -33,6 +33,16 @@ public final class TaskFrontDoor {
         batch(store.housekeeping(), .timer)
     }
 
+    /// Puts recorded tasks back after a restart, into an empty store, as one batch: every
+    /// task that passed today's checks is a created change, parents before children, so that
+    /// every output learns of them as it learns of any new task (no output has start-up code
+    /// of its own). Records that fail the checks are skipped and reported.
+    public func restore(_ records: [TaskRecord]) -> (batch: ChangeBatch, problems: [String]) {
+        let problems = store.restore(records)
+        let changes = store.namesParentsFirst.map { TaskChange(name: $0, kind: .created, properties: .all, isImmediate: true) }
+        return (batch(changes, .restore), problems)
+    }
+
     /// A client left the bus: its `caller` tasks fail.
     public func clientLeft(_ client: ClientID) -> ChangeBatch {
         batch(store.connectionClosed(client), .connectionClosed(client))
@@ -84,13 +94,14 @@ public final class TaskFrontDoor {
 }
 
 extension ChangeOrigin {
-    /// The client charged for what this origin starts: the caller, or for an internal
-    /// source a name of its own, so that a bridge's tasks count against the bridge.
+    /// The client charged for what this origin starts: the client behind it, or for the
+    /// daemon's own sources a name of their own.
     var client: ClientID {
         switch self {
-        case .client(let client), .connectionClosed(let client): client
+        case .client(let client), .bridge(_, let client), .connectionClosed(let client): client
         case .timer: ClientID("(timer)")
-        case .bridge(let name): ClientID("(bridge \(name))")
+        case .daemon(let name): ClientID("(daemon \(name))")
+        case .restore: ClientID("(restore)")
         }
     }
 }

@@ -6,9 +6,9 @@ public final class TaskStore {
     public let limits: Limits
     let clock: Clock
     let tasks = TaskTable(deadline: TaskStore.timingDeadline(of:))
-    /// Tasks charged to each process (host) or sandboxed app, for the per-caller cap; a charge
-    /// lasts as long as its task, which may outlive the connection that started it.
-    private var chargedTasks: [ChargeKey: Int] = [:]
+    /// The daemon's one ledger of caps; tasks are charged here to the process (host) or
+    /// sandboxed app that started them, for as long as the task lasts.
+    public let caps: CapLedger
     /// `caller` tasks bound to each connection, so a closed connection costs only its own tasks.
     private var boundTasks: [ClientID: Set<TaskName>] = [:]
     var children: [TaskName: Set<TaskName>] = [:]
@@ -21,6 +21,7 @@ public final class TaskStore {
         self.clock = clock
         self.limits = limits
         self.normalizeName = normalizeName
+        caps = CapLedger(limits: limits)
     }
 
     public var count: Int { tasks.count }
@@ -67,7 +68,7 @@ public final class TaskStore {
         updateEstimate(&task, before: task)
         task.hasChildren = !(children[name]?.isEmpty ?? true)
         tasks[name] = task
-        chargedTasks[caller.chargeKey, default: 0] += 1
+        caps.chargeChecked(.task, to: caller.chargeKey)
         if let parent = task.parent { children[parent, default: []].insert(name) }
         let own: TaskChange = if let existing {
             TaskChange(
@@ -332,9 +333,7 @@ public final class TaskStore {
             boundTasks[bound]?.remove(task.name)
             if boundTasks[bound]?.isEmpty == true { boundTasks[bound] = nil }
         }
-        if let charged = chargedTasks[task.chargedTo] {
-            chargedTasks[task.chargedTo] = charged > 1 ? charged - 1 : nil
-        }
+        if let charged = task.chargedTo { caps.release(.task, from: charged) }
     }
 
     func removeSubtree(_ name: TaskName) -> [TaskChange] {
@@ -355,11 +354,7 @@ public final class TaskStore {
         if addsTask && tasks.count >= limits.maxTasks {
             throw .limitExceeded("the daemon holds \(tasks.count) tasks; the limit is \(limits.maxTasks)")
         }
-        let charged = chargedTasks[caller, default: 0]
-        if chargesCaller && charged >= limits.maxTasksPerCaller {
-            throw .limitExceeded(
-                "\(caller) has started \(charged) tasks; the limit per process (a sandboxed app is one) is \(limits.maxTasksPerCaller)")
-        }
+        if chargesCaller { try caps.check(.task, for: caller) }
     }
 
     func anyTask(_ name: TaskName) throws(ProgressError) -> ProgressTask {

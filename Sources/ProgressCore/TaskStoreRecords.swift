@@ -15,7 +15,9 @@ extension TaskStore {
     /// pass today's checks are skipped and reported, never trusted. Every timer restarts from
     /// now: the daemon can not know how long it was down, so leases get their full length.
     /// A `caller` task has no connection until its job starts it again, and shows Stalled.
-    public func restore(_ records: [TaskRecord]) -> [String] {
+    /// Only the front door calls it (`TaskFrontDoor.restore`), which hands the tasks to the
+    /// outputs as a batch. A restored task is charged to no one: its process is gone.
+    func restore(_ records: [TaskRecord]) -> [String] {
         var problems: [String] = []
         let now = clock.monotonicMicros
         for record in records {
@@ -26,6 +28,7 @@ extension TaskStore {
             var task = ProgressTask(
                 name: name, caller: ClientID(""), wallMicros: record.fields["created"]?.int64 ?? clock.wallMicros,
                 monotonicMicros: now, limits: limits)
+            task.chargedTo = nil
             var wrong = TaskPropertyTable.standard.restore(record, into: &task)
             if let text = record.fields["owner"] {
                 if case .string(let owner) = text, let owner = TaskOwner(recordText: owner) { task.owner = owner } else { wrong.append("owner") }
@@ -68,6 +71,20 @@ extension TaskStore {
         for name in children.keys { tasks[name]?.hasChildren = true }
         for name in children.keys { _ = tasks[name].map(recompute) }
         return problems
+    }
+
+    /// Every name, each parent before its children (by depth, then byte order).
+    var namesParentsFirst: [TaskName] {
+        func depth(_ name: TaskName) -> Int {
+            var depth = 0
+            var current = tasks[name]?.parent
+            while let parent = current, depth <= limits.maxTreeDepth {
+                depth += 1
+                current = tasks[parent]?.parent
+            }
+            return depth
+        }
+        return sortedNames.map { ($0, depth($0)) }.sorted { $0.1 < $1.1 }.map(\.0)
     }
 
     /// Whether following parents from `name` ends at a top-level task within the depth limit.

@@ -4,6 +4,9 @@ import ProgressCore
 /// The broadcast Announcement signal: what is worth saying to a person about each task,
 /// judged by AnnouncementPolicy, paced across all tasks by AnnouncementBudget (at most one
 /// a second, what waited merged into one sentence), and spoken in the daemon's locale.
+/// The one budget for every announcer that speaks for the daemon: what it lets through
+/// also goes to `DaemonContext.onAnnouncement`'s listeners (AT-SPI), which judge and pace
+/// nothing of their own, so a screen reader hearing both doors hears one bounded stream.
 final class AnnouncementOutput: ChangeOutput {
     private let context: DaemonContext
     private var policy = AnnouncementPolicy()
@@ -15,7 +18,12 @@ final class AnnouncementOutput: ChangeOutput {
         budget = AnnouncementBudget(intervalMicros: context.limits.announcementIntervalMicros)
     }
 
+    /// Nothing is sent once the daemon stops.
+    func stop() { timer.cancel() }
+
     func publish(_ batch: ChangeBatch) {
+        // A restored task did not just happen: nothing to say about it.
+        if batch.origin == .restore { return }
         let now = context.clock.monotonicMicros
         for change in batch.changes {
             let task = context.store.task(change.name)
@@ -35,5 +43,6 @@ final class AnnouncementOutput: ChangeOutput {
         context.signals.broadcast(
             path: BusNames.managerPath, interface: BusNames.managerInterface, member: "Announcement",
             TaskVariants.announcement(spoken, texts: context.texts))
+        context.announced(spoken)
     }
 }

@@ -5,15 +5,17 @@ import ProgressCore
 /// Lost connections as an input: a unique name (":1.42") that loses its owner is a client
 /// that left the bus, and the daemon lets go of what it held (through `CallerIdentities`,
 /// which handles the departure after any call still waiting for the client's identity).
-final class ConnectionWatch {
+/// The departure itself reaches the outputs as a stream event (`ChangeOutput.clientLeft`).
+final class ConnectionWatch: DaemonInput {
     private let context: DaemonContext
-    private let identities: CallerIdentities
+    private var identities: CallerIdentities { context.identities }
     private var subscription: UInt32 = 0
 
-    init(context: DaemonContext, identities: CallerIdentities) {
+    init(context: DaemonContext) {
         self.context = context
-        self.identities = identities
     }
+
+    func publish(_ batch: ChangeBatch) {}
 
     func start() {
         subscription = g_dbus_connection_signal_subscribe(

@@ -11,8 +11,9 @@ public final class Daemon {
         self.configuration = configuration
     }
 
-    /// `addOutputs` adds the optional outputs and inputs (one line each), after the
-    /// standard ones and before the name is owned.
+    /// `addOutputs` adds the optional outputs and inputs (one line each) to the one ordered
+    /// list, after the standard ones; then the restored tasks go through the stream, the
+    /// inputs start, and the name is owned.
     public func run(addOutputs: (DaemonContext) throws(DaemonError) -> Void = { _ in }) -> Int32 {
         var service: ProgressService?
         return ServiceRunner(busName: BusNames.busName).run(

@@ -2,10 +2,22 @@ import CGLib
 import ProgressBus
 import ProgressCore
 
+/// An input: something outside the daemon that makes it act (a bus protocol, a timer).
+/// Every input is also a listener on the stream, so it hears departures and the stop there.
+public protocol DaemonInput: ChangeOutput {
+    /// Called once, after every output is in the list and has heard the restored tasks:
+    /// only now may the input act.
+    func start() throws(DaemonError)
+}
+
 /// What every input and output of the daemon shares: the session connection, the front
-/// door, the change stream and the daemon's texts. An output is added with `add`, one line
-/// where the daemon is assembled; an input calls `perform` (or `deliver` what the front
-/// door gave it), so that its changes reach persistence and every output in order.
+/// door, the change stream, who each connection is, and the daemon's texts.
+///
+/// The one path: every part is added with `add`, one line where the daemon is assembled,
+/// into one ordered list; then `start` puts the restored tasks through the stream as a
+/// batch and starts the inputs in the order they were added. An input calls `perform`
+/// with the identity of the client behind it (`withIdentity`), so that its changes pass the
+/// same rules and caps and reach persistence and every output in order.
 public final class DaemonContext {
     public let connection: OpaquePointer
     public let frontDoor: TaskFrontDoor
@@ -13,14 +25,19 @@ public final class DaemonContext {
     public let configuration: ServiceConfiguration
     public let clock: Clock
     public let signals: SignalSender
-    private var stopActions: [() -> Void] = []
-    private var clientLeftActions: [(ClientID) -> Void] = []
+    /// Each connection's identity, learned before anything it sent is acted on.
+    let identities: CallerIdentities
+    private var inputs: [DaemonInput] = []
+    private var started = false
+    private var stopped = false
+    private var announcementListeners: [(AnnouncementBudget.Spoken) -> Void] = []
 
     init(connection: OpaquePointer, configuration: ServiceConfiguration, clock: Clock) {
         self.connection = connection
         self.configuration = configuration
         self.clock = clock
         signals = SignalSender(connection: connection)
+        identities = CallerIdentities(connection: connection)
         // Sequence numbers start from the clock, so they keep growing across restarts.
         // Names are kept in NFC (GLib's normalizer: Core imports none), and every client
         // input is checked by the owner rules.
@@ -47,7 +64,44 @@ public final class DaemonContext {
         locale.isEmpty ? configuration.texts : try configuration.textsForLocale(locale)
     }
 
-    public func add(_ output: ChangeOutput) { stream.add(output) }
+    /// Adds an output (and, when it is one, an input) to the one ordered list. Parts are
+    /// added before any input starts: a part added later would miss what came before it.
+    public func add(_ part: ChangeOutput) {
+        precondition(!started, "every output is added before the inputs start")
+        stream.add(part)
+        if let input = part as? DaemonInput { inputs.append(input) }
+    }
+
+    /// The restored tasks go down the stream as one batch, heard by every output; then the
+    /// inputs start, in the order they were added.
+    func start() throws(DaemonError) {
+        precondition(!started, "the daemon starts once")
+        started = true
+        let (batch, problems) = frontDoor.restore(configuration.restoredRecords)
+        for problem in problems { Log.warning(problem) }
+        stream.submit(batch)
+        for input in inputs { try input.start() }
+    }
+
+    /// The ledger every cap is charged in (tasks, subscriptions, KDE views, launcher entries).
+    public var caps: CapLedger { frontDoor.store.caps }
+
+    /// Runs `body` with the ClientID of the connection `sender` (a unique name), identity
+    /// included: at once when it is known, else once the bus has told, after the sender's
+    /// earlier calls and signals. Every input learns who is behind what it receives here.
+    public func withIdentity(of sender: String, _ body: @escaping (ClientID) -> Void) {
+        identities.withIdentity(of: sender, body)
+    }
+
+    /// Hears every announcement the daemon's one budget lets through (AnnouncementOutput):
+    /// an announcer other than the broadcast speaks these, and nothing of its own.
+    public func onAnnouncement(_ listener: @escaping (AnnouncementBudget.Spoken) -> Void) {
+        announcementListeners.append(listener)
+    }
+
+    func announced(_ spoken: AnnouncementBudget.Spoken) {
+        for listener in announcementListeners { listener(spoken) }
+    }
 
     /// An input's mutation with nobody waiting on a reply: the front door, then persistence,
     /// then every output. Returns the error that stopped it, if any.
@@ -58,19 +112,16 @@ public final class DaemonContext {
         return outcome.error
     }
 
-    /// A client left the bus: what it held goes (subscriptions), then its `caller` tasks fail.
-    public func clientLeft(_ client: ClientID) {
-        for action in clientLeftActions { action(client) }
+    /// A client left the bus: its `caller` tasks fail, then every output lets go of it.
+    func clientLeft(_ client: ClientID) {
         stream.submit(frontDoor.clientLeft(client))
+        stream.depart(client)
     }
 
-    public func onClientLeft(_ action: @escaping (ClientID) -> Void) { clientLeftActions.append(action) }
-
-    /// Runs when the daemon stops, in the order added.
-    public func onStop(_ action: @escaping () -> Void) { stopActions.append(action) }
-
+    /// The last event down the stream: what waits is committed, then every part stops.
     func stop() {
-        for action in stopActions { action() }
-        stopActions.removeAll()
+        guard started, !stopped else { return }
+        stopped = true
+        stream.stop()
     }
 }

@@ -28,6 +28,9 @@ final class ManagerPropertiesOutput: ChangeOutput {
         sentOverall = context.store.summary()
     }
 
+    /// Nothing is sent once the daemon stops.
+    func stop() { timer.cancel() }
+
     func publish(_ batch: ChangeBatch) {
         // Whether they changed is known only by computing them, and computing Overall walks
         // every task: so they are marked as maybe changed, and computed at the signal rate.

@@ -30,10 +30,11 @@ public struct ServiceConfiguration {
     }
 }
 
-/// The Progress1 service, assembled: the D-Bus inputs (method calls, lost connections,
-/// timers) and the change stream's outputs, in the order they hear each batch. A new
-/// output is one file and one `context.add` line here, or in the daemon's main for an
-/// optional one.
+/// The Progress1 service, assembled: the standard parts of the daemon's one ordered list,
+/// in the order they hear each event: persistence (a recorder, before the reply), the
+/// change index, the task objects' signals, the manager's properties, announcements,
+/// subscriptions, the timing rules and the watch of departing connections. The optional
+/// parts (bridges, notifications, accessibility) follow, one line each in the daemon's main.
 public final class ProgressService {
     public let context: DaemonContext
     let interfaces: InterfaceInfo
@@ -44,10 +45,8 @@ public final class ProgressService {
     let changeIndex: ChangeIndex
     private let managerProperties: ManagerPropertiesOutput
     private let journal: JournalRecorder?
-    private let timing: TimingInput
-    private let connections: ConnectionWatch
     /// Each connection's identity, learned before its calls are handled.
-    let identities: CallerIdentities
+    var identities: CallerIdentities { context.identities }
     private var commitWhenIdle: MainLoopTimer!
     private var commitAtLatest: MainLoopTimer!
 
@@ -56,27 +55,20 @@ public final class ProgressService {
         try Self.managerMethods.check(against: interfaces.manager)
         let context = DaemonContext(connection: connection, configuration: configuration, clock: clock ?? GLibClock())
         self.context = context
-        for problem in context.store.restore(configuration.restoredRecords) { Log.warning(problem) }
-        changeIndex = ChangeIndex(
-            firstSequence: context.frontDoor.lastSequence + 1, liveTasks: context.store.sortedNames,
-            maxRemovals: configuration.limits.maxRemovalsKept)
+        changeIndex = ChangeIndex(firstSequence: context.frontDoor.lastSequence + 1, maxRemovals: configuration.limits.maxRemovalsKept)
 
-        context.add(changeIndex)
         journal = configuration.journal.map { JournalRecorder(journal: $0, store: context.store, clock: context.clock) }
         if let journal { context.stream.add(recorder: journal) }
-        let taskSignals = TaskSignalOutput(context: context, variants: variants)
-        context.add(ObjectManagerOutput(context: context, variants: variants, taskSignals: taskSignals))
-        context.add(taskSignals)
+        context.add(changeIndex)
+        context.add(TaskSignalOutput(context: context, variants: variants))
         managerProperties = ManagerPropertiesOutput(context: context, variants: variants)
         context.add(managerProperties)
         context.add(AnnouncementOutput(context: context))
         subscriptions = SubscriptionOutput(context: context, variants: variants, interface: interfaces.subscription)
         context.add(subscriptions)
-        timing = TimingInput(context: context)
-        context.add(timing)
-        identities = CallerIdentities(connection: connection)
-        identities.clientLeft = { [unowned context] client in context.clientLeft(client) }
-        connections = ConnectionWatch(context: context, identities: identities)
+        context.add(TimingInput(context: context))
+        context.add(ConnectionWatch(context: context))
+        context.identities.clientLeft = { [unowned context] client in context.clientLeft(client) }
         // The group is every transition that arrives while calls keep coming: it is committed
         // when the main loop has no call ready (idle priority), or after `Limits`' group
         // commit delay at the latest, so a flood of calls can not hold a reply back longer.
@@ -97,23 +89,21 @@ public final class ProgressService {
 
     var store: TaskStore { context.store }
 
-    /// Exports the objects and starts the inputs. Call before owning the bus name, so that
-    /// no client can reach the name before the objects behind it exist.
+    /// Exports the objects, puts the restored tasks through the stream and starts the inputs.
+    /// Call after every output is added and before owning the bus name, so that no client
+    /// can reach the name before the objects behind it exist.
     public func register() throws(DaemonError) {
         try objects.register()
-        connections.start()
-        timing.start()
+        try context.start()
     }
 
-    /// Saves what waits, stops the inputs and withdraws the objects.
+    /// Saves what waits, stops every part (the stream's last event) and withdraws the objects.
     public func unregister() {
         // What was replied to goes out; what waits for its sync is synced and replied to.
         commit()
         g_dbus_connection_flush_sync(context.connection, nil, nil)
         journal?.saveNow()
         context.stop()
-        timing.stop()
-        connections.stop()
         objects.unregister()
     }
 

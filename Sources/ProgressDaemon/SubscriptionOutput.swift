@@ -18,14 +18,16 @@ final class SubscriptionOutput: ChangeOutput {
         self.context = context
         self.variants = variants
         self.interface = interface
-        registry = SubscriptionRegistry(limits: context.limits)
+        registry = SubscriptionRegistry(caps: context.caps)
         pacing = SubscriberPacing(
             signalsPerSecond: context.limits.maxSubscriberSignalsPerSecond, answerMicros: context.limits.subscriberAnswerMicros)
         pinger = PeerPing(connection: context.connection)
-        context.onClientLeft { [unowned self] client in
-            for subscription in registry.connectionClosed(client) { unregister(subscription) }
-            pacing.forget(client)
-        }
+    }
+
+    /// A subscriber that leaves the bus loses its subscriptions.
+    func clientLeft(_ client: ClientID) {
+        for subscription in registry.connectionClosed(client) { unregister(subscription) }
+        pacing.forget(client)
     }
 
     /// Subscribe: the path of a new subscription object, which has no methods, only the
@@ -45,6 +47,9 @@ final class SubscriptionOutput: ChangeOutput {
     private func unregister(_ subscription: Subscription) {
         if subscription.registration != 0 { g_dbus_connection_unregister_object(context.connection, subscription.registration) }
     }
+
+    /// Nothing is sent once the daemon stops.
+    func stop() { timer.cancel() }
 
     func publish(_ batch: ChangeBatch) {
         guard !registry.isEmpty else { return }

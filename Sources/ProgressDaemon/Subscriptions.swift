@@ -30,38 +30,27 @@ final class Subscription {
     }
 }
 
-/// Every subscription, with the caps from Limits.
+/// Every subscription, each charged in the daemon's ledger of caps to its owner's process
+/// (host) or sandboxed app: 64 connections of one process share one allowance.
 final class SubscriptionRegistry {
     static let basePath = BusNames.managerPath + "/subscriptions"
     private(set) var byPath: [String: Subscription] = [:]
-    /// Subscriptions per process (host) or sandboxed app: 64 connections of one process
-    /// share one allowance.
-    private var countByOwner: [ChargeKey: Int] = [:]
     private var nextNumber: UInt64 = 1
-    private let limits: Limits
+    private let caps: CapLedger
 
-    init(limits: Limits) {
-        self.limits = limits
+    init(caps: CapLedger) {
+        self.caps = caps
     }
 
     var isEmpty: Bool { byPath.isEmpty }
     var all: Dictionary<String, Subscription>.Values { byPath.values }
 
     func add(owner: ClientID, options: SubscriptionOptions, texts: TaskDescribing) throws(ProgressError) -> Subscription {
-        if byPath.count >= limits.maxSubscriptions {
-            throw .limitExceeded("the daemon holds \(byPath.count) subscriptions; the limit is \(limits.maxSubscriptions)")
-        }
-        let held = countByOwner[owner.chargeKey, default: 0]
-        if held >= limits.maxSubscriptionsPerCaller {
-            throw .limitExceeded(
-                "\(owner.chargeKey) holds \(held) subscriptions; the limit per process (a sandboxed app is one) "
-                    + "is \(limits.maxSubscriptionsPerCaller)")
-        }
+        try caps.charge(.subscription, to: owner.chargeKey)
         let subscription = Subscription(
             path: "\(Self.basePath)/\(nextNumber)", owner: owner, options: options, texts: texts)
         nextNumber += 1
         byPath[subscription.path] = subscription
-        countByOwner[owner.chargeKey] = held + 1
         return subscription
     }
 
@@ -82,9 +71,7 @@ final class SubscriptionRegistry {
 
     private func forget(_ subscription: Subscription) -> Subscription {
         byPath[subscription.path] = nil
-        let key = subscription.owner.chargeKey
-        let held = countByOwner[key, default: 1] - 1
-        countByOwner[key] = held > 0 ? held : nil
+        caps.release(.subscription, from: subscription.owner.chargeKey)
         return subscription
     }
 }

@@ -1,8 +1,12 @@
 import ProgressBus
 import ProgressCore
 
+/// The signals of the task objects, in the order a listener must hear them: ObjectManager's
+/// InterfacesAdded when a task appears (before anything is said about its parent),
 /// PropertiesChanged on each task object, coalesced to the task signal rate (state changes
-/// at once, the trailing edge always sent), and the request signals the job listens for.
+/// at once, the trailing edge always sent), the request signals the job listens for, and
+/// InterfacesRemoved when it goes (after what was held for it: nothing older may follow).
+/// One output, because the order between them is the point.
 final class TaskSignalOutput: ChangeOutput {
     private let context: DaemonContext
     private let variants: TaskVariants
@@ -15,9 +19,16 @@ final class TaskSignalOutput: ChangeOutput {
         coalescer = SignalCoalescer(maxSignalsPerSecond: context.limits.maxSignalsPerSecond)
     }
 
+    /// Nothing is sent once the daemon stops.
+    func stop() { timer.cancel() }
+
     func publish(_ batch: ChangeBatch) {
+        // Restored tasks are there before the bus name is: no client can have heard of them.
+        if batch.origin == .restore { return }
         let now = context.clock.monotonicMicros
         for change in batch.changes {
+            if change.kind == .created { interfacesAdded(change.name) }
+            if change.kind == .removed { interfacesRemoved(change) }
             switch coalescer.record(change, now: now) {
             case .signal(let properties): send(change.name, properties)
             case .hold(let until): timer.arm(at: until)
@@ -42,12 +53,22 @@ final class TaskSignalOutput: ChangeOutput {
         }
     }
 
-    /// Sends what is held for a task that is being removed, with its last values.
-    func flushRemoved(_ change: TaskChange) {
-        guard let task = change.lastValue, let properties = coalescer.flush(change.name, now: context.clock.monotonicMicros) else {
-            return
+    private func interfacesAdded(_ name: TaskName) {
+        guard let task = context.store.task(name) else { return }
+        context.signals.broadcast(
+            path: BusNames.managerPath, interface: BusNames.objectManagerInterface, member: "InterfacesAdded",
+            Variant.tuple([Variant.objectPath(BusNames.taskPath(name)), variants.interfaces(of: task, texts: context.texts)]))
+    }
+
+    /// What is held for the task goes first, with its last values; then the object goes.
+    private func interfacesRemoved(_ change: TaskChange) {
+        if let task = change.lastValue, let properties = coalescer.flush(change.name, now: context.clock.monotonicMicros) {
+            send(task, properties)
         }
-        send(task, properties)
+        let interfaces = Variant.container("as") { Variant.add($0, Variant.string(BusNames.taskInterface)) }
+        context.signals.broadcast(
+            path: BusNames.managerPath, interface: BusNames.objectManagerInterface, member: "InterfacesRemoved",
+            Variant.tuple([Variant.objectPath(BusNames.taskPath(change.name)), interfaces]))
     }
 
     private func flush(_ name: TaskName) {

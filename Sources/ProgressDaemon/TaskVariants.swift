@@ -113,10 +113,6 @@ struct TaskVariants {
     /// The (s name, s text, s politeness) of an Announcement signal: one task's name and
     /// sentence, or "" and a summary of several.
     static func announcement(_ spoken: AnnouncementBudget.Spoken, texts: TaskDescribing) -> OpaquePointer {
-        let (name, text) = switch spoken {
-        case .single(let task, _): (task.name.text, texts.accessibleText(of: task))
-        case .summary(let summary): ("", texts.summary(summary))
-        }
-        return Variant.tuple([Variant.string(name), Variant.string(text), Variant.string(spoken.politeness.rawValue)])
+        Variant.tuple([Variant.string(spoken.name?.text ?? ""), Variant.string(spoken.sentence(texts)), Variant.string(spoken.politeness.rawValue)])
     }
 }

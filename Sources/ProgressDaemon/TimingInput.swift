@@ -4,7 +4,7 @@ import ProgressCore
 /// The timing rules (stall, lease, linger) as an input: a GLib timer for the earliest
 /// deadline calls the front door when it comes. It also listens to the stream, because a
 /// change can bring a task's deadline closer.
-final class TimingInput: ChangeOutput {
+final class TimingInput: DaemonInput {
     private let context: DaemonContext
     private lazy var timer = MainLoopTimer(clock: context.clock) { [unowned self] in run() }
 
@@ -12,10 +12,8 @@ final class TimingInput: ChangeOutput {
         self.context = context
     }
 
-    /// Arms the timer for what was restored.
-    func start() {
-        if let deadline = context.store.nextDeadline { timer.arm(at: deadline) }
-    }
+    /// The restored tasks' deadlines were armed as their batch went by.
+    func start() {}
 
     func publish(_ batch: ChangeBatch) {
         for change in batch.changes {

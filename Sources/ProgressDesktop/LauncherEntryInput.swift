@@ -19,20 +19,20 @@ import ProgressDaemon
 /// * Signals from progressd's own connection and Plasma's re-broadcasts (`proxied-for`,
 ///   or the path /org/kde/notificationmanager/jobs) are dropped. Bad input (wrong
 ///   signature, a URI that is not application://….desktop, a key of the wrong type,
-///   progress NaN or out of 0..1, more URIs from one sender than the per-caller task cap)
-///   is dropped or clamped, with one log line per kind.
+///   progress NaN or out of 0..1, more applications from one process than
+///   `Limits.maxLauncherEntriesPerCaller`) is dropped or clamped, with one log line per kind.
+/// * Each Update acts with the identity of its sender, learned as a Progress1 caller's is,
+///   so the same access rules and caps hold: a sandboxed app's Update for another app's
+///   URI is refused (the front door's AccessDenied, logged once per app), as its Start with
+///   that app id would be; bars and entries are charged to the sender's process or app.
 /// * The daemon owns `com.canonical.Unity` only while nobody else does (libunity sends
 ///   nothing otherwise) and lets any dock replace it; it keeps listening either way.
-public final class LauncherEntryInput {
+public final class LauncherEntryInput: DaemonInput {
     static let interface = "com.canonical.Unity.LauncherEntry"
     static let unityName = "com.canonical.Unity"
-    /// The bridge's origin, for the one sender it speaks for: the front door charges what
-    /// an origin starts to its client, so each application has its own per-caller cap.
-    static func origin(for sender: String) -> ChangeOrigin { .bridge("launcher-entry for \(sender)") }
-    static func isOwnOrigin(_ origin: ChangeOrigin) -> Bool {
-        if case .bridge(let name) = origin { return name.hasPrefix("launcher-entry") }
-        return false
-    }
+    /// The bridge's origin, for the one sender it speaks for: the front door checks and
+    /// charges what it starts as it would the sender's own Progress1 call.
+    static func origin(for client: ClientID) -> ChangeOrigin { .bridge("launcher-entry", client) }
     static let kdeJobsPath = "/org/kde/notificationmanager/jobs"
     static let closedMessage = "the application closed"
     static let attentionMessage = "the application needs attention"
@@ -50,6 +50,8 @@ public final class LauncherEntryInput {
     private let context: DaemonContext
     /// sender → desktop id → entry.
     private var entries: [String: [String: Entry]] = [:]
+    /// Each sender with entries, identity included (entries are charged to it).
+    private var senders: [String: ClientID] = [:]
     private var loggedKinds: Set<String> = []
     private var updateSubscription: UInt32 = 0
     private var nameOwner: UInt32 = 0
@@ -58,6 +60,10 @@ public final class LauncherEntryInput {
 
     public init(context: DaemonContext) {
         self.context = context
+    }
+
+    /// Tidies what the last run left, then listens and asks for com.canonical.Unity.
+    public func start() {
         removeRestoredTasks()
         let userData = Unmanaged.passUnretained(self).toOpaque()
         updateSubscription = g_dbus_connection_signal_subscribe(
@@ -67,8 +73,6 @@ public final class LauncherEntryInput {
                 LauncherEntryInput.from(userData).received(
                     sender: sender.map { String(cString: $0) } ?? "", path: String(cString: path!), parameters: parameters!)
             }, userData, nil)
-        // The daemon's own watch of lost connections tells us when an application left.
-        context.onClientLeft { [self] client in senderLeft(client.uniqueName) }
         // Without DO_NOT_QUEUE: progressd waits in line behind a dock and takes the name
         // back (so libunity keeps sending) when the dock leaves.
         nameOwner = g_bus_own_name_on_connection(
@@ -85,15 +89,12 @@ public final class LauncherEntryInput {
                 if input.ownsUnityName { Log.notice("\(LauncherEntryInput.unityName) went to another owner (a dock); still listening") }
                 input.ownsUnityName = false
             }, userData, nil)
-        context.onStop { [unowned self] in self.stop() }
     }
 
-    /// The applications a real sender reports now: the dock output leaves them alone.
-    public var reportedAppIds: Set<String> {
-        var ids: Set<String> = []
-        for perSender in entries.values { for entry in perSender.values where entry.visible { ids.insert(entry.appId) } }
-        return ids
-    }
+    public func publish(_ batch: ChangeBatch) {}
+
+    /// The daemon's watch of lost connections tells us when an application left.
+    public func clientLeft(_ client: ClientID) { senderLeft(client.uniqueName) }
 
     public func stop() {
         if updateSubscription != 0 { g_dbus_connection_signal_unsubscribe(context.connection, updateSubscription) }
@@ -137,10 +138,14 @@ public final class LauncherEntryInput {
         }
         // Plasma re-broadcasts KDE jobs as LauncherEntry; they are not an application's own.
         if proxied { return }
-        apply(sender: sender, desktopId: desktopId, appId: appId, visible: visible, progress: progress, urgent: urgent)
+        // In the sender's order: its identity is learned once, its Updates wait for it.
+        context.withIdentity(of: sender) { [self] client in
+            apply(client: client, desktopId: desktopId, appId: appId, visible: visible, progress: progress, urgent: urgent)
+        }
     }
 
-    private func apply(sender: String, desktopId: String, appId: String, visible: Bool?, progress: Double?, urgent: Bool?) {
+    private func apply(client: ClientID, desktopId: String, appId: String, visible: Bool?, progress: Double?, urgent: Bool?) {
+        let sender = client.uniqueName
         var perSender = entries[sender] ?? [:]
         var entry: Entry
         if let known = perSender[desktopId] {
@@ -148,9 +153,12 @@ public final class LauncherEntryInput {
         } else {
             // libunity sends progress before progress-visible, so an entry is kept (and
             // counted) from its first Update, before it has a task.
-            guard perSender.count < context.limits.maxTasksPerCaller else {
-                return drop("too-many", "\(sender) reports more than \(context.limits.maxTasksPerCaller) applications; the rest are ignored")
+            do throws(ProgressError) {
+                try context.caps.charge(.launcherEntry, to: client.chargeKey)
+            } catch {
+                return drop("too-many", "\(sender): \(error.message); the rest are ignored")
             }
+            senders[sender] = client
             entry = Entry(name: nil, appId: appId)
         }
         if let progress { entry.progress = progress }
@@ -169,19 +177,23 @@ public final class LauncherEntryInput {
             update.fraction = entry.progress
             update.lifetime = .persistent
             update.message = entry.urgent ? Self.attentionMessage : ""
-            if let error = context.perform(.start(name, update), by: Self.origin(for: sender)) {
+            if let error = context.perform(.start(name, update), by: Self.origin(for: client)) {
                 entry.visible = false
-                drop("start", "could not start \(name.text) for \(sender): \(error.message)")
+                if error.name == "AccessDenied" {
+                    refused(client, "an Update from \(sender) for \(appId) is refused: \(error.message)")
+                } else {
+                    drop("start", "could not start \(name.text) for \(sender): \(error.message)")
+                }
             }
         case (true, true):
             var update = TaskUpdate()
             if progress != nil { update.fraction = entry.progress }
             if urgent != nil { update.message = entry.urgent ? Self.attentionMessage : "" }
-            if update != TaskUpdate(), let name = entry.name { context.perform(.update(name, update), by: Self.origin(for: sender)) }
+            if update != TaskUpdate(), let name = entry.name { context.perform(.update(name, update), by: Self.origin(for: client)) }
         case (true, false):
             // Reaching the end is a finish; hiding the bar before that says nothing more.
             if let name = entry.name {
-                context.perform(entry.progress >= 1 ? .finish(name) : .remove(name), by: Self.origin(for: sender))
+                context.perform(entry.progress >= 1 ? .finish(name) : .remove(name), by: Self.origin(for: client))
             }
         case (false, false):
             break
@@ -192,9 +204,10 @@ public final class LauncherEntryInput {
 
     /// The sender left the bus: a bar still showing fails, so a crash never looks like success.
     func senderLeft(_ sender: String) {
-        guard let perSender = entries.removeValue(forKey: sender) else { return }
+        guard let perSender = entries.removeValue(forKey: sender), let client = senders.removeValue(forKey: sender) else { return }
+        for _ in perSender.values { context.caps.release(.launcherEntry, from: client.chargeKey) }
         for name in perSender.values.compactMap({ $0.visible ? $0.name : nil }).sorted(by: { $0.text < $1.text }) {
-            context.perform(.fail(name, message: Self.closedMessage), by: Self.origin(for: sender))
+            context.perform(.fail(name, message: Self.closedMessage), by: Self.origin(for: client))
         }
     }
 
@@ -249,6 +262,12 @@ public final class LauncherEntryInput {
         g_dbus_connection_get_unique_name(context.connection).map { String(cString: $0) } ?? ""
     }
 
+    /// An Update the access rules refused: one log line per identity (an app, not each of its
+    /// connections, so the lines stay few however many connections come and go).
+    private func refused(_ client: ClientID, _ message: String) {
+        drop("access \(client.identity.owner.recordText)", message)
+    }
+
     /// One log line per kind of bad input, however often it comes.
     private func drop(_ kind: String, _ message: String) {
         guard loggedKinds.insert(kind).inserted else { return }
@@ -259,7 +278,7 @@ public final class LauncherEntryInput {
     /// state when com.canonical.Unity gets an owner again, so they are dropped, not kept live.
     private func removeRestoredTasks() {
         for name in context.store.sortedNames where name.text.hasPrefix("launcher/") {
-            if context.store.task(name)?.isLive == true { context.perform(.remove(name), by: .bridge("launcher-entry")) }
+            if context.store.task(name)?.isLive == true { context.perform(.remove(name), by: .daemon("launcher-entry")) }
         }
     }
 

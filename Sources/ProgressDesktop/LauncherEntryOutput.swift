@@ -39,8 +39,10 @@ public final class LauncherEntryOutput: ChangeOutput {
 
     private let context: DaemonContext
     private let intervalMicros: Int64
-    /// App ids a real sender is reporting now (LauncherEntryInput): not re-emitted.
-    private let reportedElsewhere: () -> Set<String>
+    /// The live `launcher/` tasks (what applications report themselves, through
+    /// LauncherEntryInput) and their app ids: those apps' entries are theirs, not re-emitted.
+    private var reportedTasks: [TaskName: String] = [:]
+    private var reportedApps: [String: Int] = [:]
     private var apps: [String: App] = [:]
     /// Which tasks belong to which app id, kept from the changes, so a flush reads only
     /// the tasks of the apps that changed.
@@ -53,9 +55,8 @@ public final class LauncherEntryOutput: ChangeOutput {
     /// Signals sent, for tests reading the log and for the report.
     public private(set) var signalsSent = 0
 
-    public init(context: DaemonContext, reportedElsewhere: @escaping () -> Set<String> = { [] }) {
+    public init(context: DaemonContext) {
         self.context = context
-        self.reportedElsewhere = reportedElsewhere
         intervalMicros = max(32_000, 1_000_000 / Int64(max(1, context.limits.maxSignalsPerSecond)))
         interface = Self.parseInterface()
         vtable.initialize(to: GDBusInterfaceVTable(
@@ -65,22 +66,34 @@ public final class LauncherEntryOutput: ChangeOutput {
                 output.handleCall(path: String(cString: path!), method: String(cString: method!), invocation: invocation!)
             },
             get_property: nil, set_property: nil, padding: (nil, nil, nil, nil, nil, nil, nil, nil)))
-        for name in context.store.sortedNames { track(name) }
-        for appId in tasksOfApp.keys { dirty.insert(appId) }
-        if !dirty.isEmpty { timer.arm(at: context.clock.monotonicMicros) }
-        context.onStop { [unowned self] in self.clearAll() }
     }
 
     public func publish(_ batch: ChangeBatch) {
-        // What came in from a dock protocol never goes back out to the docks.
-        if LauncherEntryInput.isOwnOrigin(batch.origin) { return }
-        for change in batch.changes where !change.name.text.hasPrefix("launcher/") {
-            let before = appOfTask[change.name]
-            track(change.name)
+        for change in batch.changes {
+            // What came in from a dock protocol never goes back out to the docks.
+            let before = change.name.text.hasPrefix("launcher/") ? trackReported(change.name) : appOfTask[change.name]
+            if !change.name.text.hasPrefix("launcher/") { track(change.name) }
             let after = appOfTask[change.name]
-            for appId in [before, after].compactMap({ $0 }) { markDirty(appId) }
+            for appId in Set([before, after].compactMap({ $0 })) { markDirty(appId) }
         }
     }
+
+    /// Notes whether a `launcher/` task is live (its app reports itself); returns its app id.
+    private func trackReported(_ name: TaskName) -> String? {
+        let live = context.store.task(name).flatMap { $0.isLive && !$0.appId.isEmpty ? $0.appId : nil }
+        let old = reportedTasks[name]
+        guard old != live else { return live }
+        if let old {
+            reportedApps[old] = (reportedApps[old] ?? 1) > 1 ? reportedApps[old]! - 1 : nil
+        }
+        if let live { reportedApps[live, default: 0] += 1 }
+        reportedTasks[name] = live
+        return live ?? old
+    }
+
+    private func isReported(_ appId: String) -> Bool { reportedApps[appId] != nil }
+
+    public func stop() { clearAll() }
 
     private func track(_ name: TaskName) {
         if name.text.hasPrefix("launcher/") { return }
@@ -121,7 +134,6 @@ public final class LauncherEntryOutput: ChangeOutput {
 
     private func flushDue() {
         let now = context.clock.monotonicMicros
-        let reported = reportedElsewhere()
         for appId in dirty.sorted() {
             let app = apps[appId] ?? App()
             if let last = app.lastSent, now - last < intervalMicros {
@@ -129,7 +141,7 @@ public final class LauncherEntryOutput: ChangeOutput {
                 continue
             }
             dirty.remove(appId)
-            var state = reported.contains(appId) ? DockState() : state(of: appId)
+            var state = isReported(appId) ? DockState() : state(of: appId)
             if state.isEmpty && apps[appId] == nil { continue }
             if state == app.sent && app.lastSent != nil { if state.isEmpty { forget(appId) }; continue }
             if state.isEmpty { state.progress = app.sent.progress }
@@ -189,7 +201,7 @@ public final class LauncherEntryOutput: ChangeOutput {
             return
         }
         // The state now, not the last one sent: a reply never shows an older value.
-        let state = reportedElsewhere().contains(appId) ? DockState() : state(of: appId)
+        let state = isReported(appId) ? DockState() : state(of: appId)
         g_dbus_method_invocation_return_value(invocation, Variant.tuple([Self.properties(state)]))
     }
 

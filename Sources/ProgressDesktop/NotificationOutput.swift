@@ -10,6 +10,14 @@ import ProgressDaemon
 /// * A failure always: urgency critical, the failure message as the body.
 /// * A finish of a task that ran at least `notifyAfterSeconds` (default 10), or whose
 ///   progress notification is showing; none for a cancel, and none for a shorter task.
+/// * Outcomes in a burst (NotificationBursts): an app's first outcome is notified alone;
+///   the next ones within 5 seconds of the last are summed up in one notification ("12
+///   tasks failed", the first five titles and how many more) that replaces the first in
+///   place, updated at most once a second; at most 8 apps at a time have their own.
+/// * Client text goes in plain: the summary as the spec has it, the body escaped (`&`,
+///   `<`, `>`) when the server advertises `body-markup` (or has not said yet), so a
+///   client's text never becomes a link, an image or a tag; every client piece isolated
+///   (ClientText). The daemon adds no markup.
 /// * `progress` mode: one notification per running task, updated in place (replaces_id)
 ///   at most once a second, with the `value` hint as int32 0–100, and replaced by the
 ///   task's outcome (or closed, when there is none to show).
@@ -28,7 +36,7 @@ public final class NotificationOutput: ChangeOutput {
 
     static let serverName = "org.freedesktop.Notifications"
     static let serverPath = "/org/freedesktop/Notifications"
-    static let origin = ChangeOrigin.bridge("notifications")
+    static let origin = ChangeOrigin.daemon("notifications")
     /// Notifications open at once at most; more running tasks go without one.
     static let maxShown = 64
 
@@ -40,6 +48,8 @@ public final class NotificationOutput: ChangeOutput {
         var again = false
         var lastSent: Int64 = .min
         var outcome = false
+        /// The app whose burst this outcome began: its summary replaces this notification.
+        var burstApp: String?
     }
 
     private let context: DaemonContext
@@ -50,6 +60,13 @@ public final class NotificationOutput: ChangeOutput {
     private var watch: UInt32 = 0
     private var subscriptions: [UInt32] = []
     private var due: Set<TaskName> = []
+    private var bursts = NotificationBursts()
+    /// Each open burst's notification, by app.
+    private var summaries: [String: Shown] = [:]
+    private var dueSummaries: Set<String> = []
+    /// Whether the server reads markup in bodies; nil until GetCapabilities answers, when
+    /// bodies are escaped too, since escaping is the safe error.
+    private var bodyMarkup: Bool?
     private lazy var timer = MainLoopTimer(clock: context.clock) { [unowned self] in self.sendDue() }
     private var loggedFailure = false
 
@@ -63,7 +80,7 @@ public final class NotificationOutput: ChangeOutput {
             context.connection, Self.serverName, G_BUS_NAME_WATCHER_FLAGS_NONE,
             { _, _, _, userData in
                 assertOnMainLoop()
-                NotificationOutput.from(userData).serverPresent = true
+                NotificationOutput.from(userData).serverAppeared()
             },
             { _, _, userData in
                 assertOnMainLoop()
@@ -77,11 +94,11 @@ public final class NotificationOutput: ChangeOutput {
                     NotificationOutput.from(userData).received(String(cString: member!), parameters!)
                 }, userData, nil))
         }
-        context.onStop { [unowned self] in self.stop() }
     }
 
     public func publish(_ batch: ChangeBatch) {
-        guard mode != .none else { return }
+        // Restored outcomes were notified by the run that saw them happen.
+        guard mode != .none, batch.origin != .restore else { return }
         for change in batch.changes { consider(change) }
     }
 
@@ -113,18 +130,71 @@ public final class NotificationOutput: ChangeOutput {
         let ran = context.clock.wallMicros - task.created
         switch task.ownState {
         case .failed:
-            send(task, now: now)
+            told(task, now: now)
         case .finished where ran >= notifyAfterMicros || shown[task.name].map({ $0.id != 0 || $0.inFlight }) == true:
             // Long enough to have been missed, or its progress is on screen: the outcome replaces it.
-            send(task, now: now)
+            told(task, now: now)
         default:
             // A cancel, or a short finish: its running notification, if any, goes.
             if let note = shown.removeValue(forKey: task.name), note.id != 0 { close(note.id) }
         }
     }
 
+    /// An outcome to tell: alone, when it begins its app's burst, else in the burst's summary.
+    private func told(_ task: ProgressTask, now: Int64) {
+        let placement = bursts.add(failed: task.ownState == .failed, title: task.displayTitle, appId: task.appId, now: now)
+        summaries = summaries.filter { bursts.burst($0.key) != nil || $0.value.inFlight || dueSummaries.contains($0.key) }
+        switch placement {
+        case .alone(let app):
+            // The summary, if the burst grows, replaces this notification once its id is known.
+            summaries[app] = Shown(inFlight: true)
+            send(task, now: now, burstApp: app)
+        case .summary(let app):
+            // Its own progress notification gives way to the summary.
+            if let note = shown.removeValue(forKey: task.name), note.id != 0 { close(note.id) }
+            sendSummary(app, now: now)
+        }
+    }
+
+    /// The burst's notification, now or (at most once a second) when it is due.
+    private func sendSummary(_ app: String, now: Int64) {
+        guard serverPresent, let burst = bursts.burst(app) else { return }
+        var note = summaries[app] ?? Shown()
+        if note.inFlight {
+            note.again = true
+            summaries[app] = note
+            return
+        }
+        if note.lastSent != .min && now - note.lastSent < 1_000_000 {
+            dueSummaries.insert(app)
+            timer.arm(at: note.lastSent + 1_000_000)
+            return
+        }
+        dueSummaries.remove(app)
+        note.inFlight = true
+        note.lastSent = now
+        summaries[app] = note
+        let (title, body) = context.texts.burst(burst)
+        notify(
+            replacing: note.id, summary: title, body: body, critical: burst.failed > 0, appId: app, value: nil, actions: [],
+            timeout: -1
+        ) { output, reply, error in output.summaryReplied(app, id: output.notificationId(reply, error)) }
+    }
+
+    /// The burst's notification (or the outcome that began it) was answered.
+    private func summaryReplied(_ app: String, id: UInt32) {
+        guard var note = summaries[app] else { return }
+        note.inFlight = false
+        note.id = id
+        let again = note.again
+        note.again = false
+        summaries[app] = note
+        if again { sendSummary(app, now: context.clock.monotonicMicros) }
+    }
+
     private func sendDue() {
         let now = context.clock.monotonicMicros
+        for app in dueSummaries.sorted() { sendSummary(app, now: now) }
         for name in due.sorted(by: { $0.text < $1.text }) {
             guard let task = context.store.task(name), task.isLive else {
                 due.remove(name)
@@ -141,11 +211,12 @@ public final class NotificationOutput: ChangeOutput {
     }
 
     /// One Notify for the task's state now, replacing its notification if it has one.
-    private func send(_ task: ProgressTask, now: Int64) {
+    private func send(_ task: ProgressTask, now: Int64, burstApp: String? = nil) {
         var note = shown[task.name] ?? Shown()
         if shown[task.name] == nil && task.isLive && shown.count >= Self.maxShown { return }
         note.lastSent = now
         note.outcome = task.ownState.isOutcome
+        if let burstApp { note.burstApp = burstApp }
         if note.inFlight {
             note.again = true
             shown[task.name] = note
@@ -154,64 +225,116 @@ public final class NotificationOutput: ChangeOutput {
         note.inFlight = true
         shown[task.name] = note
         let failed = task.ownState == .failed
-        let body = failed && !task.message.isEmpty ? task.message : context.texts.accessibleText(of: task)
-        var hints: [(String, OpaquePointer)] = [("urgency", g_variant_new_byte(failed ? 2 : 1))]
-        if !task.appId.isEmpty { hints.append(("desktop-entry", g_variant_new_string(task.appId))) }
-        if task.isLive, !task.indeterminate, task.wholePercent != nil {
-            // The percent the task's label shows, so the bar and the text agree.
-            hints.append(("value", g_variant_new_int32(Int32(task.wholePercent ?? 0))))
-        }
+        let body = failed && !task.message.isEmpty ? ClientText.isolated(task.message) : context.texts.accessibleText(of: task)
+        // The percent the task's label shows, so the bar and the text agree.
+        let value = task.isLive && !task.indeterminate ? task.wholePercent : nil
         let actions = task.isLive && task.cancellable && !task.cancelRequested ? ["cancel", "Cancel"] : []
+        let name = task.name
+        let burstApp = note.burstApp
+        notify(
+            replacing: note.id, summary: ClientText.isolated(task.displayTitle), body: body, critical: failed, appId: task.appId,
+            value: value, actions: actions, timeout: task.isLive ? 0 : -1
+        ) { output, reply, error in output.replied(name, burstApp: burstApp, reply, error) }
+    }
+
+    /// One asynchronous Notify; `done` runs with its reply if this output still exists.
+    /// `body` is plain text: escaped here for a server that reads markup.
+    private func notify(
+        replacing id: UInt32, summary: String, body: String, critical: Bool, appId: String, value: Int?, actions: [String],
+        timeout: Int32, done: @escaping (NotificationOutput, OpaquePointer?, UnsafeMutablePointer<GError>?) -> Void
+    ) {
+        var hints: [(String, OpaquePointer)] = [("urgency", g_variant_new_byte(critical ? 2 : 1))]
+        if !appId.isEmpty { hints.append(("desktop-entry", g_variant_new_string(appId))) }
+        if let value { hints.append(("value", g_variant_new_int32(Int32(value)))) }
         let parameters = Variant.tuple([
-            g_variant_new_string("progressd"), g_variant_new_uint32(note.id), g_variant_new_string(""),
-            // Client pieces isolated, as in every composed text (ClientText).
-            g_variant_new_string(ClientText.isolated(task.displayTitle)), g_variant_new_string(ClientText.isolated(body)), Variant.container("as") { builder in for action in actions { Variant.add(builder, Variant.string(action)) } },
-            Variant.container("a{sv}") { builder in for (key, value) in hints { Variant.addEntry(builder, key, value) } }, g_variant_new_int32(task.isLive ? 0 : -1),
+            g_variant_new_string("progressd"), g_variant_new_uint32(id), g_variant_new_string(""), g_variant_new_string(summary),
+            g_variant_new_string(bodyMarkup == false ? body : ClientText.escapedMarkup(body)),
+            Variant.container("as") { builder in for action in actions { Variant.add(builder, Variant.string(action)) } },
+            Variant.container("a{sv}") { builder in for (key, value) in hints { Variant.addEntry(builder, key, value) } },
+            g_variant_new_int32(timeout),
         ])
-        let call = PendingNotify(output: self, name: task.name)
+        call("Notify", parameters, done)
+    }
+
+    /// An asynchronous call to the server; `done` runs with its reply if this output still exists.
+    private func call(
+        _ method: String, _ parameters: OpaquePointer?, _ done: @escaping (NotificationOutput, OpaquePointer?, UnsafeMutablePointer<GError>?) -> Void
+    ) {
+        let pending = PendingReply(output: self, done: done)
         g_dbus_connection_call(
-            context.connection, Self.serverName, Self.serverPath, Self.serverName, "Notify", parameters,
+            context.connection, Self.serverName, Self.serverPath, Self.serverName, method, parameters,
             // No reply type: a Swift string's C pointer would not outlive this call, and
             // GDBus reads it when the reply comes; the type is checked there instead.
             nil, G_DBUS_CALL_FLAGS_NO_AUTO_START, -1, nil,
             { source, result, userData in
                 assertOnMainLoop()
-                let call = Unmanaged<PendingNotify>.fromOpaque(userData!).takeRetainedValue()
+                let pending = Unmanaged<PendingReply>.fromOpaque(userData!).takeRetainedValue()
                 var error: UnsafeMutablePointer<GError>?
                 let reply = g_dbus_connection_call_finish(OpaquePointer(source), result, &error)
-                call.output?.replied(call.name, reply, error)
-            }, Unmanaged.passRetained(call).toOpaque())
+                if let output = pending.output {
+                    pending.done(output, reply, error)
+                } else {
+                    if let reply { g_variant_unref(reply) }
+                    if let error { g_error_free(error) }
+                }
+            }, Unmanaged.passRetained(pending).toOpaque())
     }
 
-    private func replied(_ name: TaskName, _ reply: OpaquePointer?, _ error: UnsafeMutablePointer<GError>?) {
+    /// A Notify reply's id (0 when it failed, which is logged once); frees the reply and error.
+    private func notificationId(_ reply: OpaquePointer?, _ error: UnsafeMutablePointer<GError>?) -> UInt32 {
+        if let reply, Variant.typeString(reply) == "(u)" {
+            defer { g_variant_unref(reply) }
+            return Self.uint32Child(reply, 0)
+        }
+        let message = reply.map { "the reply was \(Variant.typeString($0)), not (u)" } ?? consumeMessage(error)
+        if let reply { g_variant_unref(reply) }
+        if !loggedFailure { Log.warning("notifications: Notify failed: \(message) (not logged again)") }
+        loggedFailure = true
+        return 0
+    }
+
+    /// The server is there: what it can do is asked first (body-markup).
+    private func serverAppeared() {
+        serverPresent = true
+        bodyMarkup = nil
+        call("GetCapabilities", nil) { output, reply, error in
+            if let reply, Variant.typeString(reply) == "(as)" {
+                let capabilities = Variant.child(reply, 0)
+                output.bodyMarkup = Variant.mapChildren(capabilities) { String(cString: g_variant_get_string($0, nil)) }.contains("body-markup")
+                g_variant_unref(capabilities)
+            } else {
+                Log.warning("notifications: GetCapabilities failed: \(reply.map { Variant.typeString($0) } ?? consumeMessage(error)); bodies are escaped")
+            }
+            if let reply { g_variant_unref(reply) }
+        }
+    }
+
+    private func replied(_ name: TaskName, burstApp: String?, _ reply: OpaquePointer?, _ error: UnsafeMutablePointer<GError>?) {
+        let id = notificationId(reply, error)
         guard var note = shown[name] else {
             // The task went while the call was out: its notification goes too.
-            if let reply {
-                if Variant.typeString(reply) == "(u)" { close(Self.uint32Child(reply, 0)) }
-                g_variant_unref(reply)
-            }
-            if let error { g_error_free(error) }
+            close(id)
+            if let burstApp { summaryReplied(burstApp, id: 0) }
             return
         }
         note.inFlight = false
-        if let reply, Variant.typeString(reply) == "(u)" {
-            note.id = Self.uint32Child(reply, 0)
-            g_variant_unref(reply)
-        } else {
-            let message = reply.map { "the reply was \(Variant.typeString($0)), not (u)" } ?? consumeMessage(error)
-            if let reply { g_variant_unref(reply) }
-            if !loggedFailure { Log.warning("notifications: Notify failed: \(message) (not logged again)") }
-            loggedFailure = true
-        }
+        if id != 0 { note.id = id }
         let again = note.again
         note.again = false
         shown[name] = note
         if again, let task = context.store.task(name) { send(task, now: context.clock.monotonicMicros) }
-        if note.outcome && !again { shown[name] = nil }
+        if note.outcome && !again {
+            shown[name] = nil
+            if let burstApp { summaryReplied(burstApp, id: id) }
+        }
     }
 
     private func received(_ member: String, _ parameters: OpaquePointer) {
         let id = Self.uint32Child(parameters, 0)
+        if member == "NotificationClosed", let app = summaries.first(where: { $0.value.id == id })?.key {
+            summaries[app]?.id = 0
+            return
+        }
         guard let name = shown.first(where: { $0.value.id == id })?.key else { return }
         if member == "ActionInvoked", Variant.stringChild(parameters, 1) == "cancel" {
             context.perform(.requestCancel(name), by: Self.origin)
@@ -233,10 +356,13 @@ public final class NotificationOutput: ChangeOutput {
         serverPresent = false
         shown = [:]
         due = []
+        bursts = NotificationBursts()
+        summaries = [:]
+        dueSummaries = []
         timer.cancel()
     }
 
-    private func stop() {
+    public func stop() {
         timer.cancel()
         for subscription in subscriptions { g_dbus_connection_signal_unsubscribe(context.connection, subscription) }
         subscriptions = []
@@ -255,12 +381,12 @@ public final class NotificationOutput: ChangeOutput {
     }
 }
 
-/// One Notify in flight: the task it is for, and the output if it still exists.
-private final class PendingNotify {
+/// One call in flight: what to do with its reply, and the output if it still exists.
+private final class PendingReply {
     weak var output: NotificationOutput?
-    let name: TaskName
-    init(output: NotificationOutput, name: TaskName) {
+    let done: (NotificationOutput, OpaquePointer?, UnsafeMutablePointer<GError>?) -> Void
+    init(output: NotificationOutput, done: @escaping (NotificationOutput, OpaquePointer?, UnsafeMutablePointer<GError>?) -> Void) {
         self.output = output
-        self.name = name
+        self.done = done
     }
 }

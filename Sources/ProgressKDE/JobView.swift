@@ -13,8 +13,10 @@ final class JobView {
     let number: UInt64
     let path: String
     let task: TaskName
-    /// The unique name of the requesting connection: only it may drive the view.
-    let owner: String
+    /// The requesting connection, with its identity: only it may drive the view, its job is
+    /// charged to it, and the access rules see it behind every command.
+    let client: ClientID
+    var owner: String { client.uniqueName }
     let version: Version
     var state: JobViewState
     var terminated = false
@@ -24,11 +26,11 @@ final class JobView {
     private var changed = false
     private var outcome: JobViewState.Outcome?
 
-    init(number: UInt64, path: String, task: TaskName, owner: String, version: Version, state: JobViewState) {
+    init(number: UInt64, path: String, task: TaskName, client: ClientID, version: Version, state: JobViewState) {
         self.number = number
         self.path = path
         self.task = task
-        self.owner = owner
+        self.client = client
         self.version = version
         self.state = state
     }

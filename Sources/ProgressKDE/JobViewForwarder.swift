@@ -17,7 +17,7 @@ import ProgressDaemon
 /// re-broadcasts forwarded jobs as LauncherEntry updates with `proxied-for: kuiserver` from
 /// /org/kde/notificationmanager/jobs: the LauncherEntry input (ProgressDesktop) must drop
 /// those, which is documented with it and in the README.
-public final class JobViewForwarder: ChangeOutput {
+public final class JobViewForwarder: DaemonInput {
     private let context: DaemonContext
     private var watchID: UInt32 = 0
     private var signalSubscription: UInt32 = 0
@@ -61,7 +61,6 @@ public final class JobViewForwarder: ChangeOutput {
                 Unmanaged<JobViewForwarder>.fromOpaque(userData!).takeUnretainedValue().serverGone()
             },
             userData, nil)
-        context.onStop { [unowned self] in stop() }
     }
 
     public func stop() {

@@ -10,11 +10,14 @@ import ProgressDaemon
 /// JobViewServerV2 and kuiserver; KIO introspects it and uses V2 when it finds that interface.
 ///
 /// Each view is an object with JobViewV2 and JobViewV3; its job is the task
-/// `kde/<desktop entry>/<n>`, started by the bridge (`.bridge("kde")`) with lifetime
-/// `persistent`: the view, not a lease, decides when it ends. When the application leaves the
-/// bus its live tasks fail with "the application closed unexpectedly" (Plasma's wording).
+/// `kde/<desktop entry>/<n>`, started with lifetime `persistent` (the view, not a lease,
+/// decides when it ends) in the name of the client that requested the view: its identity is
+/// learned as a Progress1 caller's is, the same access rules hold (a sandboxed app's view
+/// for another app's desktop entry is refused, AccessDenied), and the view and its task are
+/// charged to its process or app in the ledger of caps. When the application leaves the bus
+/// its live tasks fail with "the application closed unexpectedly" (Plasma's wording).
 /// As an output it turns RequestCancel/Pause/Resume on those tasks into the view's signals.
-public final class JobViewServerInput: ChangeOutput {
+public final class JobViewServerInput: DaemonInput {
     typealias Handler = @Sendable (JobViewServerInput, JobViewCall) -> Void
 
     private let context: DaemonContext
@@ -24,7 +27,9 @@ public final class JobViewServerInput: ChangeOutput {
     private var ownerIDs: [UInt32] = []
     private var views: [String: JobView] = [:]
     private var viewsByTask: [TaskName: JobView] = [:]
-    private var liveViewsByClient: [String: Int] = [:]
+    /// Identities whose refusal was logged: one line each (an app, not each of its
+    /// connections), however often they try.
+    private var loggedRefusals: Set<TaskOwner> = []
     private var nextNumber: UInt64 = 0
     /// The names progressd holds at the moment.
     public private(set) var ownedNames: Set<String> = []
@@ -71,7 +76,7 @@ public final class JobViewServerInput: ChangeOutput {
     public func start() throws(DaemonError) {
         // Tasks of a previous run whose views died with it: nothing will ever end them.
         for name in context.store.sortedNames where KDEInterfaces.isKDETask(name) && context.store.task(name)?.isLive == true {
-            context.perform(.fail(name, message: "progressd restarted while the job ran; its job view is gone"), by: KDEInterfaces.inputOrigin)
+            context.perform(.fail(name, message: "progressd restarted while the job ran; its job view is gone"), by: KDEInterfaces.daemonOrigin)
         }
         var error: UnsafeMutablePointer<GError>?
         for info in [interfaces.server, interfaces.serverV2, interfaces.kuiserver] {
@@ -92,8 +97,6 @@ public final class JobViewServerInput: ChangeOutput {
                 },
                 userData, nil))
         }
-        context.onClientLeft { [unowned self] client in clientLeft(client.uniqueName) }
-        context.onStop { [unowned self] in stop() }
     }
 
     public func stop() {
@@ -116,7 +119,7 @@ public final class JobViewServerInput: ChangeOutput {
         Log.notice("\(name) has another owner now; its jobs are shown there")
         guard name == KDEInterfaces.serverName else { return }
         for view in Array(views.values) {
-            if !view.terminated { context.perform(.remove(view.task), by: KDEInterfaces.inputOrigin) }
+            if !view.terminated { context.perform(.remove(view.task), by: KDEInterfaces.daemonOrigin) }
             drop(view)
         }
     }
@@ -151,12 +154,25 @@ public final class JobViewServerInput: ChangeOutput {
             // progressd's own forwarder reached itself: never serve its own tasks back.
             return call.fail("org.freedesktop.DBus.Error.AccessDenied", "progressd does not request views from itself")
         }
-        let live = liveViewsByClient[call.sender, default: 0]
-        guard live < context.limits.maxJobViewsPerConnection else {
-            return call.fail(
-                "org.freedesktop.DBus.Error.LimitsExceeded",
-                "connection \(call.sender) has \(live) live job views; the limit per connection is \(context.limits.maxJobViewsPerConnection)")
+        // The view is the caller's: who it is decides what its job may be and where it counts.
+        context.withIdentity(of: call.sender) { [self] client in requestView(call, version: version, by: client) }
+    }
+
+    private func requestView(_ call: JobViewCall, version: JobView.Version, by client: ClientID) {
+        do throws(ProgressError) {
+            try context.caps.charge(.jobView, to: client.chargeKey)
+        } catch {
+            return call.fail("org.freedesktop.DBus.Error.LimitsExceeded", error.message)
         }
+        let view = makeView(call, version: version, by: client)
+        guard let view else { return context.caps.release(.jobView, from: client.chargeKey) }
+        views[view.path] = view
+        viewsByTask[view.task] = view
+        call.reply(Variant.tuple([Variant.objectPath(view.path)]))
+    }
+
+    /// Starts the view's task and exports its object; nil (the call failed) if either fails.
+    private func makeView(_ call: JobViewCall, version: JobView.Version, by client: ClientID) -> JobView? {
         let entry = call.string(0)
         let capabilities = call.int32(version == .v1 ? 2 : 1)
         let hints = version == .v2 ? call.options(2) : []
@@ -170,7 +186,8 @@ public final class JobViewServerInput: ChangeOutput {
         do throws(ProgressError) {
             name = try context.store.name("\(KDEInterfaces.taskPrefix)\(KDEInterfaces.nameElement(entry))/\(number)")
         } catch {
-            return call.fail(BusNames.errorName(error), error.message)
+            call.fail(BusNames.errorName(error), error.message)
+            return nil
         }
         var state = JobViewState(title: JobViewState.truncated(displayName, to: context.limits.maxTitleBytes))
         for (key, value) in hints { state.apply(key, value) }
@@ -179,53 +196,54 @@ public final class JobViewServerInput: ChangeOutput {
         update.cancellable = capabilities & 1 != 0
         update.pausable = capabilities & 2 != 0
         update.lifetime = .persistent
-        if let error = context.perform(.start(name, update), by: KDEInterfaces.inputOrigin) {
-            return call.fail(BusNames.errorName(error), error.message)
+        if let error = context.perform(.start(name, update), by: KDEInterfaces.inputOrigin(for: client)) {
+            if error.name == "AccessDenied", loggedRefusals.insert(client.identity.owner).inserted {
+                Log.warning("KDE job view refused for \(client) (\(client.identity.owner)): \(error.message) (further refusals of it are not logged)")
+            }
+            call.fail(BusNames.errorName(error), error.message)
+            return nil
         }
-        let view = JobView(number: number, path: KDEInterfaces.viewPath(number), task: name, owner: call.sender, version: version, state: state)
+        let view = JobView(number: number, path: KDEInterfaces.viewPath(number), task: name, client: client, version: version, state: state)
         var error: UnsafeMutablePointer<GError>?
         for info in [interfaces.viewV2, interfaces.viewV3] {
             let id = g_dbus_connection_register_object(context.connection, view.path, info, vtable, userData, nil, &error)
             guard id != 0 else {
                 let message = consumeMessage(error)
                 for id in view.registrations { g_dbus_connection_unregister_object(context.connection, id) }
-                context.perform(.remove(name), by: KDEInterfaces.inputOrigin)
-                return call.fail("org.freedesktop.DBus.Error.Failed", "could not export \(view.path): \(message)")
+                context.perform(.remove(name), by: KDEInterfaces.inputOrigin(for: client))
+                call.fail("org.freedesktop.DBus.Error.Failed", "could not export \(view.path): \(message)")
+                return nil
             }
             view.registrations.append(id)
         }
-        views[view.path] = view
-        viewsByTask[name] = view
-        liveViewsByClient[call.sender, default: 0] += 1
-        call.reply(Variant.tuple([Variant.objectPath(view.path)]))
+        return view
     }
 
     private func perform(_ command: TaskCommand, of view: JobView) {
         if view.terminated { endLive(view) }
-        if let error = context.perform(command, by: KDEInterfaces.inputOrigin) {
+        if let error = context.perform(command, by: KDEInterfaces.inputOrigin(for: view.client)) {
             // The task may have been removed or ended by a user meanwhile; the job keeps going.
             Log.notice("KDE job \(view.path) (\(view.task)): \(error.message)")
         }
     }
 
-    /// The view no longer counts as live against its connection's cap.
+    /// The view no longer counts as live against its process's cap.
     private func endLive(_ view: JobView) {
         guard !view.countedEnded else { return }
         view.countedEnded = true
-        let remaining = liveViewsByClient[view.owner, default: 1] - 1
-        liveViewsByClient[view.owner] = remaining > 0 ? remaining : nil
+        context.caps.release(.jobView, from: view.client.chargeKey)
     }
 
-    private func clientLeft(_ client: String) {
-        for view in views.values.filter({ $0.owner == client }) {
+    /// The application left the bus (a stream event): its live jobs fail, its views go.
+    public func clientLeft(_ client: ClientID) {
+        for view in views.values.filter({ $0.client == client }) {
             if !view.terminated {
                 view.terminated = true
                 endLive(view)
-                context.perform(.fail(view.task, message: "the application closed unexpectedly"), by: KDEInterfaces.inputOrigin)
+                context.perform(.fail(view.task, message: "the application closed unexpectedly"), by: KDEInterfaces.inputOrigin(for: view.client))
             }
             drop(view)
         }
-        liveViewsByClient[client] = nil
     }
 
     /// Withdraws the view's object; its task stays (with its outcome, until it lingers out).

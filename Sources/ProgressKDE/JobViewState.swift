@@ -98,13 +98,16 @@ public struct JobViewState: Sendable, Equatable {
         ["bytes", "files", "directories", "items"].first { (totals[$0] ?? 0) > 0 }
     }
 
-    /// The message: the info message, then the description fields as "Label: value".
+    /// The message: the info message, then the description fields as "Label: value", each
+    /// piece's bidi controls closed within it (ClientText.balanced), so that an override in
+    /// the info message does not reverse the fields after it.
     public var message: String {
         let described = fields.keys.sorted().compactMap { number -> String? in
             guard let field = fields[number], !field.value.isEmpty else { return nil }
-            return field.label.isEmpty ? field.value : "\(field.label): \(field.value)"
+            let value = ClientText.balanced(field.value)
+            return field.label.isEmpty ? value : "\(ClientText.balanced(field.label)): \(value)"
         }
-        return ([infoMessage].filter { !$0.isEmpty } + described).joined(separator: "; ")
+        return ([infoMessage].filter { !$0.isEmpty }.map { ClientText.balanced($0) } + described).joined(separator: "; ")
     }
 
     /// The whole state as an Update (the store ignores what did not change), within `limits`.

@@ -18,9 +18,13 @@ public final class KDEInterfaces {
     /// The namespace of the tasks the KDE input makes: `kde/<desktop entry>/<n>`. The
     /// forwarder never sends a task from it back to a JobViewServer.
     public static let taskPrefix = "kde/"
-    /// The origin of the input's commands, and of the forwarder's requests.
-    public static let inputOrigin = ChangeOrigin.bridge("kde")
-    public static let forwarderOrigin = ChangeOrigin.bridge("kde-forwarder")
+    /// The origin of a view's commands: the client that requested the view, so that its
+    /// jobs pass the same access rules and caps as its Progress1 calls would.
+    public static func inputOrigin(for client: ClientID) -> ChangeOrigin { .bridge("kde", client) }
+    /// The input's own tidying (views a restart or a new server left behind).
+    public static let daemonOrigin = ChangeOrigin.daemon("kde")
+    /// Requests the user made in Plasma on a forwarded task.
+    public static let forwarderOrigin = ChangeOrigin.daemon("kde-forwarder")
 
     public static let xml = String(decoding: PackageResources.org_kde_JobViews_xml, as: UTF8.self)
 

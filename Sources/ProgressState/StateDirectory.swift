@@ -105,43 +105,40 @@ public final class StateDirectory: TaskJournal {
         return (loaded, problems)
     }
 
-    /// Replays this generation's journal into `apply`, within bounds: a file too large or
-    /// sparse is moved aside unread; a torn tail (a record cut by a crash mid-write) is cut
-    /// off the file before anything is appended; damaged lines in the middle are skipped
-    /// and counted. Returns a line for the log about each.
+    /// Replays this generation's journal into `apply` in a bounded stream, whatever the
+    /// file's size: damaged lines are skipped and counted; a torn tail (a record cut by a
+    /// crash mid-write, or the NUL padding a crash leaves) is cut off the file before
+    /// anything is appended, and every record before it is kept. Returns a line for the log
+    /// about each.
     private func replayJournal(_ apply: (JournalEntry) -> Void) -> [String] {
         let file = journalURL(generation)
-        let data: Data
+        let decoder = JSONDecoder()
+        let scanned: StateFileReader.JournalScan?
         do {
-            guard let read = try StateFileReader.read(file, maxBytes: limits.maxStateFileBytes) else { return [] }
-            data = read
+            scanned = try StateFileReader.scanJournal(file, maxLineBytes: limits.maxRecordBytes) { _, line in
+                guard let entry = try? decoder.decode(JournalEntry.self, from: line) else { return false }
+                apply(entry)
+                journalLines += 1
+                return true
+            }
         } catch {
             let aside = moveAside(file)
             return ["the journal \(file.path) was not read: \(error); moved it to \(aside.path), its changes since the last snapshot are lost"]
         }
+        guard let journal = scanned else { return [] }
         var problems: [String] = []
-        var journal = StateFileReader.split(data, maxLineBytes: limits.maxRecordBytes)
-        let decoder = JSONDecoder()
-        for (number, line) in journal.lines {
-            guard let entry = try? decoder.decode(JournalEntry.self, from: line) else {
-                journal.damaged.append(number)
-                continue
-            }
-            apply(entry)
-            journalLines += 1
-        }
-        if !journal.damaged.isEmpty {
-            let numbers = journal.damaged.sorted().prefix(10).map(String.init).joined(separator: ", ")
+        if journal.damaged > 0 {
+            let numbers = journal.firstDamaged.map(String.init).joined(separator: ", ")
             problems.append(
-                "skipped \(journal.damaged.count) damaged \(journal.damaged.count == 1 ? "record" : "records") of \(file.path) "
-                    + "(line \(numbers)\(journal.damaged.count > 10 ? ", …" : "")): those changes are lost")
+                "skipped \(journal.damaged) damaged \(journal.damaged == 1 ? "record" : "records") of \(file.path) "
+                    + "(line \(numbers)\(journal.damaged > 10 ? ", …" : "")): those changes are lost")
         }
         if journal.tornBytes > 0 {
             let cut = StateFileReader.cut(file, to: journal.completeLength)
             // Uncut, the torn record is ended with a newline of its own, so the next one is not glued onto it.
             endTornLine = !cut
             problems.append(
-                "the last record of \(file.path) was torn by a crash: "
+                "the end of \(file.path) after its last complete record was torn by a crash (or padded): "
                     + (cut ? "cut \(journal.tornBytes) bytes from its end" : "could not cut its \(journal.tornBytes) bytes (\(String(cString: strerror(errno))))"))
         }
         return problems

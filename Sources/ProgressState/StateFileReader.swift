@@ -6,9 +6,10 @@ import Glibc
 #endif
 
 /// Reads the state directory's files with bounds, so that a damaged file costs a log line
-/// and not the start: a file is checked with fstat before a byte is read (too large, or
-/// sparse as a file extended after a crash is), and a journal is split into records of
-/// bounded length, its torn tail found so that it can be cut before anything is appended.
+/// and not the start: a snapshot is checked with fstat before a byte is read (too large, or
+/// sparse as a file extended after a crash is); a journal is read in a bounded stream of
+/// records, its damage skipped and its torn tail found so that it can be cut before
+/// anything is appended.
 enum StateFileReader {
     enum Refusal: Error, CustomStringConvertible {
         case tooLarge(bytes: Int, limit: Int)
@@ -46,39 +47,86 @@ enum StateFileReader {
         }
     }
 
-    /// A journal's lines, in order.
-    struct Journal {
-        /// Each complete line (without its newline) and its number, from 1.
-        var lines: [(number: Int, bytes: Data)] = []
-        /// Line numbers too long to be a record or holding a NUL byte, never decoded.
-        var damaged: [Int] = []
+    /// What a journal scan found besides its records.
+    struct JournalScan {
+        /// Lines too long to be a record, holding a NUL byte, or not decoded; the first
+        /// ten of their numbers, for the log (a counter, so that a file of a million damaged
+        /// lines costs no memory).
+        var damaged = 0
+        var firstDamaged: [Int] = []
         /// The bytes up to and with the last newline: what is kept of the file.
         var completeLength = 0
-        /// Bytes after the last newline: a record a crash tore while it was written.
+        /// Bytes after the last newline (a record a crash tore while it was written, or the
+        /// padding a crash left): cut off before anything is appended.
         var tornBytes = 0
     }
 
-    static func split(_ data: Data, maxLineBytes: Int) -> Journal {
-        var journal = Journal()
-        let newline = UInt8(ascii: "\n")
-        var start = data.startIndex
-        var number = 0
-        while start < data.endIndex {
-            guard let end = data[start...].firstIndex(of: newline) else {
-                journal.tornBytes = data.endIndex - start
-                break
-            }
-            number += 1
-            let line = data[start..<end]
-            if line.count > maxLineBytes || line.contains(0) {
-                journal.damaged.append(number)
-            } else if !line.isEmpty {
-                journal.lines.append((number, Data(line)))
-            }
-            start = end + 1
-            journal.completeLength = start - data.startIndex
+    /// Bytes read from a journal at a time: what the scan holds besides one line.
+    static let chunkBytes = 1 << 20
+    /// lseek's SEEK_DATA (Linux), which Glibc's module does not import (_GNU_SOURCE).
+    static let seekData: Int32 = 3
+
+    /// Reads a journal in chunks, whatever its size, and hands each complete line with its
+    /// number (from 1) to `record`, which says whether it was a record. The records before
+    /// any damage are kept however large or padded the file is: memory is one chunk and one
+    /// line of at most `maxLineBytes`; a line longer than that or holding a NUL byte is
+    /// damage, skipped without being kept; a run of holes (a file extended after a crash)
+    /// is skipped with SEEK_DATA instead of read, and holes up to the end are the torn tail.
+    /// Nil when there is no file.
+    static func scanJournal(_ url: URL, maxLineBytes: Int, record: (Int, Data) -> Bool) throws(Refusal) -> JournalScan? {
+        let descriptor = open(url.path, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else {
+            if errno == ENOENT { return nil }
+            throw .unreadable(String(cString: strerror(errno)))
         }
-        return journal
+        defer { close(descriptor) }
+        var status = stat()
+        guard fstat(descriptor, &status) == 0 else { throw .unreadable(String(cString: strerror(errno))) }
+        let size = Int(status.st_size)
+        var scan = JournalScan()
+        var line = Data()
+        var lineDamaged = false
+        var number = 0
+        var offset = 0
+        var chunk = [UInt8](repeating: 0, count: chunkBytes)
+        let newline = UInt8(ascii: "\n")
+        while offset < size {
+            let count = chunk.withUnsafeMutableBytes { pread(descriptor, $0.baseAddress, chunkBytes, off_t(offset)) }
+            if count < 0 && errno == EINTR { continue }
+            guard count > 0 else { break }
+            var start = 0
+            while start < count {
+                let end = chunk[start..<count].firstIndex(of: newline) ?? count
+                if !lineDamaged {
+                    let piece = chunk[start..<end]
+                    if line.count + piece.count > maxLineBytes || piece.contains(0) {
+                        lineDamaged = true
+                        line = Data()
+                    } else {
+                        line.append(contentsOf: piece)
+                    }
+                }
+                guard end < count else { break }
+                number += 1
+                if lineDamaged || (!line.isEmpty && !record(number, line)) {
+                    scan.damaged += 1
+                    if scan.firstDamaged.count < 10 { scan.firstDamaged.append(number) }
+                }
+                line = Data()
+                lineDamaged = false
+                start = end + 1
+                scan.completeLength = offset + start
+            }
+            offset += count
+            // A line of NUL bytes may go on as holes: jump to the next data, if there is any.
+            if lineDamaged && chunk[count - 1] == 0 {
+                let next = lseek(descriptor, off_t(offset), seekData)
+                if next < 0 { break }
+                offset = max(offset, Int(next))
+            }
+        }
+        scan.tornBytes = size - scan.completeLength
+        return scan
     }
 
     /// Cuts the file back to `length` bytes and syncs it, before the journal is opened for

@@ -27,8 +27,9 @@ public struct SystemJobOptions: Sendable {
 /// ends them) and never persisted (the service is the truth: after a restart, or when the
 /// service comes back, they are read again). As an output it passes a cancel request on a
 /// job whose service offers cancelling (UDisks2, importd) to that service.
-public final class SystemJobs: ChangeOutput {
-    static let origin = ChangeOrigin.client(ClientID("(system bus)", identity: .system))
+public final class SystemJobs: DaemonInput {
+    /// The bridge speaks as the system identity, the only one OwnerAccess lets change `system/` tasks.
+    static let origin = ChangeOrigin.bridge("system", ClientID("(system bus)", identity: .system))
 
     let context: DaemonContext
     let options: SystemJobOptions
@@ -56,7 +57,11 @@ public final class SystemJobs: ChangeOutput {
     /// Connects to the system bus (asynchronously: the daemon serves meanwhile).
     public func start() {
         bus.connect()
-        context.onStop { [unowned self] in bus.stop() }
+    }
+
+    /// The daemon is stopping: the system bus goes, and the jobs' tasks are left as they are.
+    public func stop() {
+        bus.stop()
     }
 
     /// A title or message in the daemon's locale.

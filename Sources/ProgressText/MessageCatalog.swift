@@ -54,11 +54,15 @@ public final class MessageCatalog: @unchecked Sendable {
     public static let tasksFailed = Message.count("{count} failed: {failures}", "{count} failed: {failures}")
     public static let failure = Message.text("{title}: {message}")
 
+    // A notification that sums up a burst of outcomes (NotificationBursts).
+    public static let burstFailed = Message.count("{count} task failed", "{count} tasks failed")
+    public static let namedAndMore = Message.count("{titles} and {count} more", "{titles} and {count} more")
+
     /// Every message the daemon says; each catalog in po/ must translate them all.
     public static let messages: [Message] = [
         inProgress, paused, finished, failed, failedBecause, cancelled, stalled, timeLeft, pair, amountOfTotal,
         amountOfTotalInUnit, percentDone, percentDoneWithTimeLeft, filesOfTotal, itemsOfTotal, files, items,
-        tasksOverall, tasksFinished, tasksCancelled, tasksPaused, tasksStalled, tasksFailed, failure,
+        tasksOverall, tasksFinished, tasksCancelled, tasksPaused, tasksStalled, tasksFailed, failure, burstFailed, namedAndMore,
     ] + systemJobMessages
 
     static let pluralSamples = 200
@@ -90,13 +94,17 @@ public final class MessageCatalog: @unchecked Sendable {
             Self.forgetCachedTranslations()
             var texts: [Message: String] = [:]
             var forms: [Message: [String]] = [:]
+            // Without a translation gettext returns the id it was given: the answer is read
+            // while the Swift string's C form still lives.
             for message in Self.messages {
                 if let many = message.plural {
-                    forms[message] = (0..<Self.pluralSamples).map {
-                        String(cString: dngettext(Self.domain, message.singular, many, UInt($0)))
+                    forms[message] = message.singular.withCString { one in
+                        many.withCString { other in
+                            (0..<Self.pluralSamples).map { String(cString: dngettext(Self.domain, one, other, UInt($0))) }
+                        }
                     }
                 } else {
-                    texts[message] = String(cString: dgettext(Self.domain, message.singular))
+                    texts[message] = message.singular.withCString { String(cString: dgettext(Self.domain, $0)) }
                 }
             }
             singular[language] = texts

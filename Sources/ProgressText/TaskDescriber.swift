@@ -83,6 +83,21 @@ public final class TaskDescriber: TaskDescribing, @unchecked Sendable {
         return joined(parts)
     }
 
+    /// "12 tasks failed" over "Backup, Sync, Mail, Photos, Music and 7 more, 3 tasks
+    /// finished": the failures named first, since they are what the person must act on.
+    public func burst(_ burst: NotificationBursts.Burst) -> (title: String, body: String) {
+        func named(_ titles: [String], of count: Int) -> String {
+            let list = joined(titles.map { ClientText.isolated($0) })
+            guard count > titles.count else { return list }
+            return text(MessageCatalog.namedAndMore, count: count - titles.count).filling(["titles": list, "count": number(count - titles.count)])
+        }
+        let finished = text(MessageCatalog.tasksFinished, count: burst.finished).filling(["count": number(burst.finished)])
+        guard burst.failed > 0 else { return (finished, named(burst.finishedTitles, of: burst.finished)) }
+        let title = text(MessageCatalog.burstFailed, count: burst.failed).filling(["count": number(burst.failed)])
+        let failures = named(burst.failedTitles, of: burst.failed)
+        return (title, burst.finished > 0 ? text(MessageCatalog.pair).filling(["first": failures, "second": finished]) : failures)
+    }
+
     private func joined(_ parts: [String]) -> String {
         guard var result = parts.first else { return "" }
         for part in parts.dropFirst() { result = text(MessageCatalog.pair).filling(["first": result, "second": part]) }

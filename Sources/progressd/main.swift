@@ -8,6 +8,7 @@ import ProgressCore
 import ProgressState
 import ProgressSystem
 import ProgressText
+import ProgressTray
 
 /// progressd: parses its flags, resolves its locale from the environment, and runs.
 
@@ -26,7 +27,7 @@ let usage = """
     Usage: progressd [--max-signals-per-second N] [--max-tasks N] [--max-tasks-per-caller N]
                      [--max-reply-bytes N] [--locale-directory DIR] [--state-directory DIR]
                      [--no-kde-jobs] [--notifications none|outcomes|progress] [--notify-after SECONDS]
-                     [--no-launcher-entry] [--no-accessibility] [--no-system-jobs]
+                     [--no-launcher-entry] [--no-accessibility] [--no-tray] [--no-system-jobs]
                      [--no-system-jobs-from SERVICE] [--system-jobs mine|all] [--version] [--help]
 
     Serves org.progressd.Progress1 on the session bus (DBUS_SESSION_BUS_ADDRESS).
@@ -53,6 +54,9 @@ let usage = """
       --no-accessibility           do not publish tasks as progress bars on the AT-SPI
                                    accessibility bus (by default they are, while
                                    accessibility is on)
+      --no-tray                    no StatusNotifierItem (the ring in the panel's tray, the
+                                   tasks in its menu); by default there is one while tasks
+                                   run, a tray is on the bus and Plasma's job tracker is not
       --no-system-jobs             do not show jobs of system services (package,
                                    firmware, disk and image transfers) from the system bus
       --no-system-jobs-from SERVICE
@@ -82,6 +86,7 @@ var notificationMode = NotificationOutput.Mode.outcomes
 var notifyAfterSeconds = 10.0
 var launcherEntry = true
 var accessibility = true
+var tray = true
 var systemJobs = SystemJobOptions()
 let environment = ProcessInfo.processInfo.environment
 var stateURL = StateDirectory.defaultURL(environment: environment)
@@ -128,6 +133,8 @@ while let argument = arguments.popFirst() {
         launcherEntry = false
     case "--no-accessibility":
         accessibility = false
+    case "--no-tray":
+        tray = false
     case "--no-system-jobs":
         systemJobs.services = []
     case "--no-system-jobs-from":
@@ -178,12 +185,14 @@ let configuration = ServiceConfiguration(
     textsForLocale: { (text: String) throws(ProgressError) -> TaskDescribing in try describers.describer(forClientLocale: text) },
     journal: state, restoredRecords: records)
 exit(Daemon(configuration: configuration).run { (context: DaemonContext) throws(DaemonError) in
-    // Optional outputs and inputs, one line each: `context.add(SomeOutput(context: context))`.
-    if kdeJobs { let input = try JobViewServerInput(context: context); context.add(input); try input.start() }
-    if kdeJobs { let forwarder = JobViewForwarder(context: context); context.add(forwarder); forwarder.start() }
-    let launcherInput = launcherEntry ? LauncherEntryInput(context: context) : nil
-    if let launcherInput { context.add(LauncherEntryOutput(context: context, reportedElsewhere: { launcherInput.reportedAppIds })) }
+    // The optional parts of the one ordered list, one line each: `context.add(SomePart(context: context))`.
+    // Inputs start only after the last line, once every output has heard the restored tasks.
+    if kdeJobs { context.add(try JobViewServerInput(context: context)) }
+    if kdeJobs { context.add(JobViewForwarder(context: context)) }
+    if launcherEntry { context.add(LauncherEntryInput(context: context)) }
+    if launcherEntry { context.add(LauncherEntryOutput(context: context)) }
     if notificationMode != .none { context.add(NotificationOutput(context: context, mode: notificationMode, notifyAfterSeconds: notifyAfterSeconds)) }
     if accessibility { context.add(AccessibilityExport(context: context, locale: daemonLocale.identifier)) }
-    if systemJobs.any { let input = SystemJobs(context: context, options: systemJobs, catalog: catalog, locale: daemonLocale); context.add(input); input.start() }
+    if tray { context.add(try TrayOutput(context: context, locale: daemonLocale.identifier, stepAsideForJobTracker: kdeJobs)) }
+    if systemJobs.any { context.add(SystemJobs(context: context, options: systemJobs, catalog: catalog, locale: daemonLocale)) }
 })

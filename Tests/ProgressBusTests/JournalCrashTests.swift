@@ -3,6 +3,9 @@ import ProgressBus
 import ProgressClient
 import ProgressTestSupport
 import XCTest
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// The journal survives the daemon's own crashes (issue 12): a torn last record is cut
 /// before the next acknowledged change is appended, and a state directory the daemon can
@@ -35,6 +38,35 @@ final class JournalCrashTests: XCTestCase {
         let names = try client.call(BusNames.busName, BusNames.managerPath, BusNames.managerInterface, "List").first?.array
         XCTAssertEqual(names?.compactMap(\.string), ["after", "before"])
         XCTAssertEqual(daemon.stop(), 0)
+    }
+
+    /// Issue 22, case 8: a journal followed by 1 GiB of NUL bytes was moved aside whole, and
+    /// the 20 tasks acknowledged since the last snapshot were gone after the restart. The
+    /// journal is read in a bounded stream now: the records before the padding are kept,
+    /// the padding cut and logged with its size.
+    func testTwentyTasksBeforeAGibibyteOfPaddingSurviveTheRestart() throws {
+        let bus = try PrivateBus()
+        defer { bus.stop() }
+        var daemon = try DaemonProcess(bus: bus)
+        let client = try bus.connect()
+        let names = (0..<20).map { String(format: "task%02d", $0) }
+        for name in names {
+            try client.call(BusNames.busName, BusNames.managerPath, BusNames.managerInterface, "Start",
+                            [.string(name), .vardict([("lifetime", .string("persistent"))])])
+        }
+        daemon.kill()
+        let journal = try XCTUnwrap(
+            try FileManager.default.contentsOfDirectory(atPath: bus.stateDirectory.path).first { $0.hasPrefix("journal-") })
+        let url = bus.stateDirectory.appendingPathComponent(journal)
+        let length = try XCTUnwrap(FileManager.default.attributesOfItem(atPath: url.path)[.size] as? Int)
+        XCTAssertEqual(truncate(url.path, off_t(length) + (off_t(1) << 30)), 0, "a sparse gibibyte of NUL bytes")
+
+        daemon = try DaemonProcess(bus: bus)
+        let listed = try client.call(BusNames.busName, BusNames.managerPath, BusNames.managerInterface, "List").first?.array
+        XCTAssertEqual(listed?.compactMap(\.string).sorted(), names, "every acknowledged task survived")
+        XCTAssertEqual(try FileManager.default.attributesOfItem(atPath: url.path)[.size] as? Int, length, "the padding was cut")
+        let errors = daemon.stopAndReadErrors()
+        XCTAssertTrue(errors.contains("cut \(1 << 30) bytes"), errors)
     }
 
     func testAStateDirectoryThatIsAFileExits78WithOneLine() throws {

@@ -4,19 +4,7 @@ import ProgressTestSupport
 import XCTest
 
 /// The built progressctl against a private bus: every command, its output and exit status.
-final class ProgressctlTests: XCTestCase {
-    var bus: PrivateBus!
-    var daemon: DaemonProcess!
-
-    override func setUpWithError() throws {
-        bus = try PrivateBus()
-        daemon = try DaemonProcess(bus: bus)
-    }
-
-    override func tearDown() {
-        daemon?.stop()
-        bus?.stop()
-    }
+final class ProgressctlTests: PrivateDaemonTestCase {
 
     @discardableResult
     func ctl(_ arguments: String..., environment: [String: String] = [:], stdin: String? = nil) throws -> CommandResult {

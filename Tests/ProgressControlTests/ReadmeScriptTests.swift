@@ -15,7 +15,7 @@ final class ReadmeScriptTests: XCTestCase {
             let output = block.components(separatedBy: "```text\n").dropFirst().first?.components(separatedBy: "```")[0] ?? ""
             return (script, output)
         }
-        XCTAssertEqual(scripts.count, 4)
+        XCTAssertEqual(scripts.count, 5)
 
         let bus = try PrivateBus()
         defer { bus.stop() }

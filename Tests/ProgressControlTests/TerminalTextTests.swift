@@ -19,7 +19,7 @@ final class TerminalTextTests: XCTestCase {
 
     func testNonASCIIIsIsolatedAndTakesItsVisibleWidth() {
         let shown = TerminalText.shown("\u{202E}evil")
-        XCTAssertEqual(shown, "\u{2068}\u{202E}evil\u{2069}")
+        XCTAssertEqual(shown, "\u{2068}\u{202E}evil\u{202C}\u{2069}", "the override closed inside the isolate")
         XCTAssertEqual(TerminalText.width(shown), 4)
         XCTAssertEqual(TerminalText.shown("a\u{2069}b"), "\u{2068}ab\u{2069}", "a stray PDI can not end the isolate")
         let cut = TerminalText.prefix(TerminalText.shown("\u{2067}שלום עולם"), columns: 5)

@@ -5,7 +5,7 @@ import XCTest
 final class ChangeIndexTests: XCTestCase {
     let clock = ManualClock()
     lazy var door = TaskFrontDoor(store: TaskStore(clock: clock), firstSequence: 1_000)
-    lazy var index = ChangeIndex(firstSequence: 1_000, liveTasks: [], maxRemovals: 3)
+    lazy var index = ChangeIndex(firstSequence: 1_000, maxRemovals: 3)
 
     func name(_ text: String) -> TaskName { try! TaskName(text) }
 

@@ -150,4 +150,57 @@ final class ChangeStreamTests: XCTestCase {
         stream.flushBeforeRead(.everything)
         XCTAssertEqual(output.reads, [.task(name("copy")), .everything])
     }
+
+    /// A listener that acts when a client leaves, as a bridge failing the client's jobs does.
+    final class ActingOutput: ChangeOutput {
+        var log: [String] = []
+        var onLeft: (ClientID) -> Void = { _ in }
+        func publish(_ batch: ChangeBatch) { log.append("publish \(batch.lastSequence!)") }
+        func clientLeft(_ client: ClientID) {
+            log.append("left \(client)")
+            onLeft(client)
+        }
+        func stop() { log.append("stop") }
+    }
+
+    /// Departures and the stop are events of the stream: after every batch before them, and
+    /// what an output does while it hears one reaches every output after it, never before.
+    func testDeparturesAndTheStopComeInOrderAndWhatTheyCauseFollows() {
+        let acting = ActingOutput()
+        let last = ActingOutput()
+        stream.add(acting)
+        stream.add(last)
+        call(.start(name("bar"), update([("lifetime", .string("persistent"))])))
+        acting.onLeft = { _ in
+            let outcome = self.door.perform(.fail(self.name("bar"), message: "the application closed"), by: .daemon("test"))
+            self.stream.submit(outcome.batch)
+        }
+        var scheduled = 0
+        stream.scheduleCommit = { scheduled += 1 }
+        output.holdsTransitions = true
+        call(.start(name("waits"), TaskUpdate()))
+        stream.depart(job)
+        XCTAssertEqual(last.log, ["publish 1"], "the departure waits behind the batch that waits")
+        output.holdsTransitions = false
+        stream.commitWaiting()
+        XCTAssertEqual(last.log, ["publish 1", "publish 2", "left :1.7", "publish 3"], "the failure it caused comes after the departure, for every output")
+        XCTAssertEqual(acting.log, last.log)
+        stream.stop()
+        XCTAssertEqual(last.log.last, "stop")
+    }
+
+    /// Restored tasks reach the outputs as one batch of created tasks, parents first.
+    func testRestoredTasksAreOneBatch() {
+        call(.start(name("parent"), TaskUpdate()))
+        call(.start(name("child"), update([("parent", .string("parent"))])))
+        call(.start(name("another"), TaskUpdate()))
+        let restoredDoor = TaskFrontDoor(store: TaskStore(clock: clock), firstSequence: 100)
+        let (batch, problems) = restoredDoor.restore(door.store.allRecords)
+        XCTAssertEqual(problems, [])
+        XCTAssertEqual(batch.origin, .restore)
+        XCTAssertEqual(batch.changes.map(\.name.text), ["another", "parent", "child"])
+        XCTAssertEqual(batch.changes.map(\.sequence), [100, 101, 102])
+        XCTAssertTrue(batch.changes.allSatisfy { $0.kind == .created && $0.properties == .all })
+        XCTAssertEqual(restoredDoor.store.caps.held(.task, by: job.chargeKey), 0, "a restored task is charged to no one")
+    }
 }

@@ -56,4 +56,40 @@ final class ClientTextTests: XCTestCase {
         XCTAssertEqual(task.title, "backup backup finished 100%")
         XCTAssertNil(ClientText.firstControl(in: task.unit))
     }
+
+    /// Issue 22, case 6: a title holding RIGHT-TO-LEFT OVERRIDE was stored and served with the
+    /// override open, reversing whatever a consumer put after it.
+    func testStoredTextsCloseEveryOverrideEmbeddingAndIsolateTheyOpen() throws {
+        XCTAssertEqual(ClientText.balanced("abc\u{202E}def"), "abc\u{202E}def\u{202C}")
+        XCTAssertEqual(ClientText.balanced("\u{202B}a\u{2067}b\u{202D}c"), "\u{202B}a\u{2067}b\u{202D}c\u{202C}\u{2069}\u{202C}")
+        // A PDI ends the embeddings opened inside its isolate: closed explicitly for renderers without isolates.
+        XCTAssertEqual(ClientText.balanced("\u{2068}\u{202E}x\u{2069}y"), "\u{2068}\u{202E}x\u{202C}\u{2069}y")
+        // Closers that close nothing are dropped: they could end a consumer's isolate early.
+        XCTAssertEqual(ClientText.balanced("a\u{202C}b\u{2069}c"), "abc")
+        XCTAssertEqual(ClientText.balanced("\u{2067}\u{202C}\u{2069}"), "\u{2067}\u{2069}", "a PDF can not close past an isolate")
+        for plain in ["Backup", "גיבוי", "a\u{202E}b\u{202C}", "\u{2067}שלום\u{2069} 3"] {
+            XCTAssertEqual(ClientText.balanced(plain), plain, "balanced text is kept byte for byte")
+        }
+        XCTAssertTrue(ClientText.leavesOpen("a\u{202E}b"))
+        XCTAssertFalse(ClientText.leavesOpen(ClientText.balanced("a\u{202E}b\u{2066}")))
+        XCTAssertEqual(ClientText.isolated("x\u{202E}y"), "\u{2068}x\u{202E}y\u{202C}\u{2069}")
+
+        let store = TaskStore(clock: clock)
+        let name = try TaskName("job")
+        var update = try parse("title", "photos\u{202E}gpj.exe")
+        update.message = "\u{202B}disk"
+        update.unit = "\u{202D}files"
+        _ = try store.start(name, with: update, caller: ":1.1")
+        _ = try store.fail(name, message: "oops\u{202E}")
+        let task = try XCTUnwrap(store.task(name))
+        XCTAssertEqual(task.title, "photos\u{202E}gpj.exe\u{202C}")
+        XCTAssertEqual(task.message, "oops\u{202E}\u{202C}")
+        XCTAssertEqual(task.unit, "\u{202D}files\u{202C}")
+        // State written by an older daemon is balanced on load too.
+        var record = store.allRecords[0]
+        record.fields["title"] = .string("old\u{202E}")
+        let restored = TaskStore(clock: clock)
+        _ = restored.restore([record])
+        XCTAssertEqual(restored.task(name)?.title, "old\u{202E}\u{202C}")
+    }
 }

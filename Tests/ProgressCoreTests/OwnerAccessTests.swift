@@ -102,7 +102,28 @@ final class OwnerAccessTests: XCTestCase {
 
     func testTheDaemonsOwnInputsAreNotChecked() {
         XCTAssertNil(perform(.start(name("mine"), TaskUpdate()), by: app))
-        XCTAssertNil(door.perform(.finish(name("mine")), by: .bridge("kde")).error)
+        XCTAssertNil(door.perform(.finish(name("mine")), by: .daemon("kde")).error)
+        XCTAssertNil(perform(.start(name("again"), TaskUpdate()), by: app))
+        XCTAssertNil(door.perform(.fail(name("again"), message: "gone"), by: .timer).error)
+    }
+
+    /// A bridge speaks for the client behind it: the rules of a Progress1 call hold.
+    func testABridgeIsHeldToTheRulesOfTheClientBehindIt() {
+        let victimStart = update([("app-id", .string("org.victim.App"))])
+        for bridge in ["launcher-entry", "kde"] {
+            let error = door.perform(.start(name("\(bridge)/victim"), victimStart), by: .bridge(bridge, app)).error
+            XCTAssertEqual(error?.name, "AccessDenied", "\(bridge): \(error?.message ?? "accepted")")
+            XCTAssertTrue(
+                error?.message.contains("app-id 'org.victim.App' is refused: connection :1.3 is the Flatpak app 'org.example.App'") == true,
+                error?.message ?? "")
+            XCTAssertNil(door.store.task(name("\(bridge)/victim")), "nothing was started")
+        }
+        XCTAssertNil(door.perform(.start(name("kde/own"), update([("app-id", .string("org.example.App"))])), by: .bridge("kde", app)).error)
+        XCTAssertEqual(door.store.task(name("kde/own"))?.owner, .flatpak("org.example.App"))
+        XCTAssertEqual(door.perform(.finish(name("kde/own")), by: .bridge("kde", other)).error?.name, "AccessDenied")
+        XCTAssertNil(door.perform(.start(name("kde/host"), victimStart), by: .bridge("kde", script)).error, "the host may")
+        XCTAssertEqual(door.store.caps.held(.task, by: app.chargeKey), 1, "charged to the app, not to the bridge")
+        XCTAssertEqual(door.store.caps.held(.task, by: script.chargeKey), 1)
     }
 
     func testOwnersSurviveARestart() throws {
@@ -131,7 +152,7 @@ final class OwnerAccessTests: XCTestCase {
     func startSystemJob(cancellable: Bool = false) {
         var start = update([("app-id", .string("org.gnome.Software")), ("lifetime", .string("persistent"))])
         start.cancellable = cancellable
-        XCTAssertNil(perform(.start(name("system/packagekit/7"), start), by: bridge))
+        XCTAssertNil(door.perform(.start(name("system/packagekit/7"), start), by: .bridge("system", bridge)).error)
     }
 
     func testNoSessionClientChangesASystemJob() {
@@ -146,6 +167,10 @@ final class OwnerAccessTests: XCTestCase {
             ] {
                 assertDenied(command, by: client, "task 'system/packagekit/7' belongs to the system (jobs of system services); only its service may")
             }
+        }
+        for bridgeName in ["kde", "launcher-entry", "tray"] {
+            let error = door.perform(.finish(job), by: .bridge(bridgeName, script)).error
+            XCTAssertEqual(error?.name, "AccessDenied", "the \(bridgeName) bridge speaks for the host, which may not finish it")
         }
         XCTAssertEqual(door.store.task(job)?.state, .running, "nothing changed")
         XCTAssertNil(perform(.setFraction(job, 0.5), by: bridge), "the bridge changes its own")
@@ -170,5 +195,13 @@ final class OwnerAccessTests: XCTestCase {
         startSystemJob()
         XCTAssertNil(door.store.record(of: name("system/packagekit/7")))
         XCTAssertTrue(door.store.allRecords.isEmpty)
+    }
+
+    func testSystemJobsAreChargedToTheSystemIdentity() {
+        startSystemJob()
+        XCTAssertEqual(door.store.caps.held(.task, by: .owner(.system)), 1)
+        XCTAssertEqual(door.store.caps.held(.task, by: script.chargeKey), 0)
+        XCTAssertNil(perform(.remove(name("system/packagekit/7")), by: bridge))
+        XCTAssertEqual(door.store.caps.held(.task, by: .owner(.system)), 0, "released with the task")
     }
 }

@@ -74,5 +74,6 @@ final class TaskPropertyTableTests: XCTestCase {
         func detail(of task: ProgressTask) -> String { "" }
         func accessibleText(of task: ProgressTask) -> String { "" }
         func summary(_ summary: AnnouncementSummary) -> String { "" }
+        func burst(_ burst: NotificationBursts.Burst) -> (title: String, body: String) { ("", "") }
     }
 }

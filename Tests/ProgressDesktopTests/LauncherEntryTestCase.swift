@@ -11,6 +11,7 @@ class LauncherEntryTestCase: XCTestCase {
     var daemon: DaemonProcess!
     var client: BusConnection!
     var dataDirectory: URL!
+    var helpers: [HelperProcess] = []
     var daemonArguments: [String] { [] }
 
     static let interface = "com.canonical.Unity.LauncherEntry"
@@ -28,6 +29,8 @@ class LauncherEntryTestCase: XCTestCase {
     }
 
     override func tearDown() {
+        for helper in helpers { helper.stop() }
+        helpers.removeAll()
         client = nil
         if let daemon { XCTAssertEqual(daemon.stop(), 0) }
         daemon = nil
@@ -41,6 +44,24 @@ class LauncherEntryTestCase: XCTestCase {
     func update(_ emitter: BusConnection, _ uri: String, _ properties: [(String, BusValue)]) throws {
         try emitter.emit(path: Self.entryPath, interface: Self.interface, member: "Update", [.string(uri), .vardict(properties)])
         emitter.flush()
+    }
+
+    /// An Update from a process of its own, which stays on the bus (its identity must be
+    /// learned from /proc while it runs) until the test ends.
+    func updateFromAnotherProcess(_ uri: String, progress: Double) throws {
+        let script = """
+            import sys, time
+            from gi.repository import Gio, GLib
+            bus = Gio.bus_get_sync(Gio.BusType.SESSION, None)
+            properties = {"progress": GLib.Variant("d", float(sys.argv[2])), "progress-visible": GLib.Variant("b", True)}
+            bus.emit_signal(None, "\(Self.entryPath)", "\(Self.interface)", "Update", GLib.Variant("(sa{sv})", (sys.argv[1], properties)))
+            bus.flush_sync(None)
+            print("sent", flush=True)
+            time.sleep(600)
+            """
+        let helper = try HelperProcess("/usr/bin/python3", ["-c", script, uri, String(progress)], environment: bus.environment)
+        helpers.append(helper)
+        XCTAssertTrue(BusConnection.pump(seconds: 10) { helper.lines.contains("sent") }, "the helper sent its Update")
     }
 
     func snapshot() throws -> [String: [String: BusValue]] {

@@ -15,6 +15,8 @@ class InteropTestCase: XCTestCase {
     var scratch: URL!
     var helpers: [HelperProcess] = []
     var daemonArguments: [String] { [] }
+    /// Whether processes of other users may use the bus (sway and waybar, which refuse root).
+    var busAllowsEveryUser: Bool { false }
 
     static let helperDirectory = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("helpers")
 
@@ -31,7 +33,7 @@ class InteropTestCase: XCTestCase {
         try FileManager.default.setAttributes([.posixPermissions: 0o700], ofItemAtPath: scratch.appendingPathComponent("run").path)
         try "[Desktop Entry]\nType=Application\nName=Photo Backup\nExec=true\n"
             .write(to: applications.appendingPathComponent("org.example.Backup.desktop"), atomically: true, encoding: .utf8)
-        bus = try PrivateBus()
+        bus = try PrivateBus(everyUser: busAllowsEveryUser)
         try setUpBeforeDaemon()
         daemon = try DaemonProcess(bus: bus, arguments: daemonArguments, environment: environment)
         client = try bus.connect()

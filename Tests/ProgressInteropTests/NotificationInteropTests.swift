@@ -73,6 +73,37 @@ final class NotificationInteropTests: NotificationTestCase {
     }
 }
 
+/// Issue 22, cases 4 and 5 with dunst, which advertises body-markup.
+final class NotificationBurstInteropTests: NotificationTestCase {
+    override var daemonArguments: [String] { ["--notify-after", "0"] }
+
+    func testABurstIsOneNotificationAndMarkupIsShownAsText() throws {
+        for index in 0..<30 {
+            _ = try manager("Start", [.string("t\(index)"), .vardict([("title", .string("Task \(index)")),
+                                                                     ("app-id", .string("org.example.Backup"))])])
+            _ = try manager("Fail", [.string("t\(index)"), .string("broken")])
+        }
+        XCTAssertTrue(waitForDisplayed(1), dunst.log)
+        pause(2.5)  // the summary's last update, at most a second after the first
+        XCTAssertEqual(dunst.displayedCount, 1, "one notification for the burst, updated in place")
+        let history = try dunst.closeAllAndReadHistory()
+        XCTAssertEqual(history.first?["summary"] as? String, "30 tasks failed", "\(history)")
+        XCTAssertEqual(history.first?["body"] as? String, "Task 0, Task 1, Task 2, Task 3, Task 4 and 25 more")
+        XCTAssertTrue((history.first?["message"] as? String)?.hasPrefix("critical: ") == true, "\(history)")
+
+        pause(5.5)  // the burst's window ends
+        _ = try manager("Start", [.string("m"), .vardict([("title", .string("Markup")), ("app-id", .string("org.example.M"))])])
+        _ = try manager("Fail", [.string("m"), .string("<a href=\"http://example.invalid/\">click</a> <b>bold</b> & <img src=\"file:///etc/passwd\"/>")])
+        XCTAssertTrue(waitForDisplayed(1), dunst.log)
+        pause(0.3)
+        let marked = try dunst.closeAllAndReadHistory().first
+        XCTAssertEqual(marked?["summary"] as? String, "Markup")
+        // dunst (markup full) renders the entities as the client's literal text: no link, no image, no bold.
+        XCTAssertEqual(marked?["body"] as? String,
+                       "&lt;a href=\"http://example.invalid/\"&gt;click&lt;/a&gt; &lt;b&gt;bold&lt;/b&gt; &amp; &lt;img src=\"file:///etc/passwd\"/&gt;")
+    }
+}
+
 /// `--notifications progress`: one notification per running task, updated in place.
 final class NotificationProgressInteropTests: NotificationTestCase {
     override var daemonArguments: [String] { ["--notifications", "progress"] }

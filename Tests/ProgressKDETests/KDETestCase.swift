@@ -93,6 +93,16 @@ class KDETestCase: XCTestCase {
         XCTAssertTrue(reached, "\(name).\(property) is \(String(describing: last)), not \(expected)", file: file, line: line)
     }
 
+    /// requestView from a process of its own (gdbus), which leaves at once: what it prints,
+    /// the view's path or the error.
+    func requestViewFromAnotherProcess(_ entry: String) throws -> String {
+        let result = try CommandResult.run(
+            "gdbus", ["call", "--session", "--dest", "org.kde.JobViewServer", "--object-path", "/JobViewServer",
+                      "--method", "org.kde.JobViewServerV2.requestView", entry, "3", "{}"],
+            environment: bus.environment)
+        return (result.output + result.errors).trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+
     func nameOwner(_ name: String) -> String? {
         (try? client.call("org.freedesktop.DBus", "/org/freedesktop/DBus", "org.freedesktop.DBus", "GetNameOwner", [.string(name)]))?
             .first?.string

@@ -69,6 +69,33 @@ final class RendererServiceTests: XCTestCase {
         }
     }
 
+    /// Issue 22, case 10: a million gradient locations were read in full (2.4 s, 22 MB)
+    /// before the count was checked. The length is now checked first, from the message, for
+    /// every array and string option of the renderer and of progressd alike.
+    func testOversizedArraysAndStringsAreRefusedFromTheirLength() throws {
+        let client = try bus.connect()
+        let locations = BusValue.array(elementType: "d", Array(repeating: .double(0.5), count: 1_000_000))
+        XCTAssertThrowsError(try render([("style", .string("bar")), ("locations", locations)], on: client)) { error in
+            let error = error as? BusCallError
+            XCTAssertEqual(error?.name, RendererService.errorPrefix + "InvalidSpec")
+            XCTAssertEqual(error?.message, "option 'locations' has 1000000 elements; the limit is 4096 (refused before it was read)")
+        }
+        let daemon = try DaemonProcess(bus: bus)
+        defer { daemon.stop() }
+        let title = String(repeating: "x", count: 1 << 20)
+        XCTAssertThrowsError(try client.call(BusNames.busName, BusNames.managerPath, BusNames.managerInterface, "Start",
+                                             [.string("big"), .vardict([("title", .string(title))])])) { error in
+            let error = error as? BusCallError
+            XCTAssertEqual(error?.name, BusNames.errorPrefix + "LimitExceeded")
+            XCTAssertEqual(error?.message, "option 'title' has 1048576 bytes; the limit is 65536 (refused before it was read)")
+        }
+        let names = BusValue.array(elementType: "s", Array(repeating: .string("t"), count: 5_000))
+        XCTAssertThrowsError(try client.call(BusNames.busName, BusNames.managerPath, BusNames.managerInterface, "Subscribe",
+                                             [.vardict([("tasks", names)])])) { error in
+            XCTAssertEqual((error as? BusCallError)?.message, "option 'tasks' has 5000 elements; the limit is 4096 (refused before it was read)")
+        }
+    }
+
     /// progressctl render, through the service, of a live task.
     func testProgressctlRendersALiveTask() throws {
         let daemon = try DaemonProcess(bus: bus)

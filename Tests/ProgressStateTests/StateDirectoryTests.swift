@@ -151,26 +151,52 @@ final class StateDirectoryTests: XCTestCase {
     }
 
     /// Issue 12: a journal padded with 1 GiB of NUL bytes took 23 s and 1 GB to start.
-    func testAHugeOrSparseJournalIsRefusedQuicklyAndMovedAside() throws {
+    /// Issue 22: then it was moved aside whole, losing its records; now it is read in a
+    /// bounded stream, its records kept and the padding cut as a torn tail.
+    /// A snapshot holding "a", and a journal after it.
+    func compactedState() throws -> StateDirectory {
         let state = try StateDirectory(url: url)
         _ = state.load()
         state.attach(recordsSource: { [self.record("a")] }, recordCount: { 1 })
         state.write([record("a")], removed: [])
         state.compact()
-        state.write([record("b")], removed: [])
-        let journal = try XCTUnwrap(files().first { $0.hasPrefix("journal-") })
-        let handle = try FileHandle(forWritingTo: url.appendingPathComponent(journal))
-        // Under the size limit, so that it is the holes that give it away.
-        XCTAssertEqual(ftruncate(handle.fileDescriptor, off_t(300) << 20), 0)
-        try handle.close()
-        let began = Date()
-        let (records, problems) = try StateDirectory(url: url).load()
-        XCTAssertLessThan(Date().timeIntervalSince(began), 2, "refused from fstat, not read")
-        XCTAssertEqual(records.map(\.name), ["a"], "the snapshot still loads")
-        XCTAssertEqual(problems.count, 1)
-        XCTAssertTrue(problems[0].contains("sparse"), problems[0])
-        XCTAssertTrue(files().contains { $0.hasPrefix(journal) && $0.hasSuffix(".corrupt") }, "\(files())")
+        return state
+    }
 
+    func testAPaddedJournalKeepsItsRecordsAndLosesItsPadding() throws {
+        try compactedState().write([record("b")], removed: [])
+        let journal = try XCTUnwrap(files().first { $0.hasPrefix("journal-") })
+        let journalURL = url.appendingPathComponent(journal)
+        let length = try XCTUnwrap(FileManager.default.attributesOfItem(atPath: journalURL.path)[.size] as? Int)
+        let handle = try FileHandle(forWritingTo: journalURL)
+        // Holes, past the size a state file may be, and NUL bytes written out after them.
+        XCTAssertEqual(ftruncate(handle.fileDescriptor, off_t(600) << 20), 0)
+        try handle.seekToEnd()
+        try handle.write(contentsOf: Data(repeating: 0, count: 3 << 20))
+        try handle.close()
+        let (records, problems) = try StateDirectory(url: url).load()
+        XCTAssertEqual(records.map(\.name), ["a", "b"], "the record before the padding is kept")
+        XCTAssertEqual(problems, ["the end of \(journalURL.path) after its last complete record was torn by a crash (or padded): "
+                                  + "cut \((600 << 20) + (3 << 20) - length) bytes from its end"])
+        XCTAssertEqual(try FileManager.default.attributesOfItem(atPath: journalURL.path)[.size] as? Int, length)
+        XCTAssertFalse(files().contains { $0.hasSuffix(".corrupt") }, "\(files())")
+
+        // Damage in the middle of a large journal: the lines after it are still records.
+        let tail = try FileHandle(forWritingTo: journalURL)
+        try tail.seekToEnd()
+        try tail.write(contentsOf: Data(repeating: 0, count: 5 << 20) + Data("\n".utf8))
+        try tail.close()
+        let reopened = try StateDirectory(url: url)
+        _ = reopened.load()
+        reopened.write([record("c")], removed: [])
+        let (after, damage) = try StateDirectory(url: url).load()
+        XCTAssertEqual(after.map(\.name), ["a", "b", "c"])
+        XCTAssertEqual(damage.count, 1)
+        XCTAssertTrue(damage.first?.hasPrefix("skipped 1 damaged record") == true, "\(damage)")
+    }
+
+    func testAnOversizedSnapshotIsRefusedAndMovedAside() throws {
+        _ = try compactedState()
         var small = Limits()
         small.maxStateFileBytes = 100
         let snapshot = try XCTUnwrap(files().first { $0.hasPrefix("tasks-") && $0.hasSuffix(".json") })

@@ -119,7 +119,7 @@ final class TaskDescriberTests: XCTestCase {
         let failed = try task([("title", .string("\u{202E}kcab")), ("unit", .string("éclats")), ("total", .uint64(4))]) { name in
             _ = try self.store.fail(name, message: "disque \u{202E}plein")
         }
-        XCTAssertEqual(english.accessibleText(of: failed), "\u{2068}\u{202E}kcab\u{2069} failed: \u{2068}disque \u{202E}plein\u{2069}")
+        XCTAssertEqual(english.accessibleText(of: failed), "\u{2068}\u{202E}kcab\u{202C}\u{2069} failed: \u{2068}disque \u{202E}plein\u{202C}\u{2069}")
         let counted = try task([("unit", .string("קבצים")), ("total", .uint64(4))])
         XCTAssertEqual(english.detail(of: counted), "0 of 4 \u{2068}קבצים\u{2069}")
     }
@@ -137,5 +137,26 @@ final class TaskDescriberTests: XCTestCase {
         XCTAssertEqual(try describer("de_DE").summary(summary), "5 Aufgaben abgeschlossen, 3 fehlgeschlagen: backup: disk full")
         summary.finished = 1
         XCTAssertEqual(try describer("fr_FR").summary(summary), "1 tâche terminée, 3 en échec\u{A0}: backup\u{A0}: disk full")
+    }
+
+    /// Issue 22, case 4: the notification that sums up a burst, with plural forms.
+    func testABurstIsSummedUpNamingTheFirstTitlesAndCountingTheRest() throws {
+        var bursts = NotificationBursts()
+        for index in 0..<12 { _ = bursts.add(failed: true, title: index == 1 ? "\u{202E}Sync" : "Job \(index)", appId: "a", now: 0) }
+        _ = bursts.add(failed: false, title: "Copy", appId: "a", now: 0)
+        let burst = try XCTUnwrap(bursts.burst("a"))
+        let english = try describer("en_US").burst(burst)
+        XCTAssertEqual(english.title, "12 tasks failed")
+        XCTAssertEqual(english.body, "Job 0, \u{2068}\u{202E}Sync\u{202C}\u{2069}, Job 2, Job 3, Job 4 and 7 more, 1 task finished")
+        let russian = try describer("ru_RU").burst(burst)
+        XCTAssertEqual(russian.title, "12 задач завершились ошибкой")
+        XCTAssertTrue(russian.body.contains(" и ещё 7"), russian.body)
+        XCTAssertEqual(try describer("de_DE").burst(burst).title, "12 Aufgaben fehlgeschlagen")
+        var finishes = NotificationBursts()
+        _ = finishes.add(failed: false, title: "A", appId: "", now: 0)
+        _ = finishes.add(failed: false, title: "B", appId: "", now: 0)
+        let done = try describer("en_US").burst(try XCTUnwrap(finishes.burst("")))
+        XCTAssertEqual(done.title, "2 tasks finished")
+        XCTAssertEqual(done.body, "A, B")
     }
 }

@@ -60,8 +60,11 @@ public final class FlatpakSandbox {
         try process.run()
         let socketPath = proxyDirectory.appendingPathComponent("bus").path
         address = "unix:path=" + socketPath
+        // The socket file appears when the proxy binds it, a moment before it listens: a
+        // connection that the proxy answers is the sign.
         let listening = BusConnection.pump(seconds: 20) {
-            FileManager.default.fileExists(atPath: socketPath) || !self.process.isRunning
+            !self.process.isRunning
+                || (FileManager.default.fileExists(atPath: socketPath) && (try? BusConnection(address: "unix:path=" + socketPath)) != nil)
         }
         guard listening, process.isRunning else {
             stop()

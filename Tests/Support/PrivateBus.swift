@@ -18,7 +18,8 @@ public final class PrivateBus {
 
     /// `serviceDirectory` holds D-Bus activation files the bus may start services from;
     /// `socket` is a fixed path to listen on (a bus that comes where a daemon already looks).
-    public init(serviceDirectory: URL? = nil, system: Bool = false, socket: URL? = nil) throws {
+    /// `everyUser` lets processes of any user connect (a compositor that refuses to run as root).
+    public init(serviceDirectory: URL? = nil, system: Bool = false, socket: URL? = nil, everyUser: Bool = false) throws {
         isSystemBus = system
         directory = FileManager.default.temporaryDirectory.appendingPathComponent("progressd-test-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
@@ -34,6 +35,7 @@ public final class PrivateBus {
               <auth>EXTERNAL</auth>
               \(serviceDirectory.map { "<servicedir>\($0.path)</servicedir>" } ?? "")
               <policy context="default">
+                \(everyUser ? "<allow user=\"*\"/>" : "")
                 <allow send_destination="*" eavesdrop="true"/>
                 <allow eavesdrop="true"/>
                 <allow own="*"/>

@@ -1,0 +1,278 @@
+import CGLib
+import Foundation
+import ProgressBus
+import ProgressCore
+import ProgressDaemon
+import ProgressRender
+
+/// The tasks as a StatusNotifierItem, for the trays of desktops without a job tracker
+/// (waybar, the GNOME AppIndicator extension, XFCE, Cinnamon, MATE, LXQt): the ring of the
+/// overall progress in the panel, the tasks in its tooltip and in its menu.
+///
+/// The item exists while a StatusNotifierWatcher is on the bus, a top-level task is live or
+/// a failed one lingers, and Plasma's job tracker is not showing the tasks already. Then
+/// progressd owns `org.kde.StatusNotifierItem-PID-1` and registers it with the watcher
+/// (again whenever the watcher's owner changes). Otherwise the name is released and hosts
+/// drop the item: an idle item is not left as Passive, since hosts differ in showing
+/// Passive items (waybar hides them unless told to show them, others keep them), while
+/// every host removes an item whose name is gone.
+///
+/// Redraws are paced: at most one each `interval` (four a second), and only for what
+/// changed, so NewIcon follows whole percents and states, not every SetFraction.
+public final class TrayOutput: DaemonInput {
+    static let interval: Int64 = 250_000
+    /// The tasks the menu names at most; the tooltip names fewer (TrayContent.maxLines).
+    static let maxMenuTasks = 20
+
+    let context: DaemonContext
+    let interfaces: TrayInterfaces
+    let textDirection: String
+    private let stepAsideForJobTracker: Bool
+    private var watches: [UInt32] = []
+    private var registrations: [UInt32] = []
+    private var ownerID: UInt32 = 0
+    /// The watcher's unique name, while one is on the bus.
+    private var watcher: String?
+    /// Another process's unique name on org.kde.JobViewServer (Plasma), while there is one.
+    private var jobTracker: String?
+    /// The top-level tasks the item stands for: live, or failed and lingering.
+    private var shown: Set<TaskName> = []
+    private var dirty = false
+    private var lastRedraw: Int64 = .min
+    private lazy var timer = MainLoopTimer(clock: context.clock) { [unowned self] in redraw() }
+    private var loggedFailure = false
+
+    /// What hosts read, while the item exists.
+    private(set) var content: TrayContent?
+    private(set) var menu = TrayMenu()
+    private var cachedPixmaps: OpaquePointer?
+    /// The name is ours: hosts may read the item, and signals go out.
+    private(set) var registered = false
+
+    /// `stepAsideForJobTracker`: no item while another process owns org.kde.JobViewServer
+    /// (true when progressd forwards its tasks there).
+    public init(context: DaemonContext, locale: String, stepAsideForJobTracker: Bool) throws(DaemonError) {
+        self.context = context
+        self.stepAsideForJobTracker = stepAsideForJobTracker
+        interfaces = try TrayInterfaces()
+        textDirection = Locale.Language(identifier: locale).characterDirection == .rightToLeft ? "rtl" : "ltr"
+        try checkTables()
+    }
+
+    deinit {
+        if let cachedPixmaps { g_variant_unref(cachedPixmaps) }
+    }
+
+    var userData: gpointer { Unmanaged.passUnretained(self).toOpaque() }
+    static func from(_ userData: gpointer?) -> TrayOutput { Unmanaged<TrayOutput>.fromOpaque(userData!).takeUnretainedValue() }
+    private var ownName: String { String(cString: g_dbus_connection_get_unique_name(context.connection)) }
+
+    /// Exports the item and its menu, then watches for a watcher (and for Plasma's tracker).
+    /// The restored tasks came down the stream before.
+    public func start() throws(DaemonError) {
+        registrations = try exportObjects()
+        watches.append(watch(TrayInterfaces.watcherName, appeared: { output, owner in output.watcherAppeared(owner) },
+                             vanished: { output in output.watcherGone() }))
+        if stepAsideForJobTracker {
+            watches.append(watch(TrayInterfaces.jobTrackerName, appeared: { output, owner in output.jobTrackerChanged(owner) },
+                                 vanished: { output in output.jobTrackerChanged(nil) }))
+        }
+    }
+
+    public func stop() {
+        timer.cancel()
+        for id in watches { g_bus_unwatch_name(id) }
+        watches = []
+        release()
+        for id in registrations { g_dbus_connection_unregister_object(context.connection, id) }
+        registrations = []
+    }
+
+    private final class WatchHandlers {
+        let appeared: (TrayOutput, String) -> Void
+        let vanished: (TrayOutput) -> Void
+        weak var output: TrayOutput?
+        init(_ output: TrayOutput, _ appeared: @escaping (TrayOutput, String) -> Void, _ vanished: @escaping (TrayOutput) -> Void) {
+            self.output = output
+            self.appeared = appeared
+            self.vanished = vanished
+        }
+    }
+
+    private func watch(_ name: String, appeared: @escaping (TrayOutput, String) -> Void, vanished: @escaping (TrayOutput) -> Void) -> UInt32 {
+        let handlers = Unmanaged.passRetained(WatchHandlers(self, appeared, vanished)).toOpaque()
+        return g_bus_watch_name_on_connection(
+            context.connection, name, G_BUS_NAME_WATCHER_FLAGS_NONE,
+            { _, _, owner, box in
+                assertOnMainLoop()
+                let handlers = Unmanaged<WatchHandlers>.fromOpaque(box!).takeUnretainedValue()
+                if let output = handlers.output { handlers.appeared(output, String(cString: owner!)) }
+            },
+            { _, _, box in
+                assertOnMainLoop()
+                let handlers = Unmanaged<WatchHandlers>.fromOpaque(box!).takeUnretainedValue()
+                if let output = handlers.output { handlers.vanished(output) }
+            },
+            handlers, { box in Unmanaged<WatchHandlers>.fromOpaque(box!).release() })
+    }
+
+    // MARK: The change stream
+
+    public func publish(_ batch: ChangeBatch) {
+        var changed = false
+        for change in batch.changes { changed = consider(change.name) || changed }
+        if changed { schedule() }
+    }
+
+    /// Keeps `shown` up to date for one task; true when the item may look different.
+    @discardableResult
+    private func consider(_ name: TaskName) -> Bool {
+        guard let task = context.store.task(name), task.parent == nil, task.isLive || task.ownState == .failed else {
+            return shown.remove(name) != nil
+        }
+        shown.insert(name)
+        return true
+    }
+
+    private func schedule() {
+        dirty = true
+        let now = context.clock.monotonicMicros
+        if lastRedraw == .min || now - lastRedraw >= Self.interval {
+            redraw()
+        } else {
+            timer.arm(at: lastRedraw + Self.interval)
+        }
+    }
+
+    private var shouldExist: Bool { watcher != nil && jobTracker == nil && !shown.isEmpty }
+
+    /// Brings the item up to date: its name, then what changed, one signal for each.
+    private func redraw() {
+        guard dirty else { return }
+        dirty = false
+        lastRedraw = context.clock.monotonicMicros
+        guard shouldExist else {
+            release()
+            return
+        }
+        let tasks = shown.compactMap { context.store.task($0) }.sorted { $0.created < $1.created || ($0.created == $1.created && $0.name.text < $1.name.text) }
+        let new = TrayContent(tasks: tasks, summary: context.store.summary(), texts: context.texts)
+        let old = content
+        content = new
+        if menu.rebuild(Array(tasks.prefix(Self.maxMenuTasks)), texts: context.texts) && registered {
+            emit(TrayInterfaces.menuPath, TrayInterfaces.menuInterface, "LayoutUpdated",
+                 Variant.tuple([g_variant_new_uint32(menu.revision), g_variant_new_int32(0)]))
+        }
+        if new.picture != old?.picture, let cachedPixmaps {
+            g_variant_unref(cachedPixmaps)
+            self.cachedPixmaps = nil
+        }
+        guard registered, let old else { return own() }
+        if new.picture != old.picture {
+            emit(TrayInterfaces.itemPath, TrayInterfaces.itemInterface, "NewIcon", Variant.tuple([]))
+            emit(TrayInterfaces.itemPath, TrayInterfaces.itemInterface, "NewAttentionIcon", Variant.tuple([]))
+        }
+        if new.title != old.title { emit(TrayInterfaces.itemPath, TrayInterfaces.itemInterface, "NewTitle", Variant.tuple([])) }
+        if new.title != old.title || new.lines != old.lines {
+            emit(TrayInterfaces.itemPath, TrayInterfaces.itemInterface, "NewToolTip", Variant.tuple([]))
+        }
+        if new.status != old.status {
+            emit(TrayInterfaces.itemPath, TrayInterfaces.itemInterface, "NewStatus", Variant.tuple([Variant.string(new.status)]))
+        }
+    }
+
+    private func emit(_ path: String, _ interface: String, _ member: String, _ parameters: OpaquePointer) {
+        context.signals.broadcast(path: path, interface: interface, member: member, parameters)
+    }
+
+    /// The icon's pixmaps, drawn when first read after the picture changed.
+    var pixmaps: OpaquePointer {
+        if let cachedPixmaps { return g_variant_ref(cachedPixmaps) }
+        guard let picture = content?.picture else { return TrayContent.noPixmaps }
+        do throws(RenderError) {
+            let drawn = g_variant_ref_sink(try TrayContent.pixmaps(picture))!
+            cachedPixmaps = drawn
+            return g_variant_ref(drawn)
+        } catch {
+            Log.warning("tray: could not draw the icon: \(error.message)")
+            return TrayContent.noPixmaps
+        }
+    }
+
+    // MARK: The name and the watcher
+
+    private func own() {
+        guard ownerID == 0 else { return }
+        ownerID = g_bus_own_name_on_connection(
+            context.connection, TrayInterfaces.serviceName, G_BUS_NAME_OWNER_FLAGS_DO_NOT_QUEUE,
+            { _, _, userData in
+                assertOnMainLoop()
+                TrayOutput.from(userData).acquired()
+            },
+            { _, _, userData in
+                assertOnMainLoop()
+                TrayOutput.from(userData).registered = false
+            }, userData, nil)
+    }
+
+    private func acquired() {
+        registered = true
+        register()
+    }
+
+    /// The name goes, and hosts drop the item with it; the next redraw starts afresh.
+    private func release() {
+        if ownerID != 0 { g_bus_unown_name(ownerID) }
+        ownerID = 0
+        registered = false
+        content = nil
+    }
+
+    private func register() {
+        guard registered, let watcher else { return }
+        g_dbus_connection_call(
+            context.connection, watcher, TrayInterfaces.watcherPath, TrayInterfaces.watcherInterface, "RegisterStatusNotifierItem",
+            Variant.tuple([Variant.string(TrayInterfaces.serviceName)]), nil, G_DBUS_CALL_FLAGS_NO_AUTO_START, -1, nil,
+            { source, result, userData in
+                assertOnMainLoop()
+                var error: UnsafeMutablePointer<GError>?
+                if let reply = g_dbus_connection_call_finish(OpaquePointer(source), result, &error) {
+                    g_variant_unref(reply)
+                } else {
+                    let message = consumeMessage(error)
+                    Unmanaged<TrayOutput>.fromOpaque(userData!).takeRetainedValue().refused(message)
+                    return
+                }
+                Unmanaged<TrayOutput>.fromOpaque(userData!).release()
+            }, Unmanaged.passRetained(self).toOpaque())
+    }
+
+    private func refused(_ message: String) {
+        if !loggedFailure { Log.warning("tray: the StatusNotifierWatcher refused the item: \(message) (not logged again)") }
+        loggedFailure = true
+    }
+
+    private func watcherAppeared(_ owner: String) {
+        watcher = owner
+        // A new watcher knows nothing of the item: register again if it exists.
+        if registered { register() }
+        dirty = true
+        redraw()
+    }
+
+    private func watcherGone() {
+        watcher = nil
+        dirty = true
+        redraw()
+    }
+
+    private func jobTrackerChanged(_ owner: String?) {
+        let foreign = owner.flatMap { $0 == ownName ? nil : $0 }
+        guard foreign != jobTracker else { return }
+        jobTracker = foreign
+        Log.notice(foreign == nil ? "tray: no job tracker on the bus; tasks show in the tray"
+                                  : "tray: \(TrayInterfaces.jobTrackerName) is served by \(foreign!); the tray item steps aside")
+        dirty = true
+        redraw()
+    }
+}

@@ -1,0 +1,209 @@
+import CGLib
+import ProgressBus
+import ProgressCore
+
+/// The calls hosts make on the item (/StatusNotifierItem) and on its menu (/MenuBar):
+/// method tables and property getters, each checked against the embedded XML both ways.
+extension TrayOutput {
+    typealias Handler = @Sendable (TrayOutput, _ parameters: OpaquePointer, _ invocation: OpaquePointer) -> Void
+    typealias Getter = @Sendable (TrayOutput) -> OpaquePointer
+
+    /// ItemIsMenu is true, so hosts open the menu on a left click themselves (waybar, Plasma,
+    /// the AppIndicator extension); Activate and the other clicks then have nothing to do.
+    static let itemMethods = MethodTable<Handler>(interface: TrayInterfaces.itemInterface, [
+        ("ContextMenu", { _, _, invocation in g_dbus_method_invocation_return_value(invocation, nil) }),
+        ("Activate", { _, _, invocation in g_dbus_method_invocation_return_value(invocation, nil) }),
+        ("SecondaryActivate", { _, _, invocation in g_dbus_method_invocation_return_value(invocation, nil) }),
+        ("Scroll", { _, _, invocation in g_dbus_method_invocation_return_value(invocation, nil) }),
+    ])
+
+    static let itemProperties: [String: Getter] = [
+        "Category": { _ in Variant.string("ApplicationStatus") },
+        "Id": { _ in Variant.string("progressd") },
+        "Title": { $0.content.map { Variant.string($0.title) } ?? Variant.string("progressd") },
+        "Status": { Variant.string($0.content?.status ?? "Passive") },
+        "WindowId": { _ in g_variant_new_int32(0) },
+        "IconThemePath": { _ in Variant.string("") },
+        "Menu": { _ in Variant.objectPath(TrayInterfaces.menuPath) },
+        "ItemIsMenu": { _ in g_variant_new_boolean(1) },
+        // Empty: hosts prefer a name to the pixmaps.
+        "IconName": { _ in Variant.string("") },
+        "IconPixmap": { $0.pixmaps },
+        "OverlayIconName": { _ in Variant.string("") },
+        "OverlayIconPixmap": { _ in TrayContent.noPixmaps },
+        "AttentionIconName": { _ in Variant.string("") },
+        // The same ring (red while a task failed): hosts that swap in the attention icon
+        // for NeedsAttention still show the tasks' progress.
+        "AttentionIconPixmap": { $0.pixmaps },
+        "AttentionMovieName": { _ in Variant.string("") },
+        "ToolTip": { $0.content?.toolTip ?? TrayContent(tasks: [], summary: TaskSummary(), texts: $0.context.texts).toolTip },
+    ]
+
+    static let menuMethods = MethodTable<Handler>(interface: TrayInterfaces.menuInterface, [
+        ("GetLayout", { $0.getLayout($1, $2) }),
+        ("GetGroupProperties", { $0.getGroupProperties($1, $2) }),
+        ("GetProperty", { $0.getProperty($1, $2) }),
+        ("Event", { $0.event($1, $2) }),
+        ("EventGroup", { $0.eventGroup($1, $2) }),
+        // The layout is kept current, so a menu about to open never needs an update.
+        ("AboutToShow", { output, parameters, invocation in
+            guard output.menu.entry(TrayOutput.int32(parameters, 0)) != nil else { return TrayOutput.unknownItem(invocation, TrayOutput.int32(parameters, 0)) }
+            g_dbus_method_invocation_return_value(invocation, Variant.tuple([g_variant_new_boolean(0)]))
+        }),
+        ("AboutToShowGroup", { output, parameters, invocation in
+            let ids = TrayOutput.int32s(Variant.child(parameters, 0))
+            let unknown = ids.filter { output.menu.entry($0) == nil }
+            g_dbus_method_invocation_return_value(invocation, Variant.tuple([TrayOutput.int32Array([]), TrayOutput.int32Array(unknown)]))
+        }),
+    ])
+
+    static let menuProperties: [String: Getter] = [
+        "Version": { _ in g_variant_new_uint32(3) },
+        "TextDirection": { Variant.string($0.textDirection) },
+        "Status": { Variant.string($0.content?.status == "NeedsAttention" ? "notice" : "normal") },
+        "IconThemePath": { _ in Variant.container("as") { _ in } },
+    ]
+
+    func checkTables() throws(DaemonError) {
+        try Self.itemMethods.check(against: interfaces.item)
+        try Self.menuMethods.check(against: interfaces.menu)
+        for (info, getters) in [(interfaces.item, Self.itemProperties), (interfaces.menu, Self.menuProperties)] {
+            let declared = TrayInterfaces.propertyNames(info)
+            guard declared == Set(getters.keys) else {
+                throw DaemonError("the tray's property getters do not match the XML: \(declared.symmetricDifference(getters.keys).sorted())")
+            }
+        }
+    }
+
+    func exportObjects() throws(DaemonError) -> [UInt32] {
+        let vtable = UnsafeMutablePointer<GDBusInterfaceVTable>.allocate(capacity: 1)
+        vtable.initialize(to: GDBusInterfaceVTable(
+            method_call: { _, _, path, _, method, parameters, invocation, userData in
+                assertOnMainLoop()
+                let output = TrayOutput.from(userData)
+                let onMenu = String(cString: path!) == TrayInterfaces.menuPath
+                let table = onMenu ? TrayOutput.menuMethods : TrayOutput.itemMethods
+                // GDBus checked the name and signature against the XML, and the table matches it.
+                table[String(cString: method!)]?(output, parameters!, invocation!)
+            },
+            get_property: { _, _, path, _, property, error, userData in
+                assertOnMainLoop()
+                let onMenu = String(cString: path!) == TrayInterfaces.menuPath
+                let getter = (onMenu ? TrayOutput.menuProperties : TrayOutput.itemProperties)[String(cString: property!)]
+                guard let getter else {
+                    shim_set_dbus_error(error, G_DBUS_ERROR_UNKNOWN_PROPERTY, "no such property")
+                    return nil
+                }
+                return getter(TrayOutput.from(userData))
+            },
+            set_property: nil, padding: (nil, nil, nil, nil, nil, nil, nil, nil)))
+        var ids: [UInt32] = []
+        var error: UnsafeMutablePointer<GError>?
+        for (path, info) in [(TrayInterfaces.itemPath, interfaces.item), (TrayInterfaces.menuPath, interfaces.menu)] {
+            // One vtable for both objects, kept for the daemon's life.
+            let id = g_dbus_connection_register_object(context.connection, path, info, vtable, userData, nil, &error)
+            guard id != 0 else { throw DaemonError("could not export \(path): \(consumeMessage(error))") }
+            ids.append(id)
+        }
+        return ids
+    }
+
+    // MARK: The menu's calls
+
+    private func names(_ parameters: OpaquePointer, _ index: Int) -> Set<String> {
+        let list = Variant.child(parameters, index)
+        defer { g_variant_unref(list) }
+        return Set(Variant.mapChildren(list) { String(cString: g_variant_get_string($0, nil)) })
+    }
+
+    private func getLayout(_ parameters: OpaquePointer, _ invocation: OpaquePointer) {
+        let id = TrayOutput.int32(parameters, 0)
+        guard let entry = menu.entry(id) else { return TrayOutput.unknownItem(invocation, id) }
+        let layout = menu.layout(of: entry, depth: TrayOutput.int32(parameters, 1), names(parameters, 2))
+        g_dbus_method_invocation_return_value(invocation, Variant.tuple([g_variant_new_uint32(menu.revision), layout]))
+    }
+
+    private func getGroupProperties(_ parameters: OpaquePointer, _ invocation: OpaquePointer) {
+        let ids = TrayOutput.int32s(Variant.child(parameters, 0))
+        let wanted = names(parameters, 1)
+        let properties = Variant.container("a(ia{sv})") { builder in
+            for id in ids {
+                guard let entry = menu.entry(id) else { continue }
+                Variant.add(builder, Variant.tuple([g_variant_new_int32(id), menu.properties(of: entry, wanted)]))
+            }
+        }
+        g_dbus_method_invocation_return_value(invocation, Variant.tuple([properties]))
+    }
+
+    private func getProperty(_ parameters: OpaquePointer, _ invocation: OpaquePointer) {
+        let id = TrayOutput.int32(parameters, 0)
+        let name = Variant.stringChild(parameters, 1)
+        guard let entry = menu.entry(id) else { return TrayOutput.unknownItem(invocation, id) }
+        let properties = menu.properties(of: entry, [name])
+        g_variant_ref_sink(properties)
+        defer { g_variant_unref(properties) }
+        guard let value = name.withCString({ g_variant_lookup_value(properties, $0, nil) }) else {
+            return g_dbus_method_invocation_return_dbus_error(
+                invocation, "org.freedesktop.DBus.Error.InvalidArgs", "menu item \(id) has no property \(name)")
+        }
+        g_dbus_method_invocation_return_value(invocation, Variant.tuple([g_variant_new_variant(value)]))
+        g_variant_unref(value)
+    }
+
+    /// The reply waits for the sender's identity (the invocation is ours until answered).
+    private func event(_ parameters: OpaquePointer, _ invocation: OpaquePointer) {
+        let id = TrayOutput.int32(parameters, 0)
+        guard menu.entry(id) != nil else { return TrayOutput.unknownItem(invocation, id) }
+        let eventID = Variant.stringChild(parameters, 1)
+        context.withIdentity(of: String(cString: g_dbus_method_invocation_get_sender(invocation))) { [weak self] client in
+            if let error = self?.clicked(id, eventID, by: client) {
+                return g_dbus_method_invocation_return_dbus_error(invocation, BusNames.errorName(error), error.message)
+            }
+            g_dbus_method_invocation_return_value(invocation, nil)
+        }
+    }
+
+    /// Each event of `a(isvu)`; the ids that name no item come back, and if none did, an error.
+    private func eventGroup(_ parameters: OpaquePointer, _ invocation: OpaquePointer) {
+        let events = Variant.child(parameters, 0)
+        defer { g_variant_unref(events) }
+        var unknown: [Int32] = []
+        var known: [(id: Int32, eventID: String)] = []
+        Variant.mapChildren(events) { event in
+            let id = TrayOutput.int32(event, 0)
+            if menu.entry(id) == nil { unknown.append(id) } else { known.append((id, Variant.stringChild(event, 1))) }
+        }
+        if known.isEmpty && !unknown.isEmpty { return TrayOutput.unknownItem(invocation, unknown[0]) }
+        context.withIdentity(of: String(cString: g_dbus_method_invocation_get_sender(invocation))) { [weak self] client in
+            for event in known { _ = self?.clicked(event.id, event.eventID, by: client) }
+            g_dbus_method_invocation_return_value(invocation, Variant.tuple([TrayOutput.int32Array(unknown)]))
+        }
+    }
+
+    /// A click on Pause, Resume or Cancel: the request enters the front door through the
+    /// tray bridge, with the rights of the host that sent it (the user's panel: the host's).
+    private func clicked(_ id: Int32, _ eventID: String, by client: ClientID) -> ProgressError? {
+        guard eventID == "clicked", let entry = menu.entry(id), entry.enabled, let request = entry.request else { return nil }
+        return context.perform(request, by: .bridge(TrayInterfaces.bridge, client))
+    }
+
+    private static func unknownItem(_ invocation: OpaquePointer, _ id: Int32) {
+        g_dbus_method_invocation_return_dbus_error(invocation, "org.freedesktop.DBus.Error.InvalidArgs", "the menu has no item \(id)")
+    }
+
+    private static func int32(_ tuple: OpaquePointer, _ index: Int) -> Int32 {
+        let child = Variant.child(tuple, index)
+        defer { g_variant_unref(child) }
+        return g_variant_get_int32(child)
+    }
+
+    /// The numbers of an `ai`, which is released.
+    private static func int32s(_ array: OpaquePointer) -> [Int32] {
+        defer { g_variant_unref(array) }
+        return Variant.mapChildren(array) { g_variant_get_int32($0) }
+    }
+
+    private static func int32Array(_ values: [Int32]) -> OpaquePointer {
+        Variant.container("ai") { builder in for value in values { Variant.add(builder, g_variant_new_int32(value)) } }
+    }
+}

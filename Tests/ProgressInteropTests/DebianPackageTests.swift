@@ -1,0 +1,156 @@
+import Foundation
+import ProgressCore
+import ProgressTestSupport
+import XCTest
+
+/// The Debian package `make deb` builds (make interop builds it first and names it in
+/// PROGRESSD_DEB): its control fields and files, lintian's verdict, and the programs at work
+/// with the Swift toolchain hidden — unpacked over /usr, and installed by apt — each inside a
+/// private mount namespace (helpers/as-installed.sh), so that this machine is left unchanged.
+final class DebianPackageTests: XCTestCase {
+    static let helpers = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("helpers")
+    static let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent()
+    var deb = ""
+    var scratch: URL!
+
+    override func setUpWithError() throws {
+        let environment = ProcessInfo.processInfo.environment
+        guard environment["PROGRESSD_INTEROP"] == "1" else {
+            throw XCTSkip("the package's tests run with `make interop` (PROGRESSD_INTEROP=1)")
+        }
+        deb = try XCTUnwrap(environment["PROGRESSD_DEB"], "PROGRESSD_DEB names the .deb: `make interop` builds it (make deb)")
+        XCTAssertTrue(FileManager.default.fileExists(atPath: deb), "\(deb) is missing: run `make deb`")
+        scratch = FileManager.default.temporaryDirectory.appendingPathComponent("progressd-deb-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
+    }
+
+    override func tearDown() {
+        if let scratch { try? FileManager.default.removeItem(at: scratch) }
+    }
+
+    func run(_ executable: String, _ arguments: [String]) throws -> CommandResult {
+        try CommandResult.run(executable, arguments, environment: ProcessInfo.processInfo.environment)
+    }
+
+    /// The prefix of the toolchain this test runs on (where its own libswiftCore.so is loaded from).
+    func toolchainPrefix() throws -> String {
+        // Read to the end: /proc's files say they are empty, and String(contentsOfFile:) believes it.
+        let maps = String(decoding: try XCTUnwrap(FileHandle(forReadingAtPath: "/proc/self/maps")).readDataToEndOfFile(), as: UTF8.self)
+        let library = try XCTUnwrap(
+            maps.split(separator: "\n").compactMap { $0.split(separator: " ").last }.first { $0.hasSuffix("/libswiftCore.so") },
+            "the test itself loads libswiftCore.so from the toolchain")
+        let range = try XCTUnwrap(library.range(of: "/usr/lib/swift/"), "a toolchain laid out as <prefix>/usr/lib/swift")
+        return String(library[..<range.lowerBound])
+    }
+
+    /// `helpers/use-package.sh` inside `as-installed.sh MODE`: its "key: value" lines.
+    func useAsInstalled(_ mode: String) throws -> [String: [String]] {
+        let toolchain = try toolchainPrefix()
+        let result = try run(
+            "setpriv",
+            ["--pdeathsig", "KILL", "unshare", "-m", "--propagation", "private", "sh",
+             Self.helpers.appendingPathComponent("as-installed.sh").path, mode, deb, scratch.path, toolchain,
+             "sh", Self.helpers.appendingPathComponent("use-package.sh").path])
+        XCTAssertEqual(result.status, 0, result.output + result.errors)
+        var values: [String: [String]] = [:]
+        for line in result.output.split(separator: "\n") {
+            guard let colon = line.range(of: ": ") else { continue }
+            values[String(line[..<colon.lowerBound]), default: []].append(String(line[colon.upperBound...]))
+        }
+        XCTAssertFalse(result.errors.contains("/opt/swift") || result.errors.contains("libswift"), result.errors)
+        return values
+    }
+
+    func assertWorked(_ values: [String: [String]], file: StaticString = #filePath, line: UInt = #line) {
+        XCTAssertEqual(
+            values["version"], ["progressd", "progressctl", "progress-render"].map { "\($0) \(ProgressVersion.current)" },
+            file: file, line: line)
+        XCTAssertEqual(values["png"], ["PNG"], "progress-render wrote a PNG", file: file, line: line)
+        XCTAssertEqual(values["man"], ["/usr/share/man/man1/progressctl.1.gz"], file: file, line: line)
+        XCTAssertEqual(values["list"]?.first?.split(separator: " "), ["backup", "running", "42%"], file: file, line: line)
+        // The catalog from /usr/share/locale, and ICU's data (German's words, Arabic's digits).
+        XCTAssertEqual(values["de"], ["Sicherung: 42 Prozent"], file: file, line: line)
+        XCTAssertEqual(values["ar"], ["\u{2068}٤٢٪\u{061C}\u{2069}"], file: file, line: line)
+        XCTAssertEqual(values["daemon"], ["/usr/bin/progressd"], "the bus started the package's daemon", file: file, line: line)
+        XCTAssertEqual(values["daemon-swift-mappings"], ["0"], "no Swift library is loaded", file: file, line: line)
+    }
+
+    func testControlFieldsAndFiles() throws {
+        let fields = try run("dpkg-deb", ["--field", deb, "Package", "Version", "Architecture", "Depends"]).output
+        XCTAssertTrue(fields.contains("Package: progressd\n"), fields)
+        XCTAssertTrue(fields.contains("Version: \(ProgressVersion.current)\n"), "the version --version prints\n" + fields)
+        let architecture = try run("dpkg", ["--print-architecture"]).output.trimmingCharacters(in: .whitespacesAndNewlines)
+        XCTAssertTrue(fields.contains("Architecture: \(architecture)\n"), fields)
+        XCTAssertEqual(URL(fileURLWithPath: deb).lastPathComponent, "progressd_\(ProgressVersion.current)_\(architecture).deb")
+        // dh_shlibdeps's: the Debian libraries the programs load. Nothing of Swift's.
+        for library in ["libc6", "libglib2.0-0", "libcairo2", "libpango-1.0-0", "libpangocairo-1.0-0", "libpng16-16", "libstdc++6"] {
+            XCTAssertTrue(fields.contains(" \(library) (>= "), "Depends names \(library)\n" + fields)
+        }
+        XCTAssertTrue(fields.contains("default-dbus-session-bus | dbus-session-bus"), fields)
+        XCTAssertFalse(fields.lowercased().contains("swift"), fields)
+
+        let listing = try run("dpkg-deb", ["--contents", deb])
+        XCTAssertEqual(listing.status, 0, listing.errors)
+        let files = Set(listing.output.split(separator: "\n").compactMap { line -> String? in
+            guard line.hasPrefix("-") || line.hasPrefix("l"), let path = line.split(separator: " ").last(where: { $0.hasPrefix("./") })
+            else { return nil }
+            return String(path.dropFirst())
+        })
+        var expected: Set<String> = [
+            "/usr/share/dbus-1/interfaces/org.progressd.Progress1.xml", "/usr/share/dbus-1/interfaces/org.progressd.Renderer1.xml",
+            "/usr/share/dbus-1/services/org.progressd.Progress1.service", "/usr/share/dbus-1/services/org.progressd.Renderer1.service",
+            "/usr/lib/systemd/user/progressd.service", "/usr/lib/systemd/user/progress-render.service",
+            "/usr/share/doc/progressd/copyright", "/usr/share/doc/progressd/changelog.gz",
+        ]
+        for program in ["progressd", "progressctl", "progress-render"] {
+            expected.formUnion([
+                "/usr/bin/\(program)", "/usr/share/man/man1/\(program).1.gz", "/usr/share/bash-completion/completions/\(program)",
+                "/usr/share/zsh/vendor-completions/_\(program)", "/usr/share/fish/vendor_completions.d/\(program).fish",
+            ])
+        }
+        let catalogs = try FileManager.default.contentsOfDirectory(atPath: Self.repository.appendingPathComponent("po").path)
+            .filter { $0.hasSuffix(".po") }
+        XCTAssertFalse(catalogs.isEmpty)
+        for catalog in catalogs {
+            expected.insert("/usr/share/locale/\(catalog.dropLast(3))/LC_MESSAGES/progressd.mo")
+        }
+        XCTAssertEqual(files.subtracting(expected).sorted(), [], "files the package should not have")
+        XCTAssertEqual(expected.subtracting(files).sorted(), [], "files the package lacks")
+    }
+
+    /// No errors; a warning may stay only when the README's "Installing" says why.
+    func testLintianFindsNoErrorsAndOnlyWarningsTheReadmeExplains() throws {
+        let result = try run("lintian", ["--fail-on", "error", deb])
+        XCTAssertEqual(result.status, 0, result.output + result.errors)
+        let tags = result.output.split(separator: "\n").filter { $0.hasPrefix("E: ") || $0.hasPrefix("W: ") }
+        XCTAssertFalse(tags.contains { $0.hasPrefix("E: ") }, result.output)
+        let readme = try String(contentsOf: Self.repository.appendingPathComponent("README.md"), encoding: .utf8)
+        let installing = readme.components(separatedBy: "\n## Installing\n").last?.components(separatedBy: "\n## ").first ?? ""
+        for tag in tags {
+            let name = tag.split(separator: " ").dropFirst(2).first.map(String.init) ?? String(tag)
+            XCTAssertTrue(installing.contains("`\(name)`"), "lintian warns \(tag), and the README's Installing does not say why")
+        }
+    }
+
+    /// Unpacked over /usr: the bus activates the daemon from the package's own service file,
+    /// which names /usr/bin/progressd, the package's program there.
+    func testTheUnpackedProgramsWorkWithoutTheToolchain() throws {
+        let values = try useAsInstalled("unpacked")
+        assertWorked(values)
+        for program in ["progressd", "progressctl", "progress-render"] {
+            let needed = try run("readelf", ["--dynamic", scratch.appendingPathComponent("root/usr/bin/\(program)").path]).output
+            XCTAssertTrue(needed.contains("libglib-2.0.so.0") || needed.contains("libgio-2.0.so.0"), needed)
+            XCTAssertFalse(needed.contains("swift") || needed.contains("Foundation") || needed.contains("RUNPATH"), needed)
+        }
+    }
+
+    /// `apt install ./progressd_….deb` (into overlays that vanish with the namespace); then a
+    /// standard session bus activates the daemon from /usr/share/dbus-1/services.
+    func testAptInstallsItAndAStandardSessionBusActivatesIt() throws {
+        let installedBefore = try run("dpkg-query", ["--show", "progressd"]).status == 0
+        let values = try useAsInstalled("apt")
+        assertWorked(values)
+        XCTAssertEqual(try run("dpkg-query", ["--show", "progressd"]).status == 0, installedBefore, "the machine is as it was")
+    }
+}
