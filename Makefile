@@ -72,7 +72,7 @@ BENCH_BUILD = .build/bench
 bench: release
 	mkdir -p $(BENCH_BUILD)
 	cc -O2 -Wall -o $(BENCH_BUILD)/reference-server bench/reference/reference-server.c $$(pkg-config --cflags --libs gio-2.0)
-	cc -O2 -Wall -o $(BENCH_BUILD)/load-client bench/load/load-client.c $$(pkg-config --cflags --libs dbus-1) -lm
+	cc -O2 -Wall -o $(BENCH_BUILD)/load-client bench/load/load-client.c $$(pkg-config --cflags --libs dbus-1) -lm -lpthread
 	cc -O2 -Wall -o $(BENCH_BUILD)/render-bench-c bench/render/render-bench.c $$(pkg-config --cflags --libs pangocairo libpng zlib) -lm
 	cp "$$($(SWIFT) build -c release --show-bin-path)/progressd" $(BENCH_BUILD)/
 	cp "$$($(SWIFT) build -c release --show-bin-path)/render-bench" $(BENCH_BUILD)/render-bench-swift
