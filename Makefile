@@ -88,7 +88,7 @@ BENCH_BUILD = .build/bench
 bench: release
 	mkdir -p $(BENCH_BUILD)
 	cc -O2 -Wall -o $(BENCH_BUILD)/reference-server bench/reference/reference-server.c $$(pkg-config --cflags --libs gio-2.0)
-	cc -O2 -Wall -o $(BENCH_BUILD)/load-client bench/load/load-client.c $$(pkg-config --cflags --libs dbus-1) -lm
+	cc -O2 -Wall -o $(BENCH_BUILD)/load-client bench/load/load-client.c $$(pkg-config --cflags --libs dbus-1) -lm -lpthread
 	cc -O2 -Wall -o $(BENCH_BUILD)/render-bench-c bench/render/render-bench.c $$(pkg-config --cflags --libs pangocairo libpng zlib) -lm
 	cp "$$($(SWIFT) build -c release --show-bin-path)/progressd" $(BENCH_BUILD)/
 	cp "$$($(SWIFT) build -c release --show-bin-path)/render-bench" $(BENCH_BUILD)/render-bench-swift
@@ -101,9 +101,12 @@ gallery: build
 # The long soak, fault and fuzz run (make test runs a short one).
 SOAK_SECONDS ?= 60
 FUZZ_CALLS ?= 20000
+# Short-lived connections (each starts a `caller` task and leaves) after which the daemon
+# must be within 2 MB of its size before them.
+SOAK_CONNECTIONS ?= 100000
 soak: deps catalogs
 	$(SWIFT) build --build-tests
-	SOAK_SECONDS=$(SOAK_SECONDS) FUZZ_CALLS=$(FUZZ_CALLS) PROGRESSD_LOCALE_DIR=$(CURDIR)/$(LOCALE_BUILD) \
+	SOAK_SECONDS=$(SOAK_SECONDS) FUZZ_CALLS=$(FUZZ_CALLS) SOAK_CONNECTIONS=$(SOAK_CONNECTIONS) PROGRESSD_LOCALE_DIR=$(CURDIR)/$(LOCALE_BUILD) \
 	    $(SWIFT) test --filter 'SoakTests|FuzzTests|FaultTests|RestartTests'
 
 install: release

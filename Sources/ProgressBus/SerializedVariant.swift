@@ -70,6 +70,12 @@ public final class SerializedVariant {
         appendOffset(keyEnd, count: 1, containerStart: start)
     }
 
+    /// A string: its bytes and a zero byte.
+    public func string(_ text: String) {
+        bytes.append(contentsOf: text.utf8)
+        bytes.append(0)
+    }
+
     /// A variant: the value, a zero byte, its type.
     public func variant(_ value: PropertyValue) {
         let type: UInt8

@@ -38,6 +38,21 @@ public struct TaskName: Hashable, Sendable, CustomStringConvertible {
         self.text = text
     }
 
+    /// A name of printable ASCII only, checked by its bytes alone: such a name is its own
+    /// NFC and holds no control and no default-ignorable character, so the Unicode checks
+    /// of `init(_:limits:)` would find nothing. Nil for any other text (and for one that is
+    /// empty or too long), which the full checks then handle. Nearly every call names its
+    /// task in ASCII, and this spares each one a normalization and two scans of Unicode
+    /// properties.
+    public init?(printableASCII text: String, limits: Limits) {
+        var text = text
+        let isPrintable = text.withUTF8 { bytes in
+            !bytes.isEmpty && bytes.count <= limits.maxNameBytes && bytes.allSatisfy { $0 >= 0x20 && $0 < 0x7F }
+        }
+        guard isPrintable else { return nil }
+        self.text = text
+    }
+
     public var description: String { text }
 
     /// The last element of the task's object path.

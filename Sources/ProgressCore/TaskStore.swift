@@ -28,14 +28,21 @@ public final class TaskStore {
 
     public func task(_ name: TaskName) -> ProgressTask? { tasks[name] }
 
-    /// Names in a stable order (byte order of their UTF-8), for List and Snapshot.
-    public var sortedNames: [TaskName] {
-        tasks.names.sorted { $0.text.utf8.lexicographicallyPrecedes($1.text.utf8) }
-    }
+    /// Names in a stable order (byte order of their UTF-8), for List and Snapshot; kept in
+    /// that order as tasks come and go, so reading it sorts nothing.
+    public var sortedNames: [TaskName] { Array(tasks.namesInOrder) }
+
+    /// The same order, without a copy.
+    public var namesInOrder: some Sequence<TaskName> { tasks.namesInOrder }
+
+    /// The names after `text` in that order (all for ""): where a page starts, found by
+    /// binary search, so a page costs what it returns.
+    public func names(after text: String) -> some Sequence<TaskName> { tasks.names(after: text) }
 
     /// Parses a client's name, in NFC, with this store's limits.
     public func name(_ text: String) throws(ProgressError) -> TaskName {
-        try TaskName(normalizeName(text), limits: limits)
+        if let name = TaskName(printableASCII: text, limits: limits) { return name }
+        return try TaskName(normalizeName(text), limits: limits)
     }
 
     // MARK: The job's calls
@@ -80,13 +87,14 @@ public final class TaskStore {
     }
 
     func update(_ name: TaskName, with update: TaskUpdate) throws(ProgressError) -> [TaskChange] {
-        var task = try liveTask(name, action: "updated")
+        let before = try liveTask(name, action: "updated")
+        var task = before
         if task.hasChildren && update.setsValue {
             throw .invalidValue(
                 "task \(quoted(name.text)) has children: its fraction, completed and total come from them")
         }
         try apply(update, to: &task)
-        return commitAndPropagate(task, replacing: tasks[name]!, activity: true)
+        return commitAndPropagate(task, replacing: before, activity: true)
     }
 
     func setFraction(_ name: TaskName, _ fraction: Double) throws(ProgressError) -> [TaskChange] {
@@ -277,7 +285,10 @@ public final class TaskStore {
         requests: [TaskRequest] = []
     ) -> [TaskChange] {
         let own = commit(task, replacing: before, activity: activity, forceChange: forceChange, requests: requests)
-        return (own.isEmpty ? [] : [own]) + recomputeAncestors(of: tasks[task.name]!)
+        // A top-level task (most are) has no ancestors to look up, and one change is one array.
+        let ancestors = task.parent == nil ? [] : recomputeAncestors(of: tasks[task.name]!)
+        if own.isEmpty { return ancestors }
+        return ancestors.isEmpty ? [own] : [own] + ancestors
     }
 
     /// Feeds the rate estimator when the task's value moved, and clears the estimate

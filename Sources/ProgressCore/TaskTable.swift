@@ -18,6 +18,8 @@ final class TaskTable {
     }
 
     private var slots: [TaskName: Slot] = [:]
+    /// The names in byte order, for reads in name order and pages that start at a name.
+    private var order = TaskNameOrder()
     private var overall = SummaryTotals()
     private var byApp: [String: SummaryTotals] = [:]
     /// The totals' sums of doubles are counted afresh after as many changes as there are
@@ -39,6 +41,10 @@ final class TaskTable {
     var count: Int { slots.count }
     var isEmpty: Bool { slots.isEmpty }
     var names: some Collection<TaskName> { slots.keys }
+    /// Every name in the byte order of its UTF-8.
+    var namesInOrder: some Sequence<TaskName> { order.all }
+    /// The names after `text` in that order, found without a walk of the table.
+    func names(after text: String) -> some Sequence<TaskName> { order.names(after: text) }
 
     /// The task named, copied out; setting stores the copy back into the task's slot (a new
     /// task gets a new slot), and setting nil removes it.
@@ -57,6 +63,7 @@ final class TaskTable {
             } else {
                 earlier = nil
                 slots[name] = Slot(newValue)
+                order.insert(name)
             }
             addToTotals(newValue)
             // A deadline that moved later keeps its earlier entry (checked when it comes).
@@ -67,6 +74,7 @@ final class TaskTable {
     @discardableResult
     func removeValue(forKey name: TaskName) -> ProgressTask? {
         guard let task = slots.removeValue(forKey: name)?.task else { return nil }
+        order.remove(name)
         removeFromTotals(task)
         return task
     }

@@ -21,8 +21,10 @@ import ProgressCore
 ///
 /// Calls that arrive before the answer wait for it, in a queue per connection, and are
 /// handled in arrival order once it comes; later calls from a known connection are handled
-/// at once. A connection that leaves while its calls wait has its departure handled after
-/// them, so that a `caller` task it started in its last call still fails when it goes.
+/// at once, unless its caller has used its share of the main loop (`FairCallQueue`). A
+/// connection that leaves while its calls wait has its departure handled after them, so
+/// that a `caller` task it started in its last call still fails when it goes; then nothing
+/// of it is kept here.
 ///
 /// Known limits: the process id is the one the bus recorded when the connection was made;
 /// if that process has exited and its id was reused by the time the daemon reads /proc, the
@@ -32,10 +34,21 @@ import ProgressCore
 final class CallerIdentities {
     private let connection: OpaquePointer
     private let ownUserID = getuid()
-    private var known: [String: CallerIdentity] = [:]
+    private var known: [String: Known] = [:]
     private var pending: [String: Waiting] = [:]
+    private let fairness = FairCallQueue()
     /// Handles a connection's departure (what it held goes, its `caller` tasks fail).
     var clientLeft: (ClientID) -> Void = { _ in }
+
+    /// A connection whose identity is known: its ClientID, made once, and its caller's turn.
+    private final class Known {
+        let client: ClientID
+        let turn: FairCallQueue.Turn
+        init(_ client: ClientID, _ turn: FairCallQueue.Turn) {
+            self.client = client
+            self.turn = turn
+        }
+    }
 
     /// The calls of one connection whose identity is still being asked for.
     private final class Waiting {
@@ -49,11 +62,13 @@ final class CallerIdentities {
 
     /// Connections whose identity is known, for tests of the cache and for the log.
     var knownCount: Int { known.count }
+    /// Connections and callers anything is kept for (none once all have left).
+    var keptCount: Int { known.count + pending.count + fairness.callerCount }
 
     /// Runs `body` with the sender's ClientID, identity included: at once when it is known,
     /// else once the bus has answered, after the sender's earlier calls.
     func withIdentity(of sender: String, _ body: @escaping (ClientID) -> Void) {
-        if let identity = known[sender] { return body(ClientID(sender, identity: identity)) }
+        if let connection = known[sender] { return fairness.run(connection.turn, connection.client, body) }
         if let waiting = pending[sender] { return waiting.calls.append(body) }
         let waiting = Waiting()
         waiting.calls.append(body)
@@ -67,8 +82,13 @@ final class CallerIdentities {
             waiting.left = true
             return
         }
-        known[name] = nil
-        clientLeft(ClientID(name))
+        guard let connection = known[name] else { return clientLeft(ClientID(name)) }
+        // After the calls of its caller that wait, so that its own calls come first.
+        fairness.run(connection.turn, connection.client) { [unowned self] client in
+            known[name] = nil
+            fairness.leave(connection.turn)
+            clientLeft(client)
+        }
     }
 
     private func askTheBus(about sender: String) {
@@ -104,10 +124,11 @@ final class CallerIdentities {
 
     private func learned(_ identity: CallerIdentity, for sender: String) {
         guard let waiting = pending.removeValue(forKey: sender) else { return }
-        if !waiting.left { known[sender] = identity }
         let client = ClientID(sender, identity: identity)
-        for call in waiting.calls { call(client) }
-        if waiting.left { clientLeft(ClientID(sender)) }
+        let connection = Known(client, fairness.join(client.chargeKey))
+        known[sender] = connection
+        for call in waiting.calls { fairness.run(connection.turn, client, call) }
+        if waiting.left { connectionLeft(sender) }
     }
 
     /// The identity the credentials (a{sv} in a tuple) stand for; see the type's comment.

@@ -48,27 +48,31 @@ extension ProgressService {
             service.run(Mutation(command: .requestResume(try service.store.name(call.string(0)))), call)
         }),
         ("List", { service, call throws(ProgressError) in
-            var bytes = 0
-            let names = Variant.container("as") { builder in
-                for name in service.store.sortedNames {
-                    // A name costs its bytes, its NUL and an offset of up to 8.
-                    bytes += name.text.utf8.count + 9
-                    Variant.add(builder, Variant.string(name.text))
+            // Written in serialized form, as the large reads are: a GVariant a name would be
+            // two allocations and a copy each.
+            let store = service.store
+            let writer = SerializedVariant(capacity: min(store.count * 24, store.limits.maxReplyBytes))
+            var complete = true
+            writer.boundedArray(alignment: 1, maxBytes: store.limits.maxReplyBytes - TaskVariants.replyMargin) { element in
+                for name in store.namesInOrder where !element({ writer.string(name.text) }) {
+                    complete = false
+                    return
                 }
             }
-            guard bytes + TaskVariants.replyMargin <= service.store.limits.maxReplyBytes else {
+            let names = writer.make("as")
+            guard complete else {
                 g_variant_unref(g_variant_ref_sink(names))
-                throw .tooBigForOneReply("List", tasks: service.store.count, limit: service.store.limits.maxReplyBytes)
+                throw .tooBigForOneReply("List", tasks: store.count, limit: store.limits.maxReplyBytes)
             }
             call.reply(Variant.tuple([names]))
-            service.trimmer.replied(tasks: service.store.count, properties: 1)
+            service.trimmer.replied(tasks: store.count, properties: 1)
         }),
         ("Snapshot", { service, call throws(ProgressError) in
             let texts = try service.context.texts(forLocale: call.string(0))
             service.context.stream.flushBeforeRead(.everything)
             let limit = service.store.limits.maxReplyBytes
             let page = service.variants.tasksByName(
-                service.store.sortedNames.lazy.compactMap(service.store.task).map { ($0, TaskProperties.all) }, texts: texts,
+                service.store.namesInOrder.lazy.compactMap(service.store.task).map { ($0, TaskProperties.all) }, texts: texts,
                 maxBytes: limit, expected: service.store.count)
             guard page.complete else {
                 g_variant_unref(g_variant_ref_sink(page.value))
@@ -84,16 +88,10 @@ extension ProgressService {
             let limits = service.store.limits
             let count = asked == 0 ? limits.maxPageTasks : min(asked, limits.maxPageTasks)
             service.context.stream.flushBeforeRead(.everything)
-            let sorted = service.store.sortedNames
-            // Names sort by their UTF-8 bytes; the page starts after the first one past `after`.
-            var low = 0, high = sorted.count
-            while low < high {
-                let middle = (low + high) / 2
-                if after.isEmpty || after.utf8.lexicographicallyPrecedes(sorted[middle].text.utf8) { high = middle } else { low = middle + 1 }
-            }
+            // The page starts after `after` in name order, found without walking the table.
             let page = service.variants.tasksByName(
-                sorted[low...].lazy.compactMap(service.store.task).map { ($0, TaskProperties.all) }, texts: texts,
-                maxBytes: limits.maxReplyBytes, maxCount: count, expected: count)
+                service.store.names(after: after).lazy.compactMap(service.store.task).map { ($0, TaskProperties.all) },
+                texts: texts, maxBytes: limits.maxReplyBytes, maxCount: count, expected: count)
             let next = page.complete ? "" : (page.last?.text ?? after)
             call.reply(Variant.tuple([page.value, Variant.string(next)]))
             service.trimmer.replied(tasks: page.count, properties: TaskProperty.allCases.count)
@@ -162,7 +160,7 @@ extension ProgressService {
         switch answer {
         case .reset:
             context.stream.flushBeforeRead(.everything)
-            rows = store.sortedNames.compactMap(store.task).map { ($0, options.properties) }
+            rows = store.namesInOrder.compactMap(store.task).map { ($0, options.properties) }
         case .changes(let changed, let gone):
             removed = gone
             for (name, properties) in changed {

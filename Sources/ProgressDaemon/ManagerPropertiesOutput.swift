@@ -34,6 +34,8 @@ final class ManagerPropertiesOutput: ChangeOutput {
     func publish(_ batch: ChangeBatch) {
         // Whether they changed is known only by computing them, and computing Overall walks
         // every task: so they are marked as maybe changed, and computed at the signal rate.
+        // Once a signal is held for both, another change adds nothing to it.
+        if coalescer.hasHeld && timer.isArmed { return }
         switch coalescer.record(.manager, [.taskCount, .overall], immediate: false, now: context.clock.monotonicMicros) {
         case .signal: sendChanged()
         case .hold(let until): timer.arm(at: until)

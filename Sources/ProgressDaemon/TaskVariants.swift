@@ -65,7 +65,7 @@ struct TaskVariants {
     /// GetManagedObjects' a{oa{sa{sv}}}: every task's path with its interface and
     /// properties, bounded as `tasksByName`.
     func managedObjects(in store: TaskStore, texts: TaskDescribing, maxBytes: Int) -> Page {
-        page(of: store.sortedNames.lazy.compactMap(store.task).map { ($0, TaskProperties.all) }, type: "a{oa{sa{sv}}}",
+        page(of: store.namesInOrder.lazy.compactMap(store.task).map { ($0, TaskProperties.all) }, type: "a{oa{sa{sv}}}",
              capacity: min(store.count * 800, maxBytes), maxBytes: maxBytes) { writer, row in
             writer.entry(key: BusNames.taskPath(row.0.name), valueAlignment: 8) {
                 writer.array(alignment: 8) { interface in

@@ -11,9 +11,16 @@
  *   start DEST COUNT           Start COUNT tasks (t0, t1, ...), 64 in flight
  *   snapshot DEST TIMES        Snapshot(""), TIMES times; prints each call's milliseconds
  *   listen SECONDS             counts PropertiesChanged per task object and the last Fraction
- *   owner NAME                 waits until NAME has an owner; prints CLOCK_MONOTONIC then */
+ *   owner NAME                 waits until NAME has an owner; prints CLOCK_MONOTONIC then
+ *   pages DEST SIZE            every task through SnapshotPage("", after, SIZE); each page's ms
+ *   list DEST TIMES            List, TIMES times; each call's ms
+ *   churn DEST COUNT           COUNT short-lived connections, as progressctl makes: each
+ *                              connects, starts the `caller` task "churn" (linger 0), leaves
+ *   pollers DEST CONNECTIONS SECONDS   CONNECTIONS connections of this one process, each
+ *                              polling Changes(serial) as fast as it is answered */
 #include <dbus/dbus.h>
 #include <math.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -46,6 +53,18 @@ static void check_reply(DBusMessage *reply) {
         fprintf(stderr, "load-client: error reply %s\n", dbus_message_get_error_name(reply));
         exit(1);
     }
+}
+
+/* One {sv} entry of an a{sv}: KEY, and VALUE (a pointer to it) as a variant of TYPE. */
+static void append_entry(DBusMessageIter *dict, const char *key, int type, const void *value) {
+    DBusMessageIter entry, variant;
+    const char signature[2] = {(char) type, 0};
+    dbus_message_iter_open_container(dict, DBUS_TYPE_DICT_ENTRY, NULL, &entry);
+    dbus_message_iter_append_basic(&entry, DBUS_TYPE_STRING, &key);
+    dbus_message_iter_open_container(&entry, DBUS_TYPE_VARIANT, signature, &variant);
+    dbus_message_iter_append_basic(&variant, type, value);
+    dbus_message_iter_close_container(&entry, &variant);
+    dbus_message_iter_close_container(dict, &entry);
 }
 
 static void call_and_wait(DBusMessage *message) {
@@ -138,21 +157,16 @@ static DBusMessage *next_start(const char *dest, long i) {
 static long batch_size;
 static DBusMessage *next_batch(const char *dest, long i) {
     DBusMessage *message = dbus_message_new_method_call(dest, PATH, MANAGER, "UpdateMany");
-    DBusMessageIter args, array, entry, dict, pair, variant;
+    DBusMessageIter args, array, entry, dict;
     dbus_message_iter_init_append(message, &args);
     dbus_message_iter_open_container(&args, DBUS_TYPE_ARRAY, "(sa{sv})", &array);
     for (long j = 0; j < batch_size; j++) {
-        const char *name = "t0", *key = "fraction";
+        const char *name = "t0";
         double fraction = ((i * batch_size + j) % 1000) / 1000.0;
         dbus_message_iter_open_container(&array, DBUS_TYPE_STRUCT, NULL, &entry);
         dbus_message_iter_append_basic(&entry, DBUS_TYPE_STRING, &name);
         dbus_message_iter_open_container(&entry, DBUS_TYPE_ARRAY, "{sv}", &dict);
-        dbus_message_iter_open_container(&dict, DBUS_TYPE_DICT_ENTRY, NULL, &pair);
-        dbus_message_iter_append_basic(&pair, DBUS_TYPE_STRING, &key);
-        dbus_message_iter_open_container(&pair, DBUS_TYPE_VARIANT, "d", &variant);
-        dbus_message_iter_append_basic(&variant, DBUS_TYPE_DOUBLE, &fraction);
-        dbus_message_iter_close_container(&pair, &variant);
-        dbus_message_iter_close_container(&dict, &pair);
+        append_entry(&dict, "fraction", DBUS_TYPE_DOUBLE, &fraction);
         dbus_message_iter_close_container(&entry, &dict);
         dbus_message_iter_close_container(&array, &entry);
     }
@@ -212,6 +226,77 @@ static void listen_for(double seconds) {
         if (last[i] == 1.0) finals++;
     }
     printf("objects=%d signals=%ld max_per_object=%ld last_value_delivered=%ld\n", known, total, max, finals);
+}
+
+/* SnapshotPage(locale, after, size): the reply's next name, copied into next. */
+static void snapshot_page(const char *dest, const char *after, unsigned size, char *next, size_t room) {
+    const char *locale = "";
+    DBusMessage *message = dbus_message_new_method_call(dest, PATH, MANAGER, "SnapshotPage");
+    dbus_message_append_args(message, DBUS_TYPE_STRING, &locale, DBUS_TYPE_STRING, &after, DBUS_TYPE_UINT32, &size,
+                             DBUS_TYPE_INVALID);
+    DBusError error;
+    dbus_error_init(&error);
+    DBusMessage *reply = dbus_connection_send_with_reply_and_block(bus, message, 60000, &error);
+    if (reply == NULL) fail("SnapshotPage", &error);
+    check_reply(reply);
+    DBusMessageIter args;
+    dbus_message_iter_init(reply, &args);
+    dbus_message_iter_next(&args);
+    const char *following;
+    dbus_message_iter_get_basic(&args, &following);
+    snprintf(next, room, "%s", following);
+    dbus_message_unref(reply);
+    dbus_message_unref(message);
+}
+
+static const char *poll_dest;
+static volatile int polling = 1;
+
+/* One poller: its own connection, Changes from the last serial, again as soon as answered. */
+static void *poll_changes(void *unused) {
+    (void) unused;
+    DBusError error;
+    dbus_error_init(&error);
+    DBusConnection *own = dbus_bus_get_private(DBUS_BUS_SESSION, &error);
+    if (own == NULL) fail("connect", &error);
+    DBusConnection *shared = bus;
+    dbus_uint64_t serial = 0;
+    const char *name_only[] = {"Name"};
+    long polls = 0;
+    while (polling) {
+        DBusMessage *message = dbus_message_new_method_call(poll_dest, PATH, MANAGER, "Changes");
+        DBusMessageIter args, dict;
+        dbus_message_iter_init_append(message, &args);
+        dbus_message_iter_append_basic(&args, DBUS_TYPE_UINT64, &serial);
+        dbus_message_iter_open_container(&args, DBUS_TYPE_ARRAY, "{sv}", &dict);
+        if (serial == 0) {
+            /* The first poll only for its serial, as progressctl watch does. */
+            DBusMessageIter entry, variant, array;
+            const char *key = "properties";
+            dbus_message_iter_open_container(&dict, DBUS_TYPE_DICT_ENTRY, NULL, &entry);
+            dbus_message_iter_append_basic(&entry, DBUS_TYPE_STRING, &key);
+            dbus_message_iter_open_container(&entry, DBUS_TYPE_VARIANT, "as", &variant);
+            dbus_message_iter_open_container(&variant, DBUS_TYPE_ARRAY, "s", &array);
+            dbus_message_iter_append_basic(&array, DBUS_TYPE_STRING, &name_only[0]);
+            dbus_message_iter_close_container(&variant, &array);
+            dbus_message_iter_close_container(&entry, &variant);
+            dbus_message_iter_close_container(&dict, &entry);
+        }
+        dbus_message_iter_close_container(&args, &dict);
+        DBusMessage *reply = dbus_connection_send_with_reply_and_block(own, message, 60000, &error);
+        if (reply == NULL) fail("Changes", &error);
+        check_reply(reply);
+        DBusMessageIter out;
+        dbus_message_iter_init(reply, &out);
+        dbus_message_iter_get_basic(&out, &serial);
+        dbus_message_unref(reply);
+        dbus_message_unref(message);
+        polls++;
+    }
+    (void) shared;
+    dbus_connection_close(own);
+    dbus_connection_unref(own);
+    return (void *) polls;
 }
 
 int main(int argc, char **argv) {
@@ -306,6 +391,71 @@ int main(int argc, char **argv) {
             printf("%s%.3f", i ? " " : "", ms);
         }
         printf("\n");
+        return 0;
+    } else if (strcmp(mode, "pages") == 0) {
+        /* pages DEST SIZE: the whole table, page by page, from the first name. */
+        char after[4096] = "";
+        long pages = 0;
+        printf("page_ms=");
+        do {
+            double before = now();
+            snapshot_page(dest, after, (unsigned) count, after, sizeof after);
+            printf("%s%.3f", pages ? " " : "", (now() - before) * 1000);
+            pages++;
+        } while (after[0] != 0);
+        printf("\n");
+        return 0;
+    } else if (strcmp(mode, "list") == 0) {
+        printf("list_ms=");
+        for (long i = 0; i < count; i++) {
+            DBusMessage *message = dbus_message_new_method_call(dest, PATH, MANAGER, "List");
+            double before = now();
+            call_and_wait(message);
+            printf("%s%.3f", i ? " " : "", (now() - before) * 1000);
+        }
+        printf("\n");
+        return 0;
+    } else if (strcmp(mode, "churn") == 0) {
+        for (long i = 0; i < count; i++) {
+            DBusError error;
+            dbus_error_init(&error);
+            DBusConnection *own = dbus_bus_get_private(DBUS_BUS_SESSION, &error);
+            if (own == NULL) fail("connect", &error);
+            DBusMessage *message = dbus_message_new_method_call(dest, PATH, MANAGER, "Start");
+            DBusMessageIter args, dict;
+            const char *name = "churn", *lifetime = "caller";
+            dbus_uint32_t linger = 0;
+            dbus_message_iter_init_append(message, &args);
+            dbus_message_iter_append_basic(&args, DBUS_TYPE_STRING, &name);
+            dbus_message_iter_open_container(&args, DBUS_TYPE_ARRAY, "{sv}", &dict);
+            append_entry(&dict, "lifetime", DBUS_TYPE_STRING, &lifetime);
+            append_entry(&dict, "linger-seconds", DBUS_TYPE_UINT32, &linger);
+            dbus_message_iter_close_container(&args, &dict);
+            DBusMessage *reply = dbus_connection_send_with_reply_and_block(own, message, 60000, &error);
+            if (reply == NULL) fail("Start", &error);
+            check_reply(reply);
+            dbus_message_unref(reply);
+            dbus_message_unref(message);
+            dbus_connection_close(own);
+            dbus_connection_unref(own);
+        }
+    } else if (strcmp(mode, "pollers") == 0) {
+        dbus_threads_init_default();
+        poll_dest = dest;
+        double seconds = atof(argv[4]);
+        pthread_t threads[256];
+        if (count > 256) count = 256;
+        for (long i = 0; i < count; i++) pthread_create(&threads[i], NULL, poll_changes, NULL);
+        struct timespec pause = {(time_t) seconds, (long) ((seconds - (time_t) seconds) * 1e9)};
+        nanosleep(&pause, NULL);
+        polling = 0;
+        long polls = 0;
+        for (long i = 0; i < count; i++) {
+            void *result;
+            pthread_join(threads[i], &result);
+            polls += (long) result;
+        }
+        printf("polls=%ld\n", polls);
         return 0;
     } else if (strcmp(mode, "snapshot") == 0) {
         for (long i = 0; i < count; i++) {

@@ -1,0 +1,142 @@
+import CGLib
+import ProgressBus
+import ProgressCore
+
+/// Fair service between callers: each identity that calls (a host process, a sandboxed app,
+/// a connection of unknown identity: `ChargeKey`) takes turns on the main loop, so that one
+/// process's flood delays another's call by a bounded amount.
+///
+/// GDBus hands the main loop every call in the order they arrived, and a process with 30
+/// connections polling flat out has 30 calls ahead of any other process's at all times
+/// (another process's `List` waited up to 348 ms behind them). Here, while more than one
+/// caller is being served (in this window of `windowMicros` or the last), a caller's calls
+/// run at once until it has used `shareMicros` of the main loop in the window (2 ms in
+/// 10 ms); past its share, its calls wait in its own queue, and the queues are served in
+/// rotation, a slice of `shareMicros` each. A caller that has not used its share is served
+/// at once, ahead of those queues. So a call from a quiet process waits for at most one
+/// share of each busy caller plus the call running when it came. A caller alone (a job's
+/// flood of updates with nobody else calling) is never queued: there is nobody to be fair to.
+///
+/// The order of one caller's calls never changes (a call waits whenever one of its caller's
+/// is waiting), so neither does the order of one connection's: they are the same caller.
+/// The fast path, a call from a caller within its share and nothing of its own waiting, is
+/// one clock read before and after, and no allocation.
+final class FairCallQueue {
+    /// How much of the main loop one caller may use in a window before its calls take turns.
+    static let defaultShareMicros: Int64 = 2_000
+    static let defaultWindowMicros: Int64 = 10_000
+    let shareMicros: Int64
+    let windowMicros: Int64
+
+    init(shareMicros: Int64 = FairCallQueue.defaultShareMicros, windowMicros: Int64 = FairCallQueue.defaultWindowMicros) {
+        self.shareMicros = shareMicros
+        self.windowMicros = windowMicros
+    }
+
+    /// One caller's place in the rotation. Its connections share it; it goes with the last.
+    final class Turn {
+        let key: ChargeKey
+        fileprivate var connections = 0
+        fileprivate var waiting: [(client: ClientID, call: (ClientID) -> Void)] = []
+        fileprivate var next = 0
+        fileprivate var usedMicros: Int64 = 0
+        fileprivate var window: UInt64 = 0
+        fileprivate var inRotation = false
+
+        init(key: ChargeKey) { self.key = key }
+
+        fileprivate var hasWaiting: Bool { next < waiting.count }
+    }
+
+    private var turns: [ChargeKey: Turn] = [:]
+    private var rotation: [Turn] = []
+    private var window: UInt64 = 1
+    private var windowStart: Int64 = 0
+    /// Callers served in this window and in the one before: more than one is contention.
+    private var callersThisWindow = 0
+    private var callersLastWindow = 0
+    private lazy var server = MainLoopTimer(clock: GLibClock()) { [unowned self] in serveRotation() }
+
+    /// Callers with a turn (for tests: nothing stays once their connections have left).
+    var callerCount: Int { turns.count }
+
+    /// The turn of a connection of `key`; each `join` is matched by one `leave`.
+    func join(_ key: ChargeKey) -> Turn {
+        let turn = turns[key] ?? Turn(key: key)
+        turns[key] = turn
+        turn.connections += 1
+        return turn
+    }
+
+    /// A connection left: its caller's turn goes with the last one, once nothing waits in it.
+    func leave(_ turn: Turn) {
+        turn.connections -= 1
+        forgetIfDone(turn)
+    }
+
+    /// Runs `call` for `client` now, or in `turn`'s queue when the caller has used its share
+    /// or has calls waiting.
+    func run(_ turn: Turn, _ client: ClientID, _ call: @escaping (ClientID) -> Void) {
+        let now = Int64(g_get_monotonic_time())
+        startWindow(ifDueAt: now, for: turn)
+        let contended = max(callersThisWindow, callersLastWindow) > 1
+        guard !turn.hasWaiting, turn.usedMicros < shareMicros || !contended else {
+            turn.waiting.append((client, call))
+            if !turn.inRotation {
+                turn.inRotation = true
+                rotation.append(turn)
+            }
+            server.arm(at: 0)
+            return
+        }
+        call(client)
+        turn.usedMicros += Int64(g_get_monotonic_time()) - now
+    }
+
+    private func startWindow(ifDueAt now: Int64, for turn: Turn) {
+        if now - windowStart >= windowMicros {
+            window &+= 1
+            windowStart = now
+            callersLastWindow = callersThisWindow
+            callersThisWindow = 0
+        }
+        if turn.window != window {
+            turn.window = window
+            turn.usedMicros = 0
+            callersThisWindow += 1
+        }
+    }
+
+    /// One round: each waiting caller in turn runs its calls for up to one share; then the
+    /// main loop takes in what has arrived, and the next round follows.
+    private func serveRotation() {
+        let round = rotation
+        rotation.removeAll(keepingCapacity: true)
+        for turn in round {
+            let start = Int64(g_get_monotonic_time())
+            var now = start
+            while turn.hasWaiting && now - start < shareMicros {
+                let waiting = turn.waiting[turn.next]
+                turn.waiting[turn.next].call = { _ in }
+                turn.next += 1
+                waiting.call(waiting.client)
+                now = Int64(g_get_monotonic_time())
+            }
+            startWindow(ifDueAt: now, for: turn)
+            turn.usedMicros += now - start
+            if turn.hasWaiting {
+                rotation.append(turn)
+            } else {
+                turn.waiting.removeAll(keepingCapacity: turn.waiting.count <= 64)
+                turn.next = 0
+                turn.inRotation = false
+                forgetIfDone(turn)
+            }
+        }
+        if !rotation.isEmpty { server.arm(at: 0) }
+    }
+
+    private func forgetIfDone(_ turn: Turn) {
+        if turn.connections == 0 && !turn.hasWaiting && turns[turn.key] === turn { turns[turn.key] = nil }
+    }
+}

@@ -1,0 +1,40 @@
+import Foundation
+import ProgressBus
+import ProgressClient
+import ProgressTestSupport
+import XCTest
+
+/// Nothing is kept per departed connection: short-lived connections, each starting a
+/// `caller` task and leaving (what every `progressctl` call is), leave the daemon as large
+/// as it was. `make test` runs 3,000; `make soak` runs SOAK_CONNECTIONS (100,000), where
+/// the goal is 2 MB.
+final class ConnectionChurnSoakTests: DaemonTestCase {
+    static var connections: Int { Int(ProcessInfo.processInfo.environment["SOAK_CONNECTIONS"] ?? "") ?? 3_000 }
+
+    private func churn(_ count: Int) throws {
+        for _ in 0..<count {
+            let connection = try bus.connect()
+            _ = try manager("Start", [.string("churn"), .vardict([("lifetime", .string("caller")), ("linger-seconds", .uint32(0))])],
+                            on: connection)
+        }
+    }
+
+    func testShortLivedConnectionsLeaveNothingBehind() throws {
+        // A warm-up sets the daemon's working size (dictionaries, malloc's free lists).
+        try churn(1_000)
+        Thread.sleep(forTimeInterval: 1.5)
+        let before = try daemon.residentBytes()
+        let count = Self.connections
+        try churn(count)
+        // The last departures and the task's linger have run.
+        Thread.sleep(forTimeInterval: 1.5)
+        let after = try daemon.residentBytes()
+        let list = try manager("List").first?.array?.compactMap(\.string) ?? []
+        XCTAssertFalse(list.contains("churn"), "the last caller task failed when its connection left, and went")
+        // 2 MB at 100,000 connections, 20 bytes each; a short run gets at least 512 KB for
+        // malloc's granularity. On main, 750 bytes a connection stayed.
+        let allowed = max(512 << 10, (2 << 20) * count / 100_000)
+        print("churn: \(count) connections, RSS \(before >> 10) KB before, \(after >> 10) KB after")
+        XCTAssertLessThan(after - before, allowed, "RSS grew \((after - before) >> 10) KB over \(count) connections")
+    }
+}
