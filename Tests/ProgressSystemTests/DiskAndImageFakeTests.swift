@@ -86,6 +86,20 @@ final class DiskAndImageFakeTests: SystemJobTestCase {
         XCTAssertEqual(dropped?["Message"]?.string, "udisksd dropped the job without a result")
     }
 
+    /// A label or a service's message is client text like any other: an override or isolate
+    /// it opens is closed within it, so it can not reorder what a consumer puts after it.
+    func testABidiControlFromTheSystemBusIsClosedWithinItsText() throws {
+        let fake = try udisksd()
+        send(fake, ["op": "set", "path": Self.udisksRoot + "/block_devices/sdc1", "interface": "org.freedesktop.UDisks2.Block",
+                    "props": ["IdLabel": ["s", "\u{202E}kcab"], "PreferredDevice": ["ay", "/dev/sdc1"]]])
+        try startDaemon()
+        job(fake, 6, ["Operation": ["s", "format-erase"], "Objects": ["ao", [Self.udisksRoot + "/block_devices/sdc1"]],
+                      "StartedByUID": ["u", uid]])
+        XCTAssertNotNil(waitFor("system/udisks2/6") { $0["Title"]?.string == "Erasing \u{202E}kcab\u{202C}" }, "the override closed")
+        completed(fake, 6, false, "\u{2067}failed")
+        XCTAssertEqual(waitForState("system/udisks2/6", "failed")?["Message"]?.string, "\u{2067}failed\u{2069}", "the isolate closed")
+    }
+
     // MARK: systemd-importd
 
     func importd() throws -> HelperProcess {
