@@ -119,12 +119,14 @@ final class LauncherEntryFakeTests: LauncherEntryTestCase {
         try client.call(BusNames.busName, BusNames.managerPath, BusNames.managerInterface, "Start",
                         [.string("copy"), .vardict([("title", .string("Copying")), ("app-id", .string("org.gnome.Nautilus")),
                                                     ("fraction", .double(0.1))])])
+        let started = Date()
         for step in 2...30 {
             try client.call(BusNames.busName, BusNames.managerPath, BusNames.managerInterface, "SetFraction",
                             [.string("copy"), .double(Double(step) / 40)])
             // Pumping, not sleeping: each signal is timed when it arrives.
             BusConnection.pump(seconds: 0.01) { false }
         }
+        let elapsed = Date().timeIntervalSince(started)
         let query = try client.call(BusNames.busName, "/org/progressd/Progress1/launcherentry/org_2egnome_2eNautilus",
                                     Self.interface, "Query").first?.dictionary
         XCTAssertEqual(query?["progress"]?.unboxed, .double(0.75), "Query answers the state now")
@@ -143,11 +145,11 @@ final class LauncherEntryFakeTests: LauncherEntryTestCase {
             XCTAssertEqual(properties["progress-visible"]?.unboxed.signature, "b")
             XCTAssertEqual(properties["urgent"]?.unboxed.signature, "b")
         }
-        // Coalesced: 29 changes in ~0.3 s at 10 signals a second per app.
-        XCTAssertLessThanOrEqual(signals.count, 8, "coalesced")
-        for (earlier, later) in zip(signals, signals.dropFirst()) {
-            XCTAssertGreaterThanOrEqual(later.time - earlier.time, 0.090, "no closer than the signal interval")
-        }
+        // Coalesced to 10 signals a second per app, counted against the time the 29 changes
+        // took (arrival gaps are not compared: a loaded machine delivers signals in clumps; the
+        // spacing itself is SignalCoalescer's, tested on a manual clock). The 3 over are the
+        // first value, Finish and Remove.
+        XCTAssertLessThanOrEqual(signals.count, Int(elapsed * 10) + 3, "coalesced: \(signals.count) in \(elapsed) s")
         XCTAssertEqual(signals.last?.signal.arguments.last?.dictionary?["progress-visible"]?.unboxed, .bool(false))
         XCTAssertEqual(signals.last?.signal.arguments.last?.dictionary?["count-visible"]?.unboxed, .bool(false))
         // progressd's own signals did not come back in as tasks.

@@ -86,7 +86,8 @@ final class LauncherEntryInteropTests: InteropTestCase {
         let times = signals.compactMap { $0["time"] as? Double }
         let gaps = zip(times, times.dropFirst()).map { $1 - $0 }
         // The default task signal rate is 10 a second; 50 changes must not make 50 signals.
-        XCTAssertGreaterThanOrEqual(gaps.min() ?? 1, 0.095, "coalesced to the signal rate: gaps \(gaps)")
+        // Counted against the elapsed time, not by arrival gaps: a loaded machine delivers
+        // signals in clumps (the spacing is SignalCoalescer's, tested on a manual clock).
         XCTAssertLessThanOrEqual(signals.count, Int(elapsed * 10) + 4, "about one per 100 ms over \(elapsed) s")
         let last = signals.last?["props"] as? [String: [Any]]
         XCTAssertEqual(last?["progress-visible"]?.last as? Bool, false)

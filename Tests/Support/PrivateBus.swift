@@ -52,6 +52,21 @@ public final class PrivateBus {
         ]
         lifeline = Pipe()
         let output = Pipe()
+        // Services the bus activates get a scratch home of their own: an activated progressd
+        // must not find (or leave) state in the real user's ~/.local/state.
+        let home = directory.appendingPathComponent("home")
+        let runtime = directory.appendingPathComponent("runtime")
+        try FileManager.default.createDirectory(at: home, withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(at: runtime, withIntermediateDirectories: true)
+        try FileManager.default.setAttributes([.posixPermissions: 0o700], ofItemAtPath: runtime.path)
+        var environment = ProcessInfo.processInfo.environment
+        environment["HOME"] = home.path
+        environment["XDG_RUNTIME_DIR"] = runtime.path
+        for (variable, folder) in [("XDG_STATE_HOME", ".local/state"), ("XDG_DATA_HOME", ".local/share"),
+                                   ("XDG_CONFIG_HOME", ".config"), ("XDG_CACHE_HOME", ".cache")] {
+            environment[variable] = home.appendingPathComponent(folder).path
+        }
+        shell.environment = environment
         shell.standardInput = lifeline
         shell.standardOutput = output
         try shell.run()
