@@ -18,7 +18,9 @@ enum AtspiCalls {
     }
 
     static func container(_ type: String, _ fill: (UnsafeMutablePointer<GVariantBuilder>) -> Void) -> OpaquePointer {
-        let builder = g_variant_builder_new(shim_variant_type(type))!
+        // The type string must outlive the call that reads it: a String passed straight to
+        // shim_variant_type is a temporary freed once the shim returns its pointer.
+        let builder = type.withCString { g_variant_builder_new(shim_variant_type($0)) }!
         fill(builder)
         let result = g_variant_builder_end(builder)!
         g_variant_builder_unref(builder)

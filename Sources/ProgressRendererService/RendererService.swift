@@ -74,7 +74,7 @@ public final class RendererService {
         do throws(Refusal) {
             let result = try outcome.get()
             let image = result.image.withUnsafeBytes { bytes in
-                g_variant_new_fixed_array(shim_variant_type("y"), bytes.baseAddress, gsize(bytes.count), 1)!
+                "y".withCString { g_variant_new_fixed_array(shim_variant_type($0), bytes.baseAddress, gsize(bytes.count), 1) }!
             }
             let info = Variant.container("a{sv}") { builder in
                 for (key, value) in result.info { Variant.addEntry(builder, key, Variant.property(value)) }
