@@ -8,6 +8,18 @@ public protocol TaskDescribing {
     func summary(_ summary: AnnouncementSummary) -> String
     /// A notification's title and body for a burst of outcomes (NotificationBursts).
     func burst(_ burst: NotificationBursts.Burst) -> (title: String, body: String)
+    /// What a menu entry that asks the job for `request` says ("Pause", "Resume", "Cancel").
+    func requestLabel(_ request: TaskRequest) -> String
+}
+
+extension TaskDescribing {
+    public func requestLabel(_ request: TaskRequest) -> String {
+        switch request {
+        case .cancelRequested: "Cancel"
+        case .pauseRequested: "Pause"
+        case .resumeRequested: "Resume"
+        }
+    }
 }
 
 /// One progress task as the daemon keeps it.

@@ -58,11 +58,17 @@ public final class MessageCatalog: @unchecked Sendable {
     public static let burstFailed = Message.count("{count} task failed", "{count} tasks failed")
     public static let namedAndMore = Message.count("{titles} and {count} more", "{titles} and {count} more")
 
+    // The entries of the tray's menu that ask a job to pause, resume or stop.
+    public static let pauseAction = Message.text("Pause")
+    public static let resumeAction = Message.text("Resume")
+    public static let cancelAction = Message.text("Cancel")
+
     /// Every message the daemon says; each catalog in po/ must translate them all.
     public static let messages: [Message] = [
         inProgress, paused, finished, failed, failedBecause, cancelled, stalled, timeLeft, pair, amountOfTotal,
         amountOfTotalInUnit, percentDone, percentDoneWithTimeLeft, filesOfTotal, itemsOfTotal, files, items,
         tasksOverall, tasksFinished, tasksCancelled, tasksPaused, tasksStalled, tasksFailed, failure, burstFailed, namedAndMore,
+        pauseAction, resumeAction, cancelAction,
     ] + systemJobMessages
 
     static let pluralSamples = 200

@@ -98,6 +98,14 @@ public final class TaskDescriber: TaskDescribing, @unchecked Sendable {
         return (title, burst.finished > 0 ? text(MessageCatalog.pair).filling(["first": failures, "second": finished]) : failures)
     }
 
+    public func requestLabel(_ request: TaskRequest) -> String {
+        switch request {
+        case .cancelRequested: text(MessageCatalog.cancelAction)
+        case .pauseRequested: text(MessageCatalog.pauseAction)
+        case .resumeRequested: text(MessageCatalog.resumeAction)
+        }
+    }
+
     private func joined(_ parts: [String]) -> String {
         guard var result = parts.first else { return "" }
         for part in parts.dropFirst() { result = text(MessageCatalog.pair).filling(["first": result, "second": part]) }

@@ -14,11 +14,12 @@ final class TrayMenu {
     enum Action: String {
         case pause, resume, cancel
 
-        var label: String {
+        /// What the job hears; its menu word comes from the catalog of the daemon's locale.
+        var request: TaskRequest {
             switch self {
-            case .pause: "Pause"
-            case .resume: "Resume"
-            case .cancel: "Cancel"
+            case .pause: .pauseRequested
+            case .resume: .resumeRequested
+            case .cancel: .cancelRequested
             }
         }
     }
@@ -58,7 +59,7 @@ final class TrayMenu {
             // A requested cancel stays in the menu, greyed, so that the menu says it was asked.
             if task.isLive && task.cancellable { actions.append((.cancel, !task.cancelRequested)) }
             entry.children = actions.map { action, enabled in
-                Entry(id: id(action.rawValue + "\u{0}" + task.name.text), label: action.label, enabled: enabled,
+                Entry(id: id(action.rawValue + "\u{0}" + task.name.text), label: texts.requestLabel(action.request), enabled: enabled,
                       request: Self.command(action, task.name))
             }
             return entry

@@ -95,4 +95,11 @@ final class TrayLocaleTests: TrayTestCase {
         // German puts a no-break space before the percent sign.
         XCTAssertEqual(try layout().root.children.first?.label, "Fotos — 42\u{A0}%")
     }
+
+    func testTheMenusRequestsAreInTheDaemonsLocale() throws {
+        let watcher = try watcher()
+        try start("copy", [("title", .string("Fotos")), ("fraction", .double(0.42)), ("cancellable", .bool(true)), ("pausable", .bool(true))])
+        event(watcher, "register")
+        XCTAssertEqual(try layout().root.children.first?.children.map(\.label), ["Anhalten", "Abbrechen"])
+    }
 }
