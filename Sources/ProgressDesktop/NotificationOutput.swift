@@ -60,6 +60,10 @@ public final class NotificationOutput: ChangeOutput {
     private var watch: UInt32 = 0
     private var subscriptions: [UInt32] = []
     private var due: Set<TaskName> = []
+    /// Ended tasks whose outcome was told. Outputs hear a group of batches after the store
+    /// has moved on (group commit delivers a Start and its Fail together), so a task that
+    /// ended is seen ended through every change of the group: its outcome is told once.
+    private var toldOutcomes: Set<TaskName> = []
     private var bursts = NotificationBursts()
     /// Each open burst's notification, by app.
     private var summaries: [String: Shown] = [:]
@@ -106,12 +110,15 @@ public final class NotificationOutput: ChangeOutput {
         let now = context.clock.monotonicMicros
         guard let task = context.store.task(change.name), change.kind != .removed else {
             due.remove(change.name)
+            toldOutcomes.remove(change.name)
             if let note = shown.removeValue(forKey: change.name), !note.outcome, note.id != 0 { close(note.id) }
             return
         }
+        if task.isLive || change.isRestart { toldOutcomes.remove(change.name) }
         guard task.parent == nil, serverPresent else { return }
         if change.properties.contains(.state) && task.ownState.isOutcome {
             due.remove(change.name)
+            guard toldOutcomes.insert(change.name).inserted else { return }
             outcome(task, now: now)
         } else if mode == .progress && task.isLive {
             let last = shown[change.name]?.lastSent ?? .min

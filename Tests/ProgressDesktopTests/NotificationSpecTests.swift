@@ -92,6 +92,22 @@ final class NotificationSpecTests: NotificationSpecTestCase {
         XCTAssertEqual(snapshot.values.filter { $0.dictionary?["State"]?.string == "failed" }.count, 300)
     }
 
+    /// A Start and its Fail pipelined reach the outputs in one group commit, when the store
+    /// already says failed: the failure is one outcome, told alone, not a burst of two.
+    func testAStartAndFailInOneGroupAreOneOutcome() throws {
+        for round in 0..<5 {
+            let name = "quick\(round)"
+            // Sent without waiting for Start's reply, so that both wait for one commit.
+            client.send(BusNames.busName, BusNames.managerPath, BusNames.managerInterface, "Start",
+                        [.string(name), .vardict([("title", .string("Quick \(round)")), ("app-id", .string("org.example.Q\(round)"))])])
+            try manager("Fail", [.string(name), .string("no")])
+        }
+        XCTAssertNotNil(waitForNotify { $0["summary"] as? String == "Quick 4" })
+        BusConnection.pump(seconds: 1.5) { false }
+        let summaries = notifies.compactMap { $0["summary"] as? String }
+        XCTAssertEqual(summaries.sorted(), (0..<5).map { "Quick \($0)" }, "each failure told once, alone")
+    }
+
     /// Each app's burst is its own; past eight apps at once they share one.
     func testBurstsArePerAppAndBoundedInNumber() throws {
         try fail("a1", title: "Photos", app: "org.example.A", message: "x")
