@@ -4,6 +4,8 @@
 /// a title can clear the screen, retitle the terminal or forge a line. Text that may
 /// reorder its surroundings (`ClientText.mayReorder`: right-to-left letters, bidi controls)
 /// is put in a first-strong isolate, so that it can not reorder the columns around it.
+/// Widths are counted as terminals count them (`TerminalColumns`).
+import ProgressClient
 import ProgressCore
 
 enum TerminalText {
@@ -27,32 +29,25 @@ enum TerminalText {
         return !ClientText.mayReorder(shown) ? shown : ClientText.isolated(shown)
     }
 
-    /// Columns a shown text takes: bidi controls and zero-width characters take none.
+    /// Columns a shown text takes on a terminal.
     static func width(_ text: String) -> Int {
-        text.reduce(0) { count, character in
-            character.unicodeScalars.allSatisfy(isZeroWidth) ? count : count + 1
-        }
+        text.reduce(0) { $0 + TerminalColumns.of($1) }
     }
 
     /// The text cut to at most `columns` columns, with "…" where it was cut.
-    static func prefix(_ text: String, columns: Int) -> String {
-        guard width(text) > columns else { return text }
-        guard columns > 1 else { return "" }
+    static func prefix(_ text: String, columns limit: Int) -> String {
+        guard width(text) > limit else { return text }
+        guard limit > 1 else { return "" }
         var result = ""
         var used = 0
         for character in text {
-            let zero = character.unicodeScalars.allSatisfy(isZeroWidth)
-            if !zero && used == columns - 1 { break }
+            let needed = TerminalColumns.of(character)
+            if used + needed > limit - 1 { break }
             result.append(character)
-            if !zero { used += 1 }
+            used += needed
         }
         // What was cut may have held the PDI that closed an isolate.
         return ClientText.balanced(result) + "…"
-    }
-
-    private static func isZeroWidth(_ scalar: Unicode.Scalar) -> Bool {
-        (0x200B...0x200F).contains(scalar.value) || (0x202A...0x202E).contains(scalar.value)
-            || (0x2066...0x2069).contains(scalar.value) || scalar.value == 0xFEFF
     }
 
     private static func hex(_ value: UInt32) -> String {

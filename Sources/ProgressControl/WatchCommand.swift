@@ -156,7 +156,7 @@ private final class Watch {
         let label = labelText + String(repeating: " ", count: max(0, 5 - TerminalText.width(labelText)))
         var detail = TerminalText.shown(task["State"]?.string == "failed" ? (task["Message"]?.string ?? "") : (task["Detail"]?.string ?? ""))
         // What is left of the line after the columns and the four gaps of two spaces.
-        let room = columns - nameWidth - barWidth - label.count - state.count - 8 - 1
+        let room = columns - nameWidth - barWidth - TerminalText.width(label) - TerminalText.width(state) - 8 - 1
         detail = TerminalText.prefix(detail, columns: max(0, room))
         return "\(shownName)  \(terminal.paint(bar, color))  \(label)  \(terminal.paint(state, color))  \(detail)"
     }

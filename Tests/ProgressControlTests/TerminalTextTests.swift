@@ -28,6 +28,31 @@ final class TerminalTextTests: XCTestCase {
                        cut.unicodeScalars.filter { $0.value == 0x2069 }.count, "every isolate closed after a cut")
     }
 
+    /// Issue 23: CJK titles took one column a character, so the columns after them slid
+    /// right on the terminal; a combining mark took one of its own.
+    func testWideCharactersTakeTwoColumnsAndCombiningMarksNone() {
+        XCTAssertEqual(TerminalText.width("備份文件"), 8)
+        XCTAssertEqual(TerminalText.width("バックアップ"), 12)
+        XCTAssertEqual(TerminalText.width("cafe\u{301}"), 4, "e and U+0301 are one column")
+        XCTAssertEqual(TerminalText.width("\u{301}x"), 1, "a combining mark with nothing to sit on takes no column")
+        XCTAssertEqual(TerminalText.width("a\u{200B}b\u{FEFF}"), 2)
+        XCTAssertEqual(TerminalText.width("한국어"), 6)
+        let cut = TerminalText.prefix("備份文件", columns: 6)
+        XCTAssertEqual(cut, "備份…", "a wide character that would take the ellipsis's column is left out")
+        XCTAssertEqual(TerminalText.width(cut), 5)
+        XCTAssertEqual(TerminalText.prefix("re\u{301}sume\u{301}s", columns: 4), "re\u{301}s…")
+        XCTAssertEqual(TerminalText.prefix("備份", columns: 4), "備份")
+    }
+
+    func testTableColumnsLineUpAfterCJKAndCombiningMarks() {
+        let rows = [["NAME", "STATE"], ["備份", "running"], ["\u{301}cafe\u{301}", "paused"], ["copy", "failed"]]
+        let lines = ReadCommands.table(rows).split(separator: "\n").map(String.init)
+        XCTAssertEqual(lines.count, rows.count)
+        for (line, row) in zip(lines, rows) {
+            XCTAssertEqual(TerminalText.width(line) - TerminalText.width(row[1]), 7, "the STATE column starts at 7: \(line)")
+        }
+    }
+
     func testListShowsBidiTitlesIsolatedAndTheDaemonsRefusalEscaped() throws {
         let bus = try PrivateBus()
         let daemon = try DaemonProcess(bus: bus)
