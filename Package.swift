@@ -19,11 +19,13 @@ let package = Package(
             providers: [.apt(["libcairo2-dev", "libpango1.0-dev", "libpng-dev"])]),
         // libc's gettext (libintl.h), for ProgressText's message catalogs.
         .systemLibrary(name: "CGettext", path: "Sources/CGettext"),
+        // Debian's ICU (libicu-dev), for CLDR's locale data where Foundation's bundled ICU departs from it.
+        .target(name: "CICU", linkerSettings: [.linkedLibrary("icui18n"), .linkedLibrary("icuuc")]),
 
         // Pure Swift: names, tasks, the state machine, the store and its policies.
         .target(name: "ProgressCore"),
-        // Locale resolution and labels (Foundation's ICU).
-        .target(name: "ProgressText", dependencies: ["ProgressCore", "CGettext"]),
+        // Locale resolution and labels (Foundation's ICU; the numbering system from Debian's).
+        .target(name: "ProgressText", dependencies: ["ProgressCore", "CGettext", "CICU"]),
         // The state directory: a journal and snapshots of TaskRecords (Foundation, no GLib).
         .target(name: "ProgressState", dependencies: ["ProgressCore"]),
         // GDBus plumbing: variants, method tables, the main-loop timer, the service runner, and
@@ -49,7 +51,7 @@ let package = Package(
         .target(
             name: "ProgressRendererService", dependencies: ["ProgressBus", "ProgressCore", "CGLib"],
             resources: [.embedInCode("org.progressd.Renderer1.xml")]),
-        // Argument parsing that both command-line programs share.
+        // The three programs' flags: the one parser, and the help printed from each option table.
         .target(name: "ProgressCommandLine"),
 
         // Docks and notifications: LauncherEntry in and out, org.freedesktop.Notifications.
@@ -72,7 +74,7 @@ let package = Package(
             name: "progressd",
             dependencies: [
                 "ProgressDaemon", "ProgressDesktop", "ProgressKDE", "ProgressAccessibility", "ProgressSystem", "ProgressTray",
-                "ProgressBus", "ProgressText", "ProgressState", "ProgressCore",
+                "ProgressBus", "ProgressText", "ProgressState", "ProgressCommandLine", "ProgressCore",
             ]),
 
         // cairo and pango drawing, PNG through libpng: the only module that imports CCairo.

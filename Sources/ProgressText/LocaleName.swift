@@ -1,3 +1,4 @@
+import CICU
 import Foundation
 import ProgressCore
 
@@ -67,6 +68,21 @@ public struct LocaleName: Hashable, Sendable {
             return (try? LocaleName(value)) ?? .english
         }
         return .english
+    }
+
+    /// CLDR's default numbering system for the locale: "latn" for fr_FR, "beng" for bn_BD,
+    /// "arabext" for fa_IR. Read from Debian's ICU: Foundation's bundled ICU carries Apple's
+    /// data, which writes Bengali, Marathi and Urdu in India with Latin digits.
+    public var numberingSystem: String {
+        var name = [CChar](repeating: 0, count: 32)
+        guard icu_default_numbering_system(identifier, &name, name.count) != 0 else { return "latn" }
+        return String(decoding: name.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    }
+
+    /// The locale Foundation formats numbers, sizes and durations with: this one, in its
+    /// CLDR digits.
+    public var formattingLocale: Locale {
+        Locale(identifier: identifier + "@numbers=" + numberingSystem)
     }
 
     private static let englishAliases: Set<String> = ["C", "POSIX"]

@@ -15,7 +15,7 @@ public final class TaskDescriber: TaskDescribing, @unchecked Sendable {
 
     public init(locale: LocaleName, catalog: MessageCatalog) {
         self.locale = locale
-        icuLocale = Locale(identifier: locale.identifier)
+        icuLocale = locale.formattingLocale
         self.catalog = catalog
         language = catalog.language(for: locale)
         percents = PercentLabels(locale: icuLocale)

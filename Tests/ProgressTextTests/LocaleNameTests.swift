@@ -46,19 +46,40 @@ final class PercentLabelsTests: XCTestCase {
         try describers.describer(forClientLocale: locale).label(wholePercent: percent)
     }
 
-    /// ICU's own forms, with their no-break spaces and marks, for 17 locales.
+    /// ICU's own forms, with their no-break spaces and marks, for 19 locales.
     func testEachLocaleUsesItsOwnPercentForm() throws {
         let expected: [(String, String)] = [
             ("en_US", "42%"), ("fr_FR", "42\u{A0}%"), ("de_DE", "42\u{A0}%"), ("tr_TR", "%42"),
             ("ar_EG", "\u{664}\u{662}\u{66A}\u{61C}"), ("ar_SA", "\u{664}\u{662}\u{66A}\u{61C}"),
             ("fa_IR", "\u{6F4}\u{6F2}\u{66A}"), ("hi_IN", "42%"), ("he_IL", "42%"), ("ja_JP", "42%"),
             ("zh_CN", "42%"), ("ru_RU", "42\u{A0}%"), ("es_ES", "42\u{A0}%"), ("sv_SE", "42\u{A0}%"),
-            ("pl_PL", "42%"), ("ko_KR", "42%"), ("de_CH", "42%"),
+            ("pl_PL", "42%"), ("ko_KR", "42%"), ("de_CH", "42%"), ("bn_BD", "\u{9EA}\u{9E8}%"), ("mr_IN", "\u{96A}\u{968}%"),
         ]
         for (locale, label) in expected {
             XCTAssertEqual(try self.label(locale), label, locale)
         }
         XCTAssertEqual(try label("C", 100), "100%")
+    }
+
+    /// Issue 23: bn_BD's labels came out in Latin digits, Foundation's bundled data departing
+    /// from CLDR. Expected: CLDR 42's defaultNumberingSystem (common/main/LANG.xml and
+    /// LANG_REGION.xml), as Debian 12's ICU 72 reports it through unumsys_open.
+    func testDigitsAreCLDRsDefaultNumberingSystem() throws {
+        let expected: [(String, String)] = [
+            ("en_US", "latn"), ("fr_FR", "latn"), ("de_DE", "latn"), ("tr_TR", "latn"), ("ar_EG", "arab"), ("ar_SA", "arab"),
+            ("fa_IR", "arabext"), ("hi_IN", "latn"), ("he_IL", "latn"), ("ja_JP", "latn"), ("zh_CN", "latn"), ("ru_RU", "latn"),
+            ("es_ES", "latn"), ("sv_SE", "latn"), ("pl_PL", "latn"), ("ko_KR", "latn"), ("de_CH", "latn"), ("bn_BD", "beng"),
+            ("bn_IN", "beng"), ("as_IN", "beng"), ("mr_IN", "deva"), ("ne_NP", "deva"), ("my_MM", "mymr"), ("ur_PK", "latn"),
+            ("ur_IN", "arabext"), ("ps_AF", "arabext"), ("th_TH", "latn"), ("ar_MA", "latn"), ("ar_IQ", "arab"), ("dz_BT", "tibt"),
+        ]
+        let fours = ["latn": "4", "arab": "\u{664}", "arabext": "\u{6F4}", "beng": "\u{9EA}", "deva": "\u{96A}", "mymr": "\u{1044}",
+                     "tibt": "\u{F24}"]
+        XCTAssertEqual(expected.count, 30)
+        for (locale, system) in expected {
+            XCTAssertEqual(try LocaleName(locale).numberingSystem, system, locale)
+            let label = try label(locale)
+            XCTAssertEqual(fours.filter { label.contains($0.value) }.map(\.key), [system], "\(locale): \(label)")
+        }
     }
 
     func testTheCacheKeepsOneDescriberPerLocale() throws {
