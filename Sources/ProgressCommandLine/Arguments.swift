@@ -10,11 +10,24 @@ public struct OptionSpec: Sendable {
     /// The value's placeholder in help ("N", "TEXT"); nil for a flag.
     public let value: String?
     public let help: String
+    /// The words the value may be (`Arguments.choice`), when it is one of a few; the
+    /// completions offer these.
+    public let choices: [String]
+    /// May be given more than once (`Arguments.all`); otherwise twice is a mistake.
+    public let repeatable: Bool
 
-    public init(_ name: String, value: String? = nil, _ help: String) {
+    public init(_ name: String, value: String? = nil, _ help: String, repeatable: Bool = false) {
+        self.init(name, value: value, choices: [], help, repeatable: repeatable)
+    }
+
+    /// An option whose value is one of `choices`; help shows them as its placeholder
+    /// ("mine|all") unless a `value` is given.
+    public init(_ name: String, value: String? = nil, choices: [String], _ help: String, repeatable: Bool = false) {
         self.name = name
-        self.value = value
+        self.value = value ?? (choices.isEmpty ? nil : choices.joined(separator: "|"))
         self.help = help
+        self.choices = choices
+        self.repeatable = repeatable
     }
 
     /// "-" for a one-letter option, "--" for the others.
@@ -30,6 +43,10 @@ public struct Arguments: Equatable {
     public var flags: Set<String> = []
     /// What followed `--`, if it was there.
     public var afterSeparator: [String]?
+    /// Every value of a repeatable option, in order (`values` holds the last).
+    public var repeated: [String: [String]] = [:]
+    /// The words each option with choices may take.
+    private var choices: [String: [String]] = [:]
 
     public init(parsing arguments: [String], options: [OptionSpec], command: String) throws(UsageError) {
         var index = 0
@@ -58,7 +75,7 @@ public struct Arguments: Equatable {
                 flags.insert(name)
                 continue
             }
-            if values[name] != nil { throw UsageError("option '\(spec.dashes)\(name)' is given twice") }
+            if values[name] != nil && !spec.repeatable { throw UsageError("option '\(spec.dashes)\(name)' is given twice") }
             if let inline {
                 values[name] = inline
             } else if index < arguments.count {
@@ -67,6 +84,8 @@ public struct Arguments: Equatable {
             } else {
                 throw UsageError("option '\(spec.dashes)\(name)' needs a value (\(spec.value!))")
             }
+            if spec.repeatable { repeated[name, default: []].append(values[name]!) }
+            if !spec.choices.isEmpty { choices[name] = spec.choices }
         }
     }
 
@@ -79,11 +98,64 @@ public struct Arguments: Equatable {
         return number
     }
 
+    /// Every value of a repeatable option.
+    public func all(_ name: String) -> [String] { repeated[name] ?? [] }
+
+    /// A whole number option within `range`.
+    public func wholeNumber(_ name: String, in range: ClosedRange<Int>) throws(UsageError) -> Int? {
+        guard let text = values[name] else { return nil }
+        guard let number = Int(text), range.contains(number) else {
+            throw UsageError("option '--\(name)' needs a whole number from \(range.lowerBound) to \(range.upperBound), not '\(text)'")
+        }
+        return number
+    }
+
+    /// A number option within `range`; `kind` names what it counts in the message ("seconds").
+    public func number(_ name: String, in range: ClosedRange<Double>, kind: String) throws(UsageError) -> Double? {
+        guard let text = values[name] else { return nil }
+        guard let number = Double(text), range.contains(number) else {
+            throw UsageError("option '--\(name)' needs \(kind) from \(range.lowerBound.formatted) to \(range.upperBound.formatted), not '\(text)'")
+        }
+        return number
+    }
+
+    /// A number option, any finite number (the service checks its range).
+    public func number(_ name: String) throws(UsageError) -> Double? {
+        guard let text = values[name] else { return nil }
+        guard let number = Double(text), number.isFinite else { throw UsageError("option '--\(name)' needs a number, not '\(text)'") }
+        return number
+    }
+
+    /// The value of an option with choices, checked against them.
+    public func choice(_ name: String) throws(UsageError) -> String? {
+        guard let text = values[name] else { return nil }
+        try check(name, text)
+        return text
+    }
+
+    /// Every value of a repeatable option with choices, checked against them.
+    public func choices(_ name: String) throws(UsageError) -> [String] {
+        for text in all(name) { try check(name, text) }
+        return all(name)
+    }
+
+    private func check(_ name: String, _ text: String) throws(UsageError) {
+        let words = choices[name] ?? []
+        guard words.contains(text) else { throw UsageError("option '--\(name)' needs \(words.spoken), not '\(text)'") }
+    }
+
+    /// A path option, which can not be empty.
+    public func path(_ name: String, of kind: String) throws(UsageError) -> String? {
+        guard let text = values[name] else { return nil }
+        guard !text.isEmpty else { throw UsageError("option '--\(name)' needs a \(kind)") }
+        return text
+    }
+
     /// A size option written WIDTHxHEIGHT, such as 300x24.
     public func size(_ name: String) throws(UsageError) -> (width: UInt32, height: UInt32)? {
         guard let text = values[name] else { return nil }
         let parts = text.split(separator: "x").compactMap { UInt32($0) }
-        guard parts.count == 2 else { throw UsageError("--\(name) needs WIDTHxHEIGHT, such as 300x24, not '\(text)'") }
+        guard parts.count == 2 else { throw UsageError("option '--\(name)' needs WIDTHxHEIGHT, such as 300x24, not '\(text)'") }
         return (parts[0], parts[1])
     }
 
@@ -97,4 +169,16 @@ public struct Arguments: Equatable {
         }
         return positionals
     }
+}
+
+extension [String] {
+    /// "none, outcomes or progress".
+    public var spoken: String {
+        count < 2 ? joined() : dropLast().joined(separator: ", ") + " or " + last!
+    }
+}
+
+private extension Double {
+    /// 0.1 as "0.1", 86400 as "86400".
+    var formatted: String { self == rounded() ? String(Int(self)) : String(self) }
 }

@@ -1,32 +1,21 @@
 import ProgressCommandLine
 import ProgressCore
 
-/// One progressctl command: what `--help` says about it, and what it does.
+/// One progressctl command: its syntax (what it accepts, what `--help` says), and what it does.
 public struct Command: Sendable {
-    public let name: String
-    /// Usage lines, after "progressctl ".
-    public let usage: [String]
-    public let summary: String
-    public let details: String
-    public let options: [OptionSpec]
-    public let examples: [String]
+    public let syntax: CommandSyntax
     let run: @Sendable (Arguments, Context) throws -> Int32
 
-    public var help: String {
-        var text = "Usage: " + usage.map { "progressctl \($0)" }.joined(separator: "\n       ") + "\n\n"
-        text += summary + "\n"
-        if !details.isEmpty { text += "\n" + details + "\n" }
-        if !options.isEmpty {
-            text += "\nOptions:\n"
-            let rows = options.map { ($0.dashes + $0.name + ($0.value.map { " " + $0 } ?? ""), $0.help) }
-            let width = rows.map(\.0.count).max() ?? 0
-            for (left, right) in rows {
-                text += "  " + left + String(repeating: " ", count: width - left.count + 3) + right + "\n"
-            }
-        }
-        text += "\nExamples:\n" + examples.map { "  " + $0 }.joined(separator: "\n") + "\n"
-        return text
+    /// `usage` lines come after "progressctl ".
+    init(name: String, usage: [String], summary: String, details: String, options: [OptionSpec], examples: [String],
+         run: @escaping @Sendable (Arguments, Context) throws -> Int32) {
+        syntax = CommandSyntax(program: "progressctl \(name)", usage: usage.map { "progressctl " + $0 }, summary: summary, details: details,
+                               options: options, examples: examples)
+        self.run = run
     }
+
+    public var name: String { syntax.name }
+    public var help: String { syntax.help }
 }
 
 /// The tool: finds the command, parses its arguments, maps failures to exit codes.
@@ -41,7 +30,7 @@ public enum ProgressControl {
 
     public static var help: String {
         let width = commands.map(\.name.count).max() ?? 0
-        let rows = commands.map { "  " + $0.name + String(repeating: " ", count: width - $0.name.count + 3) + $0.summary }
+        let rows = commands.map { "  " + $0.name + String(repeating: " ", count: width - $0.name.count + 3) + $0.syntax.summary }
         return """
             Usage: progressctl COMMAND [ARGUMENTS...]
 
@@ -79,11 +68,9 @@ public enum ProgressControl {
             return 0
         }
         do {
-            let parsed = try Arguments(parsing: rest, options: command.options, command: command.name)
-            return try command.run(parsed, context)
+            return try command.run(try command.syntax.parse(rest), context)
         } catch let error as UsageError {
-            context.err("progressctl \(command.name): \(error.message)\n"
-                + command.usage.map { "usage: progressctl \($0)" }.joined(separator: "\n") + "\n")
+            context.err("progressctl \(command.name): \(error.message)\n" + command.syntax.usageLines)
             return usageStatus
         } catch let error as ServiceError {
             // The daemon's message, whatever it holds, shown without its control characters.

@@ -42,14 +42,7 @@ private final class Watch {
         names = arguments.positionals
         self.context = context
         terminal = Terminal(environment: context.environment)
-        if let text = arguments.values["interval"] {
-            guard let seconds = Double(text), (0.1...3_600).contains(seconds) else {
-                throw UsageError("option '--interval' needs seconds from 0.1 to 3600, not '\(text)'")
-            }
-            interval = seconds
-        } else {
-            interval = terminal.isInteractive ? 0.25 : 1
-        }
+        interval = try arguments.number("interval", in: 0.1...3_600, kind: "seconds") ?? (terminal.isInteractive ? 0.25 : 1)
     }
 
     func run() throws -> Int32 {

@@ -7,71 +7,44 @@ import ProgressRender
 import ProgressText
 
 /// progress-render: draws a progress image from values or from a live task.
-let options: [OptionSpec] = [
-    OptionSpec("style", value: "STYLE", "bar, striped, ring, pulse or skin (default bar)"),
-    OptionSpec("fraction", value: "F", "how much is done, 0 to 1"),
-    OptionSpec("task", value: "NAME", "draw a live progressd task instead"),
-    OptionSpec("size", value: "WxH", "in logical pixels (default 300x24)"),
-    OptionSpec("scale", value: "N", "device pixels per logical pixel (default 1)"),
-    OptionSpec("format", value: "FORMAT", "png, svg or pdf (default: from the file name)"),
-    OptionSpec("theme", value: "THEME", "light, dark or high-contrast"),
-    OptionSpec("state", value: "STATE", "running, paused, finished, failed or cancelled"),
-    OptionSpec("indeterminate", "the amount of work is unknown"),
-    OptionSpec("phase", value: "P", "animation phase of stripes or pulse, 0 to 1"),
-    OptionSpec("label", value: "TEXT", "a label to draw"),
-    OptionSpec("percent-label", "draw the percent, in the locale's own form"),
-    OptionSpec("locale", value: "LOCALE", "for the label and direction (default: from LANG)"),
-    OptionSpec("variant", value: "VARIANT", "default, or bar for the thin bar"),
-    OptionSpec("fill", value: "FILL", "striped: gradient (default) or flat"),
-    OptionSpec("no-inner-shadow", "striped: no inner shadow in the track"),
-    OptionSpec("frames", value: "N", "apng: frames (default 24)"),
-    OptionSpec("duration", value: "SECONDS", "apng: length of the animation (default 1)"),
-    OptionSpec("from-fraction", value: "F", "apng: animate the value from F to --fraction"),
-    OptionSpec("easing", value: "EASING", "apng: ease-out (default) or spring"),
-    OptionSpec("reduce-motion", "a single frame, without motion"),
-    OptionSpec("track-image", value: "PNG", "skin: the track's image"),
-    OptionSpec("fill-image", value: "PNG", "skin: the fill's image"),
-    OptionSpec("o", value: "FILE", "where to write the image"),
-    OptionSpec("list-styles", "print the styles and exit"),
-    OptionSpec("service", "serve org.progressd.Renderer1 on the session bus (D-Bus activation)"),
-    OptionSpec("version", "print the version and exit"),
-    OptionSpec("help", "print this help and exit"),
-]
-let usage = """
-    Usage: progress-render [--style STYLE] (--fraction F | --task NAME) -o FILE [OPTIONS]
-           progress-render --service
+let syntax = CommandSyntax(
+    program: "progress-render",
+    usage: ["progress-render [--style STYLE] (--fraction F | --task NAME) -o FILE [OPTIONS]", "progress-render --service"],
+    summary: "Draws a progress image as PNG, SVG or PDF.",
+    options: [
+        OptionSpec("style", value: "STYLE", "bar, striped, ring, pulse or skin (default bar)"),
+        OptionSpec("fraction", value: "F", "how much is done, 0 to 1"),
+        OptionSpec("task", value: "NAME", "draw a live progressd task instead"),
+        OptionSpec("size", value: "WxH", "in logical pixels (default 300x24)"),
+        OptionSpec("scale", value: "N", "device pixels per logical pixel (default 1)"),
+        OptionSpec("format", value: "FORMAT", "png, svg or pdf (default: from the file name)"),
+        OptionSpec("theme", value: "THEME", "light, dark or high-contrast"),
+        OptionSpec("state", value: "STATE", "running, paused, finished, failed or cancelled"),
+        OptionSpec("indeterminate", "the amount of work is unknown"),
+        OptionSpec("phase", value: "P", "animation phase of stripes or pulse, 0 to 1"),
+        OptionSpec("label", value: "TEXT", "a label to draw"),
+        OptionSpec("percent-label", "draw the percent, in the locale's own form"),
+        OptionSpec("locale", value: "LOCALE", "for the label and direction (default: from LANG)"),
+        OptionSpec("variant", value: "VARIANT", "default, or bar for the thin bar"),
+        OptionSpec("fill", value: "FILL", "striped: gradient (default) or flat"),
+        OptionSpec("no-inner-shadow", "striped: no inner shadow in the track"),
+        OptionSpec("frames", value: "N", "apng: frames (default 24)"),
+        OptionSpec("duration", value: "SECONDS", "apng: length of the animation (default 1)"),
+        OptionSpec("from-fraction", value: "F", "apng: animate the value from F to --fraction"),
+        OptionSpec("easing", value: "EASING", "apng: ease-out (default) or spring"),
+        OptionSpec("reduce-motion", "a single frame, without motion"),
+        OptionSpec("track-image", value: "PNG", "skin: the track's image"),
+        OptionSpec("fill-image", value: "PNG", "skin: the fill's image"),
+        OptionSpec("o", value: "FILE", "where to write the image"),
+        OptionSpec("list-styles", "print the styles and exit"),
+        OptionSpec("service", "serve org.progressd.Renderer1 on the session bus (D-Bus activation)"),
+        OptionSpec("version", "print the version and exit"),
+        OptionSpec("help", "print this help and exit"),
+    ],
+    examples: ["progress-render --style ring --fraction 0.42 --size 128x128 --scale 2 -o ring.png",
+               "progress-render --style striped --task backup --percent-label -o backup.svg"])
 
-    Draws a progress image as PNG, SVG or PDF.
-
-    Options:
-    \(options.map { "  " + $0.dashes + $0.name + ($0.value.map { " " + $0 } ?? "") + "  " + $0.help }.joined(separator: "\n"))
-
-    Examples:
-      progress-render --style ring --fraction 0.42 --size 128x128 --scale 2 -o ring.png
-      progress-render --style striped --task backup --percent-label -o backup.svg
-
-    """
-
-func fail(_ message: String, status: Int32) -> Never {
-    FileHandle.standardError.write(Data("progress-render: \(message)\n".utf8))
-    exit(status)
-}
-
-let arguments = Array(CommandLine.arguments.dropFirst())
-if arguments.contains("--help") || arguments.contains("-h") {
-    print(usage, terminator: "")
-    exit(0)
-}
-if arguments == ["--version"] {
-    print("progress-render \(ProgressVersion.current)")
-    exit(0)
-}
-let parsed: Arguments
-do {
-    parsed = try Arguments(parsing: arguments, options: options, command: "progress-render")
-} catch {
-    fail(error.message + "\n" + usage, status: 64)
-}
+let parsed = syntax.parseOrExit(Array(CommandLine.arguments.dropFirst()), version: ProgressVersion.current)
 if parsed.has("service") {
     // D-Bus activation starts this: serve org.progressd.Renderer1 until the bus goes or a signal comes.
     let environment = ProcessInfo.processInfo.environment
@@ -81,7 +54,7 @@ if parsed.has("service") {
             RenderRequest.render(options, environment: environment, completion)
         }
     } catch {
-        fail(error.description, status: 1)
+        syntax.fail(error.description, status: 1)
     }
     exit(ServiceRunner(busName: RendererService.busName).run(
         setUp: { connection throws(DaemonError) in try service.register(on: connection) },
@@ -91,8 +64,8 @@ if parsed.has("list-styles") {
     print(RenderSpec.Style.allCases.map(\.rawValue).joined(separator: "\n"))
     exit(0)
 }
-guard let file = parsed.values["o"] else { fail("missing -o FILE", status: 64) }
-if !parsed.positionals.isEmpty { fail("unexpected argument '\(parsed.positionals[0])'", status: 64) }
+guard let file = parsed.values["o"] else { syntax.fail("missing -o FILE") }
+if !parsed.positionals.isEmpty { syntax.fail("unexpected argument '\(parsed.positionals[0])'") }
 
 let environment = ProcessInfo.processInfo.environment
 var spec: [(key: String, value: OptionValue)] = []
@@ -100,29 +73,24 @@ var spec: [(key: String, value: OptionValue)] = []
 for key in ["style", "theme", "state", "variant", "task", "locale", "label", "easing", "fill"] {
     if let value = parsed.values[key] { put(key, .string(value)) }
 }
-if let frames = parsed.values["frames"] {
-    guard let count = UInt64(frames) else { fail("--frames needs a whole number, not '\(frames)'", status: 64) }
-    put("frames", .uint64(count))
-}
-if parsed.has("reduce-motion") { put("reduce-motion", .bool(true)) }
-if parsed.has("no-inner-shadow") { put("inner-shadow", .bool(false)) }
-for key in ["fraction", "scale", "phase", "duration", "from-fraction"] {
-    guard let text = parsed.values[key] else { continue }
-    guard let number = Double(text) else { fail("--\(key) needs a number, not '\(text)'", status: 64) }
-    put(key, .double(number))
-}
 do {
+    if let frames = try parsed.count("frames") { put("frames", .uint64(frames)) }
+    for key in ["fraction", "scale", "phase", "duration", "from-fraction"] {
+        if let number = try parsed.number(key) { put(key, .double(number)) }
+    }
     if let size = try parsed.size("size") {
         put("width", .uint64(UInt64(size.width)))
         put("height", .uint64(UInt64(size.height)))
     }
 } catch {
-    fail(error.message, status: 64)
+    syntax.fail(error.message)
 }
+if parsed.has("reduce-motion") { put("reduce-motion", .bool(true)) }
+if parsed.has("no-inner-shadow") { put("inner-shadow", .bool(false)) }
 if parsed.has("indeterminate") { put("indeterminate", .bool(true)) }
 for key in ["track-image", "fill-image"] {
     guard let path = parsed.values[key] else { continue }
-    guard let data = FileManager.default.contents(atPath: path) else { fail("can not read \(path)", status: 66) }
+    guard let data = FileManager.default.contents(atPath: path) else { syntax.fail("can not read \(path)", status: 66) }
     put(key, OptionValue(.bytes(Array(data)), signature: "ay"))
 }
 if parsed.has("percent-label") { put("label", .string("percent")) }
@@ -133,7 +101,7 @@ do {
     let image = try RenderRequest.render(spec, environment: environment).image
     try Data(image).write(to: URL(fileURLWithPath: file))
 } catch let refusal as RendererService.Refusal {
-    fail(refusal.message, status: ["InvalidSpec", "InvalidImage"].contains(refusal.name) ? 64 : refusal.name == "NoSuchTask" ? 1 : 69)
+    syntax.fail(refusal.message, status: ["InvalidSpec", "InvalidImage"].contains(refusal.name) ? 64 : refusal.name == "NoSuchTask" ? 1 : 69)
 } catch {
-    fail("could not write \(file): \(error)", status: 73)
+    syntax.fail("could not write \(file): \(error)", status: 73)
 }

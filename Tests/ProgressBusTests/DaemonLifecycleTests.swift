@@ -31,10 +31,10 @@ final class DaemonLifecycleTests: XCTestCase {
         let environment = ProcessInfo.processInfo.environment
         let rate = try CommandResult.run(daemon, ["--max-signals-per-second", "0"], environment: environment)
         XCTAssertEqual(rate.status, 64)
-        XCTAssertTrue(rate.errors.contains("--max-signals-per-second needs a whole number from 1 to 1000"), rate.errors)
+        XCTAssertTrue(rate.errors.contains("option '--max-signals-per-second' needs a whole number from 1 to 1000, not '0'"), rate.errors)
         let unknown = try CommandResult.run(daemon, ["--bogus"], environment: environment)
         XCTAssertEqual(unknown.status, 64)
-        XCTAssertTrue(unknown.errors.contains("unknown argument '--bogus'"), unknown.errors)
+        XCTAssertTrue(unknown.errors.contains("unknown option '--bogus' for 'progressd'"), unknown.errors)
         let version = try CommandResult.run(daemon, ["--version"], environment: environment)
         XCTAssertEqual(version.output, "progressd 0.1.0\n")
     }

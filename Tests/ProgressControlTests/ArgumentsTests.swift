@@ -28,6 +28,64 @@ final class ArgumentsTests: XCTestCase {
         XCTAssertThrowsError(try parse([]).positionals("NAME", "MESSAGE")) { XCTAssertEqual($0 as? UsageError, UsageError("missing NAME")) }
     }
 
+    /// progressd's flags: ranges, choices and a repeatable option, through the same parser.
+    func testCheckedValuesNameTheOptionAndTheValue() throws {
+        let options = [OptionSpec("max", value: "N", "m"), OptionSpec("after", value: "SECONDS", "a"),
+                       OptionSpec("mode", choices: ["none", "some", "all"], "m"),
+                       OptionSpec("skip", value: "SERVICE", choices: ["a", "b"], "s", repeatable: true)]
+        func parse(_ arguments: String...) throws -> Arguments {
+            try Arguments(parsing: arguments, options: options, command: "progressd")
+        }
+        let parsed = try parse("--max", "7", "--after", "0.5", "--mode", "some", "--skip", "a", "--skip=b")
+        XCTAssertEqual(try parsed.wholeNumber("max", in: 1...10), 7)
+        XCTAssertEqual(try parsed.number("after", in: 0...60, kind: "seconds"), 0.5)
+        XCTAssertEqual(try parsed.choice("mode"), "some")
+        XCTAssertEqual(try parsed.choices("skip"), ["a", "b"])
+        XCTAssertNil(try parse().wholeNumber("max", in: 1...10))
+        XCTAssertEqual(try parse().choices("skip"), [])
+        XCTAssertThrowsError(try parse("--max", "0").wholeNumber("max", in: 1...10)) {
+            XCTAssertEqual($0 as? UsageError, UsageError("option '--max' needs a whole number from 1 to 10, not '0'"))
+        }
+        XCTAssertThrowsError(try parse("--after", "nan").number("after", in: 0...86_400, kind: "seconds")) {
+            XCTAssertEqual($0 as? UsageError, UsageError("option '--after' needs seconds from 0 to 86400, not 'nan'"))
+        }
+        XCTAssertThrowsError(try parse("--mode", "most").choice("mode")) {
+            XCTAssertEqual($0 as? UsageError, UsageError("option '--mode' needs none, some or all, not 'most'"))
+        }
+        XCTAssertThrowsError(try parse("--skip", "a", "--skip", "c").choices("skip")) {
+            XCTAssertEqual($0 as? UsageError, UsageError("option '--skip' needs a or b, not 'c'"))
+        }
+        XCTAssertThrowsError(try parse("--mode", "none", "--mode", "all")) {
+            XCTAssertEqual($0 as? UsageError, UsageError("option '--mode' is given twice"))
+        }
+    }
+
+    /// The help is printed from the same table: placeholders, choices, and a help of several
+    /// lines kept in its column.
+    func testHelpIsPrintedFromTheOptionTable() {
+        let syntax = CommandSyntax(
+            program: "tool", usage: ["tool [OPTIONS]"], summary: "Does things.",
+            options: [OptionSpec("mode", choices: ["mine", "all"], "whose\nand why"), OptionSpec("o", value: "FILE", "out"),
+                      OptionSpec("quiet", "say less")],
+            examples: ["tool --mode all"])
+        XCTAssertEqual(syntax.help, """
+            Usage: tool [OPTIONS]
+
+            Does things.
+
+            Options:
+              --mode mine|all   whose
+                                and why
+              -o FILE           out
+              --quiet           say less
+
+            Examples:
+              tool --mode all
+
+            """)
+        XCTAssertEqual(syntax.usageLines, "usage: tool [OPTIONS]\n")
+    }
+
     func testFractionsAreWrittenAsScriptsWriteThem() throws {
         XCTAssertEqual(try TaskCommands.fraction("0.42"), 0.42)
         XCTAssertEqual(try TaskCommands.fraction("42%"), 0.42)

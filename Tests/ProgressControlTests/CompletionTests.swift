@@ -72,6 +72,21 @@ final class CompletionTests: XCTestCase {
         XCTAssertEqual(try bash("progress-render", "--fraction", ""), [])
     }
 
+    /// An option shown with its choices in --help ("--system-jobs mine|all") completes to
+    /// exactly those: the choices the parser checks.
+    func testBashCompletesTheChoicesTheHelpShows() throws {
+        var checked = 0
+        for program in ["progressd", "progress-render"] {
+            for line in try ManualPageTests.help(program).split(separator: "\n") {
+                let words = line.split(separator: " ")
+                guard line.hasPrefix("  -"), words.count > 1, words[1].contains("|") else { continue }
+                XCTAssertEqual(try bash(program, String(words[0]), ""), words[1].split(separator: "|").map(String.init), String(line))
+                checked += 1
+            }
+        }
+        XCTAssertGreaterThanOrEqual(checked, 2)
+    }
+
     func testBashCompletesTheRendererAndTheDaemonsOptions() throws {
         for program in ["progress-render", "progressd"] {
             let options = ManualPageTests.options(inHelp: try ManualPageTests.help(program))
