@@ -30,6 +30,31 @@ public struct OptionSpec: Sendable {
         self.repeatable = repeatable
     }
 
+    /// Options written as help lists them, one a line: `--name PLACEHOLDER   help`, the
+    /// help two or more spaces after; a line that starts with a space goes on with the
+    /// help above. A placeholder of words between bars ("mine|all") lists the choices; one
+    /// that ends in "..." ("SERVICE...") makes the option repeatable.
+    public static func table(_ lines: [Substring]) -> [OptionSpec] {
+        var rows: [(left: Substring, help: String)] = []
+        for line in lines {
+            if line.hasPrefix(" "), !rows.isEmpty {
+                rows[rows.count - 1].help += "\n" + line.drop { $0 == " " }
+                continue
+            }
+            let split = line.range(of: "  ")
+            precondition(line.hasPrefix("-") && split != nil, "an option line is '--name VALUE  help': '\(line)'")
+            rows.append((line[..<split!.lowerBound], String(line[split!.upperBound...].drop { $0 == " " })))
+        }
+        return rows.map { left, help in
+            let words = left.split(separator: " ")
+            let name = String(words[0].drop { $0 == "-" })
+            guard words.count > 1 else { return OptionSpec(name, help) }
+            let value = String(words[1])
+            let choices = value.contains("|") ? value.split(separator: "|").map(String.init) : []
+            return OptionSpec(name, value: value, choices: choices, help, repeatable: value.hasSuffix("..."))
+        }
+    }
+
     /// "-" for a one-letter option, "--" for the others.
     public var dashes: String { name.count == 1 ? "-" : "--" }
 }
@@ -133,10 +158,26 @@ public struct Arguments: Equatable {
         return text
     }
 
-    /// Every value of a repeatable option with choices, checked against them.
-    public func choices(_ name: String) throws(UsageError) -> [String] {
-        for text in all(name) { try check(name, text) }
-        return all(name)
+    /// An option whose value names a case of `kind` ("outcomes" for `.outcomes`), checked.
+    public func value<Kind: RawRepresentable & CaseIterable>(_ name: String, as kind: Kind.Type) throws(UsageError) -> Kind?
+    where Kind.RawValue == String {
+        try values[name].map { text throws(UsageError) in try Self.read(text, as: kind, for: name) }
+    }
+
+    /// Every value of a repeatable option, each naming a case of `kind`, checked.
+    public func all<Kind: RawRepresentable & CaseIterable>(_ name: String, as kind: Kind.Type) throws(UsageError) -> [Kind]
+    where Kind.RawValue == String {
+        var read: [Kind] = []
+        for text in all(name) { read.append(try Self.read(text, as: kind, for: name)) }
+        return read
+    }
+
+    private static func read<Kind: RawRepresentable & CaseIterable>(_ text: String, as kind: Kind.Type, for name: String)
+        throws(UsageError) -> Kind where Kind.RawValue == String {
+        guard let value = Kind(rawValue: text) else {
+            throw UsageError("option '--\(name)' needs \(Kind.allCases.map(\.rawValue).spoken), not '\(text)'")
+        }
+        return value
     }
 
     private func check(_ name: String, _ text: String) throws(UsageError) {

@@ -1,8 +1,10 @@
 import Foundation
 
 /// What a program or one of progressctl's commands accepts, and how its help reads: the one
-/// table its arguments are parsed by and its `--help` is printed from. The completions in
-/// completions/ and the manual pages in man/ are checked against the help this prints.
+/// table its arguments are parsed by and its `--help` is printed from. It is written as the
+/// help reads (`init(program:help:)`), so that what a flag is called, takes and means is
+/// declared once, where people will read it. The completions in completions/ and the manual
+/// pages in man/ are checked against the help this prints.
 public struct CommandSyntax: Sendable {
     /// "progressd", "progress-render", or "progressctl start".
     public let program: String
@@ -15,12 +17,37 @@ public struct CommandSyntax: Sendable {
 
     public init(program: String, usage: [String], summary: String, details: String = "", options: [OptionSpec],
                 examples: [String]) {
-        self.program = program
-        self.usage = usage
-        self.summary = summary
-        self.details = details
-        self.options = options
-        self.examples = examples
+        (self.program, self.usage, self.summary) = (program, usage, summary)
+        (self.details, self.options, self.examples) = (details, options, examples)
+    }
+
+    /// A syntax written as its `help` prints it: "Usage: " and its lines, the summary, any
+    /// paragraphs of details, "Options:" with one option a line (help of several lines
+    /// goes on below, indented further), and "Examples:". A mistake in the text stops the
+    /// program at start-up, where every test sees it.
+    public init(program: String, help text: String) {
+        var paragraphs = text.trimmingCharacters(in: .newlines).components(separatedBy: "\n\n")
+        let usage = paragraphs.removeFirst().split(separator: "\n").map { $0.dropFirst("Usage: ".count) }
+        precondition(text.hasPrefix("Usage: "), "\(program): help starts with 'Usage: '")
+        let summary = paragraphs.removeFirst()
+        var details: [String] = []
+        var options: [OptionSpec] = []
+        var examples: [String] = []
+        for paragraph in paragraphs {
+            var lines = paragraph.split(separator: "\n", omittingEmptySubsequences: false)
+            switch lines.first {
+            case "Options:":
+                lines.removeFirst()
+                options = OptionSpec.table(lines.map { $0.dropFirst(2) })
+            case "Examples:":
+                examples = lines.dropFirst().map { String($0.dropFirst(2)) }
+            default:
+                details.append(paragraph)
+            }
+        }
+        self.init(program: program, usage: usage.map(String.init), summary: summary, details: details.joined(separator: "\n\n"),
+                  options: options, examples: examples)
+        precondition(help == text.trimmingCharacters(in: .newlines) + "\n", "\(program): help does not read as it prints")
     }
 
     /// The command's name in messages: "start" for "progressctl start".

@@ -14,6 +14,12 @@ public struct Command: Sendable {
         self.run = run
     }
 
+    /// A command written as its help reads (see `CommandSyntax.init(program:help:)`).
+    init(_ name: String, help: String, run: @escaping @Sendable (Arguments, Context) throws -> Int32) {
+        syntax = CommandSyntax(program: "progressctl \(name)", help: help)
+        self.run = run
+    }
+
     public var name: String { syntax.name }
     public var help: String { syntax.help }
 }

@@ -10,23 +10,25 @@ import Glibc
 /// Copies stdin to stdout, like pv, reporting the bytes as the task's progress.
 enum PipeCommand {
     static let command = Command(
-        name: "pipe", usage: ["pipe NAME [--size BYTES] [--title TEXT] [--terminal-progress WHEN]"],
-        summary: "Copies stdin to stdout, reporting the bytes as progress.",
-        details: """
-            The task is determinate when --size is given or stdin is a regular file; otherwise it
-            counts bytes. It finishes at the end of the input and fails if writing fails.
-            With --terminal-progress auto (the default) a terminal on stderr that declares
-            OSC 9;4 shows the progress in its tab (see run), cleared however progressctl ends.
-            """,
-        options: [
-            OptionSpec("size", value: "BYTES", "how many bytes will come"),
-            OptionSpec("title", value: "TEXT", "what the task does"),
-            OptionSpec("terminal-progress", value: "WHEN", "auto, always or never: show progress in the terminal's tab"),
-        ],
-        examples: [
-            "progressctl pipe download --size 734003200 < ubuntu.iso > /mnt/usb/ubuntu.iso",
-            "tar c ~/Documents | progressctl pipe archive | gzip > documents.tar.gz",
-        ],
+        "pipe", help: #"""
+        Usage: progressctl pipe NAME [--size BYTES] [--title TEXT] [--terminal-progress WHEN]
+
+        Copies stdin to stdout, reporting the bytes as progress.
+
+        The task is determinate when --size is given or stdin is a regular file; otherwise it
+        counts bytes. It finishes at the end of the input and fails if writing fails.
+        With --terminal-progress auto (the default) a terminal on stderr that declares
+        OSC 9;4 shows the progress in its tab (see run), cleared however progressctl ends.
+
+        Options:
+          --size BYTES               how many bytes will come
+          --title TEXT               what the task does
+          --terminal-progress WHEN   auto, always or never: show progress in the terminal's tab
+
+        Examples:
+          progressctl pipe download --size 734003200 < ubuntu.iso > /mnt/usb/ubuntu.iso
+          tar c ~/Documents | progressctl pipe archive | gzip > documents.tar.gz
+        """#,
         run: { arguments, context in
             let name = try arguments.positionals("NAME")[0]
             var size = try arguments.count("size")

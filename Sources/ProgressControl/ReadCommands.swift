@@ -9,11 +9,20 @@ enum ReadCommands {
     static let all = [list, get]
 
     static let list = Command(
-        name: "list", usage: ["list [--json]"],
-        summary: "Shows every task: name, state, percent and detail.",
-        details: "Percents and details are in your locale (LC_ALL, LC_NUMERIC, LC_MESSAGES, LANG).",
-        options: [OptionSpec("json", "print a JSON array of every task's properties")],
-        examples: ["progressctl list", "progressctl list --json | jq '.[].Name'"],
+        "list", help: #"""
+        Usage: progressctl list [--json]
+
+        Shows every task: name, state, percent and detail.
+
+        Percents and details are in your locale (LC_ALL, LC_NUMERIC, LC_MESSAGES, LANG).
+
+        Options:
+          --json   print a JSON array of every task's properties
+
+        Examples:
+          progressctl list
+          progressctl list --json | jq '.[].Name'
+        """#,
         run: { arguments, context in
             _ = try arguments.positionals()
             var ordered: [[String: BusValue]] = []
@@ -31,11 +40,20 @@ enum ReadCommands {
         })
 
     static let get = Command(
-        name: "get", usage: ["get NAME [--json]"],
-        summary: "Shows one task's properties.",
-        details: "Texts are in your locale.",
-        options: [OptionSpec("json", "print a JSON object")],
-        examples: ["progressctl get backup", "progressctl get backup --json"],
+        "get", help: #"""
+        Usage: progressctl get NAME [--json]
+
+        Shows one task's properties.
+
+        Texts are in your locale.
+
+        Options:
+          --json   print a JSON object
+
+        Examples:
+          progressctl get backup
+          progressctl get backup --json
+        """#,
         run: { arguments, context in
             let name = try arguments.positionals("NAME")[0]
             let task = try context.manager("Describe", [.string(name), .string(context.locale)]).first?.dictionary ?? [:]

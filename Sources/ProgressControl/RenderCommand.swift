@@ -8,18 +8,24 @@ enum RenderCommand {
     static let service = "org.progressd.Renderer1"
 
     static let command = Command(
-        name: "render", usage: ["render NAME -o FILE [--style STYLE] [--size WxH] [--scale N] [--format FORMAT] [--theme THEME]"],
-        summary: "Draws a task as an image, through the renderer service.",
-        details: "Needs the renderer service (org.progressd.Renderer1); without it, exit status 69.",
-        options: [
-            OptionSpec("o", value: "FILE", "where to write the image"),
-            OptionSpec("style", value: "STYLE", "bar, striped, ring, skin or pulse"),
-            OptionSpec("size", value: "WxH", "in logical pixels, such as 300x24"),
-            OptionSpec("scale", value: "N", "device pixels per logical pixel"),
-            OptionSpec("format", value: "FORMAT", "png, svg, pdf or apng"),
-            OptionSpec("theme", value: "THEME", "light, dark or high-contrast"),
-        ],
-        examples: ["progressctl render backup -o backup.png --style ring --size 128x128 --scale 2"],
+        "render", help: #"""
+        Usage: progressctl render NAME -o FILE [--style STYLE] [--size WxH] [--scale N] [--format FORMAT] [--theme THEME]
+
+        Draws a task as an image, through the renderer service.
+
+        Needs the renderer service (org.progressd.Renderer1); without it, exit status 69.
+
+        Options:
+          -o FILE           where to write the image
+          --style STYLE     bar, striped, ring, skin or pulse
+          --size WxH        in logical pixels, such as 300x24
+          --scale N         device pixels per logical pixel
+          --format FORMAT   png, svg, pdf or apng
+          --theme THEME     light, dark or high-contrast
+
+        Examples:
+          progressctl render backup -o backup.png --style ring --size 128x128 --scale 2
+        """#,
         run: { arguments, context in
             let name = try arguments.positionals("NAME")[0]
             guard let file = arguments.values["o"] else { throw UsageError("missing -o FILE") }

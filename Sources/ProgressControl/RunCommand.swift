@@ -9,47 +9,48 @@ import ProgressCore
 /// becomes progressctl's own.
 enum RunCommand {
     static let command = Command(
-        name: "run",
-        usage: ["run NAME [--title TEXT] [--app-id ID] [--parse NAME | --progress-regex REGEX] [--terminal-progress WHEN] -- COMMAND [ARGUMENTS...]"],
-        summary: "Runs a command as a task, finished or failed by its exit status.",
-        details: """
-            When progressctl's stdout is a terminal the command runs on a terminal of its own,
-            so it shows the progress it shows there; keys, the window size and Ctrl-C reach it,
-            Ctrl-Z suspends both, and the terminal's mode is restored however progressctl ends.
-            Otherwise its stdout and stderr are pipes. Its output passes through unchanged,
-            except that a terminal which does not declare OSC 9;4 never gets that sequence.
+        "run", help: #"""
+        Usage: progressctl run NAME [--title TEXT] [--app-id ID] [--parse NAME | --progress-regex REGEX] [--terminal-progress WHEN] -- COMMAND [ARGUMENTS...]
 
-            --parse auto (the default) reads OSC 9;4 (1 value, 2 error, 3 busy, 4 paused, 0 none),
-            rsync --info=progress2, curl's meters, wget, git --progress, apt's Status-Fd lines,
-            ffmpeg -progress or its stats (against -t or the input's duration), dd status=progress
-            and pv -n (when the command is dd or pv), else the last "NN%" or first "N/M" of a
-            line; while the output shows none, the largest file the command or its children read
-            (its position in /proc). The fraction never moves back within one phase. --parse NAME
-            uses one: osc, rsync, curl, wget, git, dd, pv, apt, ffmpeg, percent, count, files, none.
-            --progress-regex reads each line (ended by \\n or \\r): one group reads a percent,
-            two read DONE and TOTAL.
+        Runs a command as a task, finished or failed by its exit status.
 
-            --terminal-progress auto shows the task in the terminal's tab (OSC 9;4) when the
-            terminal declares it: WT_SESSION, ConEmuANSI=ON, TERM_PROGRAM WezTerm or ghostty,
-            iTerm.app with P in TERM_FEATURES, PTYXIS_VERSION 48, KONSOLE_VERSION 260400 or
-            VTE_VERSION 8000 and later; inside tmux only with allow-passthrough. The task is
-            bound to progressctl's connection, so it fails at once if progressctl dies, and a
-            cancel request stops the command with SIGTERM. progressctl exits with the
-            command's status.
-            """,
-        options: [
-            OptionSpec("title", value: "TEXT", "what the task does (default: the command)"),
-            OptionSpec("app-id", value: "ID", "the desktop file id of the application (its dock icon shows the progress)"),
-            OptionSpec("parse", value: "NAME", "how to read progress: auto (default) or one parser's name"),
-            OptionSpec("progress-regex", value: "REGEX", "reads a percent, or DONE and TOTAL, from the output"),
-            OptionSpec("terminal-progress", value: "WHEN", "auto, always or never: show progress in the terminal's tab"),
-        ],
-        examples: [
-            "progressctl run backup -- rsync -a --info=progress2 --no-inc-recursive ~/Documents /mnt/backup",
-            "progressctl run iso -- curl -# -LO https://cdimage.debian.org/debian-cd/current/amd64/iso-cd/SHA256SUMS",
-            "progressctl run archive -- tar czf documents.tar.gz ~/Documents",
-            #"progressctl run build --progress-regex '\[ *([0-9]+)%\]' -- make"#,
-        ],
+        When progressctl's stdout is a terminal the command runs on a terminal of its own,
+        so it shows the progress it shows there; keys, the window size and Ctrl-C reach it,
+        Ctrl-Z suspends both, and the terminal's mode is restored however progressctl ends.
+        Otherwise its stdout and stderr are pipes. Its output passes through unchanged,
+        except that a terminal which does not declare OSC 9;4 never gets that sequence.
+
+        --parse auto (the default) reads OSC 9;4 (1 value, 2 error, 3 busy, 4 paused, 0 none),
+        rsync --info=progress2, curl's meters, wget, git --progress, apt's Status-Fd lines,
+        ffmpeg -progress or its stats (against -t or the input's duration), dd status=progress
+        and pv -n (when the command is dd or pv), else the last "NN%" or first "N/M" of a
+        line; while the output shows none, the largest file the command or its children read
+        (its position in /proc). The fraction never moves back within one phase. --parse NAME
+        uses one: osc, rsync, curl, wget, git, dd, pv, apt, ffmpeg, percent, count, files, none.
+        --progress-regex reads each line (ended by \n or \r): one group reads a percent,
+        two read DONE and TOTAL.
+
+        --terminal-progress auto shows the task in the terminal's tab (OSC 9;4) when the
+        terminal declares it: WT_SESSION, ConEmuANSI=ON, TERM_PROGRAM WezTerm or ghostty,
+        iTerm.app with P in TERM_FEATURES, PTYXIS_VERSION 48, KONSOLE_VERSION 260400 or
+        VTE_VERSION 8000 and later; inside tmux only with allow-passthrough. The task is
+        bound to progressctl's connection, so it fails at once if progressctl dies, and a
+        cancel request stops the command with SIGTERM. progressctl exits with the
+        command's status.
+
+        Options:
+          --title TEXT               what the task does (default: the command)
+          --app-id ID                the desktop file id of the application (its dock icon shows the progress)
+          --parse NAME               how to read progress: auto (default) or one parser's name
+          --progress-regex REGEX     reads a percent, or DONE and TOTAL, from the output
+          --terminal-progress WHEN   auto, always or never: show progress in the terminal's tab
+
+        Examples:
+          progressctl run backup -- rsync -a --info=progress2 --no-inc-recursive ~/Documents /mnt/backup
+          progressctl run iso -- curl -# -LO https://cdimage.debian.org/debian-cd/current/amd64/iso-cd/SHA256SUMS
+          progressctl run archive -- tar czf documents.tar.gz ~/Documents
+          progressctl run build --progress-regex '\[ *([0-9]+)%\]' -- make
+        """#,
         run: { arguments, context in
             _ = try arguments.positionals("NAME")
             guard let command = arguments.afterSeparator, !command.isEmpty else {

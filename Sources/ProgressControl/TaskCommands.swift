@@ -7,27 +7,30 @@ enum TaskCommands {
     static let all = [start, set, pulse, finish, fail, remove, cancel, pause, resume]
 
     static let start = Command(
-        name: "start",
-        usage: ["start NAME [--title TEXT] [--total N --unit UNIT] [--indeterminate] [--app-id ID]",
-                "      [--lifetime lease|caller|persistent] [--cancellable] [--pausable] [--parent NAME]"],
-        summary: "Starts a task, or picks up a running one of that name.",
-        details: """
-            By default a task is a lease: it lives while it keeps being updated, shows as stalled
-            after 30 seconds without an update, and fails as expired after 10 minutes.
-            """,
-        options: [
-            OptionSpec("title", value: "TEXT", "what the task does, for people"),
-            OptionSpec("total", value: "N", "units in all"),
-            OptionSpec("unit", value: "UNIT", "bytes, files, items, or any word"),
-            OptionSpec("indeterminate", "the amount of work is unknown"),
-            OptionSpec("app-id", value: "ID", "the desktop file id of the application"),
-            OptionSpec("lifetime", value: "KIND", "lease (default), caller or persistent"),
-            OptionSpec("cancellable", "a user may ask the job to cancel"),
-            OptionSpec("pausable", "a user may ask the job to pause"),
-            OptionSpec("parent", value: "NAME", "make the task part of another"),
-        ],
-        examples: ["progressctl start backup --title 'Backing up Documents' --total 120 --unit files",
-                   "progressctl start scan --indeterminate"],
+        "start", help: #"""
+        Usage: progressctl start NAME [--title TEXT] [--total N --unit UNIT] [--indeterminate] [--app-id ID]
+               progressctl       [--lifetime lease|caller|persistent] [--cancellable] [--pausable] [--parent NAME]
+
+        Starts a task, or picks up a running one of that name.
+
+        By default a task is a lease: it lives while it keeps being updated, shows as stalled
+        after 30 seconds without an update, and fails as expired after 10 minutes.
+
+        Options:
+          --title TEXT      what the task does, for people
+          --total N         units in all
+          --unit UNIT       bytes, files, items, or any word
+          --indeterminate   the amount of work is unknown
+          --app-id ID       the desktop file id of the application
+          --lifetime KIND   lease (default), caller or persistent
+          --cancellable     a user may ask the job to cancel
+          --pausable        a user may ask the job to pause
+          --parent NAME     make the task part of another
+
+        Examples:
+          progressctl start backup --title 'Backing up Documents' --total 120 --unit files
+          progressctl start scan --indeterminate
+        """#,
         run: { arguments, context in
             let name = try arguments.positionals("NAME")[0]
             var options: [(String, BusValue)] = []
@@ -45,18 +48,24 @@ enum TaskCommands {
         })
 
     static let set = Command(
-        name: "set",
-        usage: ["set NAME FRACTION [--message TEXT]",
-                "set NAME --completed N [--total N] [--message TEXT]"],
-        summary: "Sets a task's progress: a fraction, a percent, or units done.",
-        details: "FRACTION is written 0.42 or 42% (with a dot, whatever the locale, as scripts write it).",
-        options: [
-            OptionSpec("completed", value: "N", "units done"),
-            OptionSpec("total", value: "N", "units in all"),
-            OptionSpec("message", value: "TEXT", "a line about the current step"),
-        ],
-        examples: ["progressctl set backup 0.42", "progressctl set backup 42%",
-                   "progressctl set backup --completed 50 --total 120 --message 'Pictures'"],
+        "set", help: #"""
+        Usage: progressctl set NAME FRACTION [--message TEXT]
+               progressctl set NAME --completed N [--total N] [--message TEXT]
+
+        Sets a task's progress: a fraction, a percent, or units done.
+
+        FRACTION is written 0.42 or 42% (with a dot, whatever the locale, as scripts write it).
+
+        Options:
+          --completed N    units done
+          --total N        units in all
+          --message TEXT   a line about the current step
+
+        Examples:
+          progressctl set backup 0.42
+          progressctl set backup 42%
+          progressctl set backup --completed 50 --total 120 --message 'Pictures'
+        """#,
         run: { arguments, context in
             let name: String
             var changes: [(String, BusValue)] = []
@@ -86,8 +95,14 @@ enum TaskCommands {
     static let resume = simple("resume", "Asks a paused task's job to go on.", "RequestResume", example: "progressctl resume backup")
 
     static let fail = Command(
-        name: "fail", usage: ["fail NAME MESSAGE"], summary: "Marks a task failed, saying why.", details: "",
-        options: [], examples: ["progressctl fail backup 'The disk is full'"],
+        "fail", help: #"""
+        Usage: progressctl fail NAME MESSAGE
+
+        Marks a task failed, saying why.
+
+        Examples:
+          progressctl fail backup 'The disk is full'
+        """#,
         run: { arguments, context in
             let values = try arguments.positionals("NAME", "MESSAGE")
             try context.manager("Fail", [.string(values[0]), .string(values[1])])

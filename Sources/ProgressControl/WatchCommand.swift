@@ -14,15 +14,23 @@ nonisolated(unsafe) private var interrupted: sig_atomic_t = 0
 /// locale (never by polling the daemon), or plain lines when stdout is not a terminal.
 enum WatchCommand {
     static let command = Command(
-        name: "watch", usage: ["watch [NAME...] [--interval SECONDS]"],
-        summary: "Shows tasks live, until the named ones end (or Ctrl-C).",
-        details: """
-            On a terminal, each task is a bar with its percent, detail and time left, redrawn in
-            place; otherwise one line per change. NO_COLOR turns colours off. With names, watch
-            ends when they have all ended: status 0 if they all finished, 1 otherwise.
-            """,
-        options: [OptionSpec("interval", value: "SECONDS", "the fastest redraw per task (default 0.25, 1 without a terminal)")],
-        examples: ["progressctl watch", "progressctl watch backup", "progressctl watch backup | tee backup.log"],
+        "watch", help: #"""
+        Usage: progressctl watch [NAME...] [--interval SECONDS]
+
+        Shows tasks live, until the named ones end (or Ctrl-C).
+
+        On a terminal, each task is a bar with its percent, detail and time left, redrawn in
+        place; otherwise one line per change. NO_COLOR turns colours off. With names, watch
+        ends when they have all ended: status 0 if they all finished, 1 otherwise.
+
+        Options:
+          --interval SECONDS   the fastest redraw per task (default 0.25, 1 without a terminal)
+
+        Examples:
+          progressctl watch
+          progressctl watch backup
+          progressctl watch backup | tee backup.log
+        """#,
         run: { arguments, context in try Watch(arguments: arguments, context: context).run() })
 }
 

@@ -7,42 +7,46 @@ import ProgressRender
 import ProgressText
 
 /// progress-render: draws a progress image from values or from a live task.
-let syntax = CommandSyntax(
-    program: "progress-render",
-    usage: ["progress-render [--style STYLE] (--fraction F | --task NAME) -o FILE [OPTIONS]", "progress-render --service"],
-    summary: "Draws a progress image as PNG, SVG or PDF.",
-    options: [
-        OptionSpec("style", value: "STYLE", "bar, striped, ring, pulse or skin (default bar)"),
-        OptionSpec("fraction", value: "F", "how much is done, 0 to 1"),
-        OptionSpec("task", value: "NAME", "draw a live progressd task instead"),
-        OptionSpec("size", value: "WxH", "in logical pixels (default 300x24)"),
-        OptionSpec("scale", value: "N", "device pixels per logical pixel (default 1)"),
-        OptionSpec("format", value: "FORMAT", "png, svg or pdf (default: from the file name)"),
-        OptionSpec("theme", value: "THEME", "light, dark or high-contrast"),
-        OptionSpec("state", value: "STATE", "running, paused, finished, failed or cancelled"),
-        OptionSpec("indeterminate", "the amount of work is unknown"),
-        OptionSpec("phase", value: "P", "animation phase of stripes or pulse, 0 to 1"),
-        OptionSpec("label", value: "TEXT", "a label to draw"),
-        OptionSpec("percent-label", "draw the percent, in the locale's own form"),
-        OptionSpec("locale", value: "LOCALE", "for the label and direction (default: from LANG)"),
-        OptionSpec("variant", value: "VARIANT", "default, or bar for the thin bar"),
-        OptionSpec("fill", value: "FILL", "striped: gradient (default) or flat"),
-        OptionSpec("no-inner-shadow", "striped: no inner shadow in the track"),
-        OptionSpec("frames", value: "N", "apng: frames (default 24)"),
-        OptionSpec("duration", value: "SECONDS", "apng: length of the animation (default 1)"),
-        OptionSpec("from-fraction", value: "F", "apng: animate the value from F to --fraction"),
-        OptionSpec("easing", value: "EASING", "apng: ease-out (default) or spring"),
-        OptionSpec("reduce-motion", "a single frame, without motion"),
-        OptionSpec("track-image", value: "PNG", "skin: the track's image"),
-        OptionSpec("fill-image", value: "PNG", "skin: the fill's image"),
-        OptionSpec("o", value: "FILE", "where to write the image"),
-        OptionSpec("list-styles", "print the styles and exit"),
-        OptionSpec("service", "serve org.progressd.Renderer1 on the session bus (D-Bus activation)"),
-        OptionSpec("version", "print the version and exit"),
-        OptionSpec("help", "print this help and exit"),
-    ],
-    examples: ["progress-render --style ring --fraction 0.42 --size 128x128 --scale 2 -o ring.png",
-               "progress-render --style striped --task backup --percent-label -o backup.svg"])
+let syntax = CommandSyntax(program: "progress-render", help: #"""
+    Usage: progress-render [--style STYLE] (--fraction F | --task NAME) -o FILE [OPTIONS]
+           progress-render --service
+
+    Draws a progress image as PNG, SVG or PDF.
+
+    Options:
+      --style STYLE        bar, striped, ring, pulse or skin (default bar)
+      --fraction F         how much is done, 0 to 1
+      --task NAME          draw a live progressd task instead
+      --size WxH           in logical pixels (default 300x24)
+      --scale N            device pixels per logical pixel (default 1)
+      --format FORMAT      png, svg, pdf or apng (default: from the file name)
+      --theme THEME        light, dark or high-contrast
+      --state STATE        running, paused, finished, failed or cancelled
+      --indeterminate      the amount of work is unknown
+      --phase P            animation phase of stripes or pulse, 0 to 1
+      --label TEXT         a label to draw
+      --percent-label      draw the percent, in the locale's own form
+      --locale LOCALE      for the label and direction (default: from LANG)
+      --variant VARIANT    default, or bar for the thin bar
+      --fill FILL          striped: gradient (default) or flat
+      --no-inner-shadow    striped: no inner shadow in the track
+      --frames N           apng: frames (default 24)
+      --duration SECONDS   apng: length of the animation (default 1)
+      --from-fraction F    apng: animate the value from F to --fraction
+      --easing EASING      apng: ease-out (default) or spring
+      --reduce-motion      a single frame, without motion
+      --track-image PNG    skin: the track's image
+      --fill-image PNG     skin: the fill's image
+      -o FILE              where to write the image
+      --list-styles        print the styles and exit
+      --service            serve org.progressd.Renderer1 on the session bus (D-Bus activation)
+      --version            print the version and exit
+      --help               print this help and exit
+
+    Examples:
+      progress-render --style ring --fraction 0.42 --size 128x128 --scale 2 -o ring.png
+      progress-render --style striped --task backup --percent-label -o backup.svg
+    """#)
 
 let parsed = syntax.parseOrExit(Array(CommandLine.arguments.dropFirst()), version: ProgressVersion.current)
 if parsed.has("service") {

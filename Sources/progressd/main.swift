@@ -24,64 +24,59 @@ if ProcessInfo.processInfo.environment["G_SLICE"] == nil {
     // Could not: run on with the slice allocator.
 }
 LargeReplyTrimmer.configureAllocator()
-let syntax = CommandSyntax(
-    program: "progressd",
-    usage: ["progressd [OPTIONS]"],
-    summary: "Serves org.progressd.Progress1 on the session bus (DBUS_SESSION_BUS_ADDRESS).",
-    options: [
-        OptionSpec("max-signals-per-second", value: "N", """
-            PropertiesChanged signals per task per second
-            (default 10, from 1 to 1000); faster changes are coalesced
-            """),
-        OptionSpec("max-tasks", value: "N", "tasks the daemon holds at most (default 100000)"),
-        OptionSpec("max-tasks-per-caller", value: "N", "tasks one process (or sandboxed app) may hold\n(default 1000)"),
-        OptionSpec("max-reply-bytes", value: "N", """
-            bytes in one reply at most (default 33554432, from
-            65536 to 67108864); bigger reads are refused, to page
-            """),
-        OptionSpec("locale-directory", value: "DIR", "where the message catalogs are\n(default: share/locale beside the bin directory)"),
-        OptionSpec("state-directory", value: "DIR", """
-            where tasks are kept across restarts (default
-            $XDG_STATE_HOME/progressd or ~/.local/state/progressd)
-            """),
-        OptionSpec("no-kde-jobs", "neither serve org.kde.JobViewServer (KIO jobs as\ntasks) nor forward tasks to Plasma's job tracker"),
-        OptionSpec("notifications", choices: NotificationOutput.Mode.allCases.map(\.rawValue), """
-            desktop notifications: none, outcomes (failures,
-            and finishes of long tasks; the default) or progress
-            (also one per running task, updated in place)
-            """),
-        OptionSpec("notify-after", value: "SECONDS", "a finish is notified when the task ran this long\n(default 10)"),
-        OptionSpec("no-launcher-entry", """
-            neither read nor send com.canonical.Unity.LauncherEntry
-            (progress on dock icons)
-            """),
-        OptionSpec("no-accessibility", """
-            do not publish tasks as progress bars on the AT-SPI
-            accessibility bus (by default they are, while
-            accessibility is on)
-            """),
-        OptionSpec("no-tray", """
-            no StatusNotifierItem (the ring in the panel's tray,
-            the tasks in its menu); by default there is one while
-            tasks run, a tray is on the bus and Plasma's job
-            tracker is not
-            """),
-        OptionSpec("no-system-jobs", """
-            do not show jobs of system services (package,
-            firmware, disk and image transfers) from the system bus
-            """),
-        OptionSpec("no-system-jobs-from", value: "SERVICE", choices: SystemJobOptions.Service.allCases.map(\.rawValue), """
-            not those of SERVICE: packagekit, udisks2, fwupd or
-            importd (may be given more than once)
-            """, repeatable: true),
-        OptionSpec("system-jobs", choices: ["mine", "all"], """
-            whose system jobs show: mine (the session user's and
-            those of no user; the default) or all (every user's)
-            """),
-        OptionSpec("version", "print the version and exit"),
-        OptionSpec("help", "print this help and exit"),
-    ],
-    examples: ["progressd --notifications progress --no-tray"])
+let syntax = CommandSyntax(program: "progressd", help: #"""
+    Usage: progressd [OPTIONS]
+
+    Serves org.progressd.Progress1 on the session bus (DBUS_SESSION_BUS_ADDRESS).
+
+    Options:
+      --max-signals-per-second N         PropertiesChanged signals per task per second
+                                         (default 10, from 1 to 1000); faster changes
+                                         are coalesced
+      --max-tasks N                      tasks the daemon holds at most (default 100000)
+      --max-tasks-per-caller N           tasks one process (or sandboxed app) may hold
+                                         (default 1000)
+      --max-reply-bytes N                bytes in one reply at most (default 33554432,
+                                         from 65536 to 67108864); bigger reads are
+                                         refused, to page
+      --locale-directory DIR             where the message catalogs are (default:
+                                         share/locale beside the bin directory)
+      --state-directory DIR              where tasks are kept across restarts (default
+                                         $XDG_STATE_HOME/progressd or
+                                         ~/.local/state/progressd)
+      --no-kde-jobs                      neither serve org.kde.JobViewServer (KIO jobs
+                                         as tasks) nor forward tasks to Plasma's job
+                                         tracker
+      --notifications MODE               desktop notifications: none, outcomes
+                                         (failures, and finishes of long tasks; the
+                                         default) or progress (also one per running
+                                         task, updated in place)
+      --notify-after SECONDS             a finish is notified when the task ran this
+                                         long (default 10)
+      --no-launcher-entry                neither read nor send
+                                         com.canonical.Unity.LauncherEntry (progress on
+                                         dock icons)
+      --no-accessibility                 do not publish tasks as progress bars on the
+                                         AT-SPI accessibility bus (by default they are,
+                                         while accessibility is on)
+      --no-tray                          no StatusNotifierItem (the ring in the panel's
+                                         tray, the tasks in its menu); by default there
+                                         is one while tasks run, a tray is on the bus
+                                         and Plasma's job tracker is not
+      --no-system-jobs                   do not show jobs of system services (package,
+                                         firmware, disk and image transfers) from the
+                                         system bus
+      --no-system-jobs-from SERVICE...   not those of SERVICE: packagekit, udisks2,
+                                         fwupd or importd
+      --system-jobs mine|all             whose system jobs show: the session user's and
+                                         those of no user (mine, the default), or every
+                                         user's (all)
+      --version                          print the version and exit
+      --help                             print this help and exit
+
+    Examples:
+      progressd --notifications progress --no-tray
+    """#)
 
 let arguments = syntax.parseOrExit(Array(CommandLine.arguments.dropFirst()), version: ProgressVersion.current)
 let environment = ProcessInfo.processInfo.environment
@@ -93,19 +88,17 @@ var stateURL = StateDirectory.defaultURL(environment: environment)
 // <prefix>/bin/progressd finds <prefix>/share/locale, installed or in the build folder.
 var localeURL = (Bundle.main.executableURL ?? URL(fileURLWithPath: CommandLine.arguments[0]))
     .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("share/locale")
-do {
+do throws(UsageError) {
     if let rate = try arguments.wholeNumber("max-signals-per-second", in: Limits.signalRateRange) { limits.maxSignalsPerSecond = rate }
     if let tasks = try arguments.wholeNumber("max-tasks", in: 1...10_000_000) { limits.maxTasks = tasks }
     if let tasks = try arguments.wholeNumber("max-tasks-per-caller", in: 1...10_000_000) { limits.maxTasksPerCaller = tasks }
     if let bytes = try arguments.wholeNumber("max-reply-bytes", in: Limits.replyBytesRange) { limits.maxReplyBytes = bytes }
     if let path = try arguments.path("locale-directory", of: "directory") { localeURL = URL(fileURLWithPath: path) }
     if let path = try arguments.path("state-directory", of: "directory") { stateURL = URL(fileURLWithPath: path) }
-    notificationMode = NotificationOutput.Mode(rawValue: try arguments.choice("notifications") ?? "outcomes")!
+    notificationMode = try arguments.value("notifications", as: NotificationOutput.Mode.self) ?? .outcomes
     notifyAfterSeconds = try arguments.number("notify-after", in: 0...86_400, kind: "seconds") ?? 10
     if arguments.has("no-system-jobs") { systemJobs.services = [] }
-    for name in try arguments.choices("no-system-jobs-from") {
-        systemJobs.services.remove(SystemJobOptions.Service(rawValue: name)!)
-    }
+    for service in try arguments.all("no-system-jobs-from", as: SystemJobOptions.Service.self) { systemJobs.services.remove(service) }
     systemJobs.allUsers = try arguments.choice("system-jobs") == "all"
     _ = try arguments.positionals()
 } catch {

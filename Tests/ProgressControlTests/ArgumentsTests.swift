@@ -29,6 +29,8 @@ final class ArgumentsTests: XCTestCase {
     }
 
     /// progressd's flags: ranges, choices and a repeatable option, through the same parser.
+    enum Service: String, CaseIterable { case a, b }
+
     func testCheckedValuesNameTheOptionAndTheValue() throws {
         let options = [OptionSpec("max", value: "N", "m"), OptionSpec("after", value: "SECONDS", "a"),
                        OptionSpec("mode", choices: ["none", "some", "all"], "m"),
@@ -40,9 +42,9 @@ final class ArgumentsTests: XCTestCase {
         XCTAssertEqual(try parsed.wholeNumber("max", in: 1...10), 7)
         XCTAssertEqual(try parsed.number("after", in: 0...60, kind: "seconds"), 0.5)
         XCTAssertEqual(try parsed.choice("mode"), "some")
-        XCTAssertEqual(try parsed.choices("skip"), ["a", "b"])
+        XCTAssertEqual(try parsed.all("skip", as: Service.self), [.a, .b])
         XCTAssertNil(try parse().wholeNumber("max", in: 1...10))
-        XCTAssertEqual(try parse().choices("skip"), [])
+        XCTAssertEqual(try parse().all("skip"), [])
         XCTAssertThrowsError(try parse("--max", "0").wholeNumber("max", in: 1...10)) {
             XCTAssertEqual($0 as? UsageError, UsageError("option '--max' needs a whole number from 1 to 10, not '0'"))
         }
@@ -52,7 +54,7 @@ final class ArgumentsTests: XCTestCase {
         XCTAssertThrowsError(try parse("--mode", "most").choice("mode")) {
             XCTAssertEqual($0 as? UsageError, UsageError("option '--mode' needs none, some or all, not 'most'"))
         }
-        XCTAssertThrowsError(try parse("--skip", "a", "--skip", "c").choices("skip")) {
+        XCTAssertThrowsError(try parse("--skip", "a", "--skip", "c").all("skip", as: Service.self)) {
             XCTAssertEqual($0 as? UsageError, UsageError("option '--skip' needs a or b, not 'c'"))
         }
         XCTAssertThrowsError(try parse("--mode", "none", "--mode", "all")) {
@@ -60,30 +62,49 @@ final class ArgumentsTests: XCTestCase {
         }
     }
 
-    /// The help is printed from the same table: placeholders, choices, and a help of several
-    /// lines kept in its column.
-    func testHelpIsPrintedFromTheOptionTable() {
-        let syntax = CommandSyntax(
-            program: "tool", usage: ["tool [OPTIONS]"], summary: "Does things.",
-            options: [OptionSpec("mode", choices: ["mine", "all"], "whose\nand why"), OptionSpec("o", value: "FILE", "out"),
-                      OptionSpec("quiet", "say less")],
-            examples: ["tool --mode all"])
-        XCTAssertEqual(syntax.help, """
+    /// A syntax is written as its help reads; the table read from it parses, and prints
+    /// the same help back.
+    func testTheHelpTextIsTheOptionTable() throws {
+        let help = """
             Usage: tool [OPTIONS]
+                   tool --list
 
             Does things.
 
+            Details, in two
+            lines.
+
             Options:
-              --mode mine|all   whose
-                                and why
-              -o FILE           out
-              --quiet           say less
+              --mode mine|all     whose, and
+                                  why
+              --skip SERVICE...   not those
+              -o FILE             out
+              --quiet             say less
 
             Examples:
               tool --mode all
 
-            """)
-        XCTAssertEqual(syntax.usageLines, "usage: tool [OPTIONS]\n")
+            """
+        let syntax = CommandSyntax(program: "tool", help: help)
+        XCTAssertEqual(syntax.help, help)
+        XCTAssertEqual(syntax.usage, ["tool [OPTIONS]", "tool --list"])
+        XCTAssertEqual(syntax.summary, "Does things.")
+        XCTAssertEqual(syntax.details, "Details, in two\nlines.")
+        XCTAssertEqual(syntax.examples, ["tool --mode all"])
+        XCTAssertEqual(syntax.options.map(\.name), ["mode", "skip", "o", "quiet"])
+        XCTAssertEqual(syntax.options.map(\.value), ["mine|all", "SERVICE...", "FILE", nil])
+        XCTAssertEqual(syntax.options[0].help, "whose, and\nwhy")
+        XCTAssertEqual(syntax.options[0].choices, ["mine", "all"])
+        XCTAssertEqual(syntax.options.map(\.repeatable), [false, true, false, false])
+        let parsed = try syntax.parse(["--mode", "all", "--skip", "a", "--skip", "b", "-o", "x", "--quiet"])
+        XCTAssertEqual(try parsed.choice("mode"), "all")
+        XCTAssertEqual(parsed.all("skip"), ["a", "b"])
+        XCTAssertEqual(parsed.values["o"], "x")
+        XCTAssertTrue(parsed.has("quiet"))
+        XCTAssertThrowsError(try syntax.parse(["--mode", "some"]).choice("mode")) {
+            XCTAssertEqual($0 as? UsageError, UsageError("option '--mode' needs mine or all, not 'some'"))
+        }
+        XCTAssertEqual(syntax.usageLines, "usage: tool [OPTIONS]\nusage: tool --list\n")
     }
 
     func testFractionsAreWrittenAsScriptsWriteThem() throws {
