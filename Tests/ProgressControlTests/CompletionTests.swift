@@ -23,6 +23,10 @@ final class CompletionTests: XCTestCase {
 
     /// What bash proposes for the last of `words` (the word being completed).
     func bash(_ words: String..., environment: [String: String]? = nil, line: UInt = #line) throws -> [String] {
+        try bash(words, environment: environment, line: line)
+    }
+
+    func bash(_ words: [String], environment: [String: String]? = nil, line: UInt = #line) throws -> [String] {
         let program = words[0]
         let function = "_" + program.replacingOccurrences(of: "-", with: "_")
         let script = """
@@ -85,6 +89,30 @@ final class CompletionTests: XCTestCase {
             }
         }
         XCTAssertGreaterThanOrEqual(checked, 1)
+    }
+
+    /// The option tables say which options take a value (a placeholder after the name in
+    /// --help); the completions agree: after one, no option is proposed, after a flag the
+    /// options are.
+    func testBashKnowsWhichOptionsTakeAValue() throws {
+        var cases = [(["progress-render"], try ManualPageTests.help("progress-render")), (["progressd"], try ManualPageTests.help("progressd"))]
+        let top = try ManualPageTests.help("progressctl")
+        for command in top.components(separatedBy: "Commands:\n")[1].components(separatedBy: "\n\n")[0].split(separator: "\n") {
+            let name = String(command.split(separator: " ")[0])
+            cases.append((["progressctl", name, "x"], try ManualPageTests.help("progressctl", name)))
+        }
+        for (words, help) in cases {
+            for line in help.split(separator: "\n") where line.hasPrefix("  -") {
+                let left = line.dropFirst(2).components(separatedBy: "  ")[0]
+                let option = String(left.prefix { $0 != " " })
+                let proposed = try bash(words + [option, "--"])
+                if left.contains(" ") {
+                    XCTAssertEqual(proposed.filter { $0.hasPrefix("--") }, [], "\(words) \(left) takes a value")
+                } else {
+                    XCTAssertFalse(proposed.isEmpty, "\(words) \(option) is a flag: the options come after it")
+                }
+            }
+        }
     }
 
     func testBashCompletesTheRendererAndTheDaemonsOptions() throws {
