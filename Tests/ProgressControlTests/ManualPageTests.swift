@@ -82,6 +82,29 @@ final class ManualPageTests: XCTestCase {
         }
     }
 
+    /// Each option of a page takes the value its program's option table says: the same
+    /// placeholder after it as in --help ("*--size* _WxH_" for "--size WxH"), or none.
+    func testEveryOptionTakesTheValueItsHelpSays() throws {
+        var pairs = [("progressd", section("OPTIONS", of: try source("progressd.1")), try Self.help("progressd")),
+                     ("progress-render", section("OPTIONS", of: try source("progress-render.1")), try Self.help("progress-render"))]
+        for text in section("COMMANDS", of: try source("progressctl.1")).components(separatedBy: "\n## ").dropFirst() {
+            let name = String(text.prefix { $0 != "\n" })
+            pairs.append(("progressctl \(name)", text, try Self.help("progressctl", name)))
+        }
+        for (program, page, help) in pairs {
+            let helpValues = Dictionary(uniqueKeysWithValues: help.split(separator: "\n").filter { $0.hasPrefix("  -") }.map { line in
+                let left = line.dropFirst(2).components(separatedBy: "  ")[0].split(separator: " ")
+                return (String(left[0]), left.count > 1 ? String(left[1]) : "")
+            })
+            let pageValues = Dictionary(uniqueKeysWithValues: page.split(separator: "\n").filter { $0.hasPrefix("*-") }.map { line in
+                let name = String(line.dropFirst().prefix { $0 != "*" })
+                let rest = line.dropFirst(name.count + 2).trimmingCharacters(in: .whitespaces)
+                return (name, rest.replacingOccurrences(of: "_", with: ""))
+            })
+            XCTAssertEqual(pageValues, helpValues, program)
+        }
+    }
+
     /// Each command's subsection has the options of `progressctl COMMAND --help`, and the
     /// page has every command of `progressctl --help`, in the same order.
     func testProgressctlsPageHasEveryCommandAndItsOptions() throws {
