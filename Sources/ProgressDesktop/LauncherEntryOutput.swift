@@ -205,19 +205,8 @@ public final class LauncherEntryOutput: ChangeOutput {
         g_dbus_method_invocation_return_value(invocation, Variant.tuple([Self.properties(state)]))
     }
 
-    /// The object path of an app's entry: ASCII letters and digits as they are, every other
-    /// byte `_` and two hex digits, as task paths are escaped.
-    func path(of appId: String) -> String {
-        var element = ""
-        for byte in appId.utf8 {
-            if (byte >= 0x30 && byte <= 0x39) || (byte >= 0x41 && byte <= 0x5a) || (byte >= 0x61 && byte <= 0x7a) {
-                element.append(Character(Unicode.Scalar(byte)))
-            } else {
-                element += "_" + String(byte, radix: 16).leftPadded(to: 2)
-            }
-        }
-        return Self.basePath + "/" + element
-    }
+    /// The object path of an app's entry, its id escaped as task paths are.
+    func path(of appId: String) -> String { Self.basePath + "/" + ObjectPathElement.escape(appId) }
 
     /// On exit: a cleared entry for every app progressd set, so no dock keeps a stale bar.
     func clearAll() {
@@ -231,11 +220,5 @@ public final class LauncherEntryOutput: ChangeOutput {
         }
         // The daemon is stopping: the cleared entries go out before the connection does.
         g_dbus_connection_flush_sync(context.connection, nil, nil)
-    }
-}
-
-extension String {
-    fileprivate func leftPadded(to width: Int) -> String {
-        count >= width ? self : String(repeating: "0", count: width - count) + self
     }
 }
