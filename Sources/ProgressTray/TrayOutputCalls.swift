@@ -47,7 +47,7 @@ extension TrayOutput {
         ("EventGroup", { $0.eventGroup($1, $2) }),
         // The layout is kept current, so a menu about to open never needs an update.
         ("AboutToShow", { output, parameters, invocation in
-            guard output.menu.entry(TrayOutput.int32(parameters, 0)) != nil else { return TrayOutput.unknownItem(invocation, TrayOutput.int32(parameters, 0)) }
+            guard output.menu.entry(Variant.int32Child(parameters, 0)) != nil else { return TrayOutput.unknownItem(invocation, Variant.int32Child(parameters, 0)) }
             g_dbus_method_invocation_return_value(invocation, Variant.tuple([g_variant_new_boolean(0)]))
         }),
         ("AboutToShowGroup", { output, parameters, invocation in
@@ -111,15 +111,13 @@ extension TrayOutput {
     // MARK: The menu's calls
 
     private func names(_ parameters: OpaquePointer, _ index: Int) -> Set<String> {
-        let list = Variant.child(parameters, index)
-        defer { g_variant_unref(list) }
-        return Set(Variant.mapChildren(list) { String(cString: g_variant_get_string($0, nil)) })
+        Set(Variant.stringsChild(parameters, index))
     }
 
     private func getLayout(_ parameters: OpaquePointer, _ invocation: OpaquePointer) {
-        let id = TrayOutput.int32(parameters, 0)
+        let id = Variant.int32Child(parameters, 0)
         guard let entry = menu.entry(id) else { return TrayOutput.unknownItem(invocation, id) }
-        let layout = menu.layout(of: entry, depth: TrayOutput.int32(parameters, 1), names(parameters, 2))
+        let layout = menu.layout(of: entry, depth: Variant.int32Child(parameters, 1), names(parameters, 2))
         g_dbus_method_invocation_return_value(invocation, Variant.tuple([g_variant_new_uint32(menu.revision), layout]))
     }
 
@@ -136,13 +134,13 @@ extension TrayOutput {
     }
 
     private func getProperty(_ parameters: OpaquePointer, _ invocation: OpaquePointer) {
-        let id = TrayOutput.int32(parameters, 0)
+        let id = Variant.int32Child(parameters, 0)
         let name = Variant.stringChild(parameters, 1)
         guard let entry = menu.entry(id) else { return TrayOutput.unknownItem(invocation, id) }
         let properties = menu.properties(of: entry, [name])
         g_variant_ref_sink(properties)
         defer { g_variant_unref(properties) }
-        guard let value = name.withCString({ g_variant_lookup_value(properties, $0, nil) }) else {
+        guard let value = Variant.lookup(properties, name) else {
             return g_dbus_method_invocation_return_dbus_error(
                 invocation, "org.freedesktop.DBus.Error.InvalidArgs", "menu item \(id) has no property \(name)")
         }
@@ -152,7 +150,7 @@ extension TrayOutput {
 
     /// The reply waits for the sender's identity (the invocation is ours until answered).
     private func event(_ parameters: OpaquePointer, _ invocation: OpaquePointer) {
-        let id = TrayOutput.int32(parameters, 0)
+        let id = Variant.int32Child(parameters, 0)
         guard menu.entry(id) != nil else { return TrayOutput.unknownItem(invocation, id) }
         let eventID = Variant.stringChild(parameters, 1)
         context.withIdentity(of: String(cString: g_dbus_method_invocation_get_sender(invocation))) { [weak self] client in
@@ -170,7 +168,7 @@ extension TrayOutput {
         var unknown: [Int32] = []
         var known: [(id: Int32, eventID: String)] = []
         Variant.mapChildren(events) { event in
-            let id = TrayOutput.int32(event, 0)
+            let id = Variant.int32Child(event, 0)
             if menu.entry(id) == nil { unknown.append(id) } else { known.append((id, Variant.stringChild(event, 1))) }
         }
         if known.isEmpty && !unknown.isEmpty { return TrayOutput.unknownItem(invocation, unknown[0]) }
@@ -189,12 +187,6 @@ extension TrayOutput {
 
     private static func unknownItem(_ invocation: OpaquePointer, _ id: Int32) {
         g_dbus_method_invocation_return_dbus_error(invocation, "org.freedesktop.DBus.Error.InvalidArgs", "the menu has no item \(id)")
-    }
-
-    private static func int32(_ tuple: OpaquePointer, _ index: Int) -> Int32 {
-        let child = Variant.child(tuple, index)
-        defer { g_variant_unref(child) }
-        return g_variant_get_int32(child)
     }
 
     /// The numbers of an `ai`, which is released.
