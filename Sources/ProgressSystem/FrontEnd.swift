@@ -1,4 +1,3 @@
-import CGLib
 import Glibc
 import ProgressBus
 import ProgressCore

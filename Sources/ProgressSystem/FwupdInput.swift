@@ -1,4 +1,3 @@
-import CGLib
 import ProgressBus
 import ProgressCore
 import ProgressText
