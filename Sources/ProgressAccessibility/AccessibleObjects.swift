@@ -45,7 +45,7 @@ final class AccessibleObjects {
         let reply: OpaquePointer?
         switch (interface, method) {
         case ("org.a11y.atspi.Accessible", "GetChildAtIndex"):
-            let index = Int(int32Child(parameters, 0))
+            let index = Int(Variant.int32Child(parameters, 0))
             let children = tree.children(of: name)
             guard children.indices.contains(index) else {
                 return fail(invocation, "org.freedesktop.DBus.Error.InvalidArgs",
@@ -186,12 +186,6 @@ final class AccessibleObjects {
 
     private func fail(_ invocation: OpaquePointer, _ error: String, _ message: String) {
         g_dbus_method_invocation_return_dbus_error(invocation, error, message)
-    }
-
-    private func int32Child(_ tuple: OpaquePointer, _ index: Int) -> Int32 {
-        let child = g_variant_get_child_value(tuple, gsize(index))!
-        defer { g_variant_unref(child) }
-        return g_variant_get_int32(child)
     }
 }
 
