@@ -33,11 +33,12 @@ final class AccessibilityConnection {
         self.info = info
         objects = AccessibleObjects(model: model, busName: String(cString: g_dbus_connection_get_unique_name(connection)))
         objectVTable.initialize(to: GDBusInterfaceVTable(
-            method_call: { _, _, path, interface, method, parameters, invocation, userData in
+            method_call: { _, sender, path, interface, method, parameters, invocation, userData in
                 assertOnMainLoop()
                 AccessibilityConnection.from(userData).objects.call(
-                    path: String(cString: path!), interface: String(cString: interface!), method: String(cString: method!),
-                    parameters: parameters!, invocation: invocation!)
+                    interface: String(cString: interface!), method: String(cString: method!), MethodCall(
+                        sender: ClientID(sender.map { String(cString: $0) } ?? ""), path: String(cString: path!), parameters: parameters!,
+                        invocation: invocation!))
             },
             get_property: { _, _, path, interface, property, error, userData in
                 assertOnMainLoop()
@@ -53,9 +54,10 @@ final class AccessibilityConnection {
             },
             padding: (nil, nil, nil, nil, nil, nil, nil, nil)))
         cacheVTable.initialize(to: GDBusInterfaceVTable(
-            method_call: { _, _, _, _, _, _, invocation, userData in
+            method_call: { _, sender, path, _, _, parameters, invocation, userData in
                 assertOnMainLoop()
-                AccessibilityConnection.from(userData).objects.cacheItems(invocation: invocation!)
+                AccessibilityConnection.from(userData).objects.cacheItems(MethodCall(
+                    sender: ClientID(sender.map { String(cString: $0) } ?? ""), path: String(cString: path!), parameters: parameters!, invocation: invocation!))
             },
             get_property: nil, set_property: nil, padding: (nil, nil, nil, nil, nil, nil, nil, nil)))
         subtreeVTable.initialize(to: GDBusSubtreeVTable(

@@ -36,19 +36,20 @@ final class AccessibleObjects {
 
     // MARK: Methods
 
-    func call(path: String, interface: String, method: String, parameters: OpaquePointer, invocation: OpaquePointer) {
+    func call(interface: String, method: String, _ call: MethodCall) {
+        let path = call.path
         let isRoot = path == AccessibleTree.rootPath
         let name = tree.task(atPath: path)
         guard isRoot || name != nil else {
-            return fail(invocation, "org.freedesktop.DBus.Error.UnknownObject", "no accessible object at \(path)")
+            return call.fail("org.freedesktop.DBus.Error.UnknownObject", "no accessible object at \(path)")
         }
         let reply: OpaquePointer?
         switch (interface, method) {
         case ("org.a11y.atspi.Accessible", "GetChildAtIndex"):
-            let index = Int(Variant.int32Child(parameters, 0))
+            let index = Int(call.int32(0))
             let children = tree.children(of: name)
             guard children.indices.contains(index) else {
-                return fail(invocation, "org.freedesktop.DBus.Error.InvalidArgs",
+                return call.fail("org.freedesktop.DBus.Error.InvalidArgs",
                             "no child \(index); there are \(children.count)")
             }
             reply = Variant.tuple([reference(children[index])])
@@ -84,7 +85,7 @@ final class AccessibleObjects {
             reply = Variant.tuple([Variant.string(model.locale)])
         case ("org.a11y.atspi.Application", "GetApplicationBusAddress"):
             // No private peer-to-peer bus: libatspi takes the error and stays on this one.
-            return fail(invocation, "org.freedesktop.DBus.Error.NotSupported", "progressd has no application bus")
+            return call.fail("org.freedesktop.DBus.Error.NotSupported", "progressd has no application bus")
         case ("org.a11y.atspi.Component", _):
             let index = name.flatMap { tree.place(of: $0)?.index } ?? 0
             let box = AccessibleBar.extents(index: index)
@@ -98,13 +99,13 @@ final class AccessibleObjects {
             default: reply = Variant.tuple([g_variant_new_uint32(3)]) // GetLayer: WIDGET
             }
         default:
-            return fail(invocation, "org.freedesktop.DBus.Error.UnknownMethod", "no method \(interface).\(method) at \(path)")
+            return call.fail("org.freedesktop.DBus.Error.UnknownMethod", "no method \(interface).\(method) at \(path)")
         }
-        g_dbus_method_invocation_return_value(invocation, reply)
+        call.reply(reply)
     }
 
     /// Cache.GetItems: the whole tree, so libatspi fills its cache in one call.
-    func cacheItems(invocation: OpaquePointer) {
+    func cacheItems(_ call: MethodCall) {
         let items = Variant.container("a((so)(so)(so)iiassusau)") { builder in
             g_variant_builder_add_value(builder, rootItem())
             for name in tree.depthFirst {
@@ -112,7 +113,7 @@ final class AccessibleObjects {
                 g_variant_builder_add_value(builder, item(name, bar, index: place.index))
             }
         }
-        g_dbus_method_invocation_return_value(invocation, Variant.tuple([items]))
+        call.reply(Variant.tuple([items]))
     }
 
     private func rootItem() -> OpaquePointer {
@@ -182,11 +183,6 @@ final class AccessibleObjects {
         return false
     }
 
-    // MARK: Helpers
-
-    private func fail(_ invocation: OpaquePointer, _ error: String, _ message: String) {
-        g_dbus_method_invocation_return_dbus_error(invocation, error, message)
-    }
 }
 
 extension AccessibleObjects {

@@ -85,7 +85,7 @@ extension TrayOutput {
                 let table = path == TrayInterfaces.menuPath ? TrayOutput.menuMethods : TrayOutput.itemMethods
                 // GDBus checked the name and signature against the XML, and the table matches it.
                 table[String(cString: method!)]?(output, MethodCall(
-                    sender: ClientID(String(cString: sender!)), path: path, parameters: parameters!, invocation: invocation!))
+                    sender: ClientID(sender.map { String(cString: $0) } ?? ""), path: path, parameters: parameters!, invocation: invocation!))
             },
             get_property: { _, _, path, _, property, error, userData in
                 assertOnMainLoop()
