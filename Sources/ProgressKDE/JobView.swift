@@ -11,7 +11,7 @@ final class JobView {
     typealias Handler = @Sendable (JobView, MethodCall) -> Void
 
     let number: UInt64
-    let path: String
+    var path: String { KDEInterfaces.viewPath(number) }
     let task: TaskName
     /// The requesting connection, with its identity: only it may drive the view, its job is
     /// charged to it, and the access rules see it behind every command.
@@ -26,9 +26,8 @@ final class JobView {
     private var changed = false
     private var outcome: JobViewState.Outcome?
 
-    init(number: UInt64, path: String, task: TaskName, client: ClientID, version: Version, state: JobViewState) {
+    init(number: UInt64, task: TaskName, client: ClientID, version: Version, state: JobViewState) {
         self.number = number
-        self.path = path
         self.task = task
         self.client = client
         self.version = version
