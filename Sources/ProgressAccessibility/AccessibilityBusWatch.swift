@@ -1,5 +1,6 @@
 import CGLib
 import ProgressBus
+import ProgressCore
 
 /// Whether accessibility is on, and where its bus is, read from the session bus without
 /// ever blocking: `org.a11y.Status` (IsEnabled, and ScreenReaderEnabled on at-spi2-core
@@ -11,6 +12,8 @@ import ProgressBus
 final class AccessibilityBusWatch {
     static let busName = "org.a11y.Bus"
     static let busPath = "/org/a11y/bus"
+    /// How long a call to the launcher may take before it counts as failed.
+    static let timeoutMilliseconds: Int32 = 5000
 
     /// The address when accessibility turns on, nil when it turns off or its bus goes.
     private let report: (String?) -> Void
@@ -25,6 +28,9 @@ final class AccessibilityBusWatch {
     private var generation = 0
     private(set) var address: String?
     private var overrideAddress: String?
+    private lazy var reportOverride = MainLoopTimer(clock: GLibClock()) { [weak self] in
+        if let self, let address = self.overrideAddress { self.set(address: address) }
+    }
 
     init(session: OpaquePointer, environmentAddress: String?, report: @escaping (String?) -> Void) {
         self.session = session
@@ -43,7 +49,7 @@ final class AccessibilityBusWatch {
     func start() {
         if let overrideAddress {
             // Reported from the loop, not from inside start(), so the caller is set up first.
-            _ = AtspiCalls.timer(milliseconds: 0) { [weak self] in self?.set(address: overrideAddress) }
+            reportOverride.arm(at: 0)
             return
         }
         propertiesSubscription = g_dbus_connection_signal_subscribe(
@@ -81,15 +87,15 @@ final class AccessibilityBusWatch {
         launcher = owner
         generation += 1
         let asked = generation
-        AtspiCalls.call(
-            session, owner, Self.busPath, "org.freedesktop.DBus.Properties", "GetAll", AtspiCalls.tuple([AtspiCalls.string("org.a11y.Status")]),
-            replyType: "(a{sv})"
-        ) { [weak self] reply, error in
+        BusCall.call(
+            session, destination: owner, path: Self.busPath, interface: "org.freedesktop.DBus.Properties", method: "GetAll",
+            Variant.tuple([Variant.string("org.a11y.Status")]), replyType: "(a{sv})", timeoutMilliseconds: Self.timeoutMilliseconds
+        ) { [weak self] result in
             guard let self, asked == self.generation else { return }
-            guard let reply else { return Log.warning("could not read org.a11y.Status: \(error)") }
-            let properties = g_variant_get_child_value(reply, 0)!
-            self.apply(properties)
-            g_variant_unref(properties)
+            switch result {
+            case .success(let reply): self.apply(VariantDictionary(child: 0, of: reply))
+            case .failure(let failure): Log.warning("could not read org.a11y.Status: \(failure)")
+            }
         }
     }
 
@@ -102,29 +108,14 @@ final class AccessibilityBusWatch {
 
     private func propertiesChanged(sender: String?, _ parameters: OpaquePointer) {
         // GDBus delivers by the unique name; only the current launcher's news counts.
-        guard let launcher, sender == launcher, AtspiCalls.typeString(parameters) == "(sa{sv}as)" else { return }
-        let changed = g_variant_get_child_value(parameters, 1)!
-        apply(changed)
-        g_variant_unref(changed)
+        guard let launcher, sender == launcher, Variant.typeString(parameters) == "(sa{sv}as)" else { return }
+        apply(VariantDictionary(child: 1, of: parameters))
     }
 
     /// Reads IsEnabled and ScreenReaderEnabled from an a{sv}; either one on means on.
-    private func apply(_ properties: OpaquePointer) {
-        var isEnabled: Bool?
-        var screenReader: Bool?
-        for index in 0..<Int(g_variant_n_children(properties)) {
-            let entry = g_variant_get_child_value(properties, gsize(index))!
-            let key = AtspiCalls.stringChild(entry, 0)
-            let boxed = g_variant_get_child_value(entry, 1)!
-            let value = g_variant_get_variant(boxed)!
-            if AtspiCalls.typeString(value) == "b" {
-                if key == "IsEnabled" { isEnabled = g_variant_get_boolean(value) != 0 }
-                if key == "ScreenReaderEnabled" { screenReader = g_variant_get_boolean(value) != 0 }
-            }
-            g_variant_unref(value)
-            g_variant_unref(boxed)
-            g_variant_unref(entry)
-        }
+    private func apply(_ properties: VariantDictionary) {
+        let isEnabled = properties.bool("IsEnabled")
+        let screenReader = properties.bool("ScreenReaderEnabled")
         guard isEnabled != nil || screenReader != nil else { return }
         // A PropertiesChanged names only what changed; keep the other flag as it was.
         currentFlags = (isEnabled ?? currentFlags.isEnabled, screenReader ?? currentFlags.screenReader)
@@ -140,11 +131,17 @@ final class AccessibilityBusWatch {
     private func askForAddress() {
         guard let launcher else { return }
         let asked = generation
-        AtspiCalls.call(session, launcher, Self.busPath, "org.a11y.Bus", "GetAddress", nil, replyType: "(s)") { [weak self] reply, error in
+        BusCall.call(
+            session, destination: launcher, path: Self.busPath, interface: "org.a11y.Bus", method: "GetAddress",
+            replyType: "(s)", timeoutMilliseconds: Self.timeoutMilliseconds
+        ) { [weak self] result in
             guard let self, asked == self.generation else { return }
-            guard let reply else { return Log.warning("could not get the accessibility bus address: \(error)") }
-            let address = AtspiCalls.stringChild(reply, 0)
-            if !address.isEmpty { self.set(address: address) }
+            switch result {
+            case .success(let reply):
+                let address = Variant.stringChild(reply, 0)
+                if !address.isEmpty { self.set(address: address) }
+            case .failure(let failure): Log.warning("could not get the accessibility bus address: \(failure)")
+            }
         }
     }
 

@@ -33,11 +33,12 @@ final class AccessibilityConnection {
         self.info = info
         objects = AccessibleObjects(model: model, busName: String(cString: g_dbus_connection_get_unique_name(connection)))
         objectVTable.initialize(to: GDBusInterfaceVTable(
-            method_call: { _, _, path, interface, method, parameters, invocation, userData in
+            method_call: { _, sender, path, interface, method, parameters, invocation, userData in
                 assertOnMainLoop()
                 AccessibilityConnection.from(userData).objects.call(
-                    path: String(cString: path!), interface: String(cString: interface!), method: String(cString: method!),
-                    parameters: parameters!, invocation: invocation!)
+                    interface: String(cString: interface!), method: String(cString: method!), MethodCall(
+                        sender: ClientID(sender.map { String(cString: $0) } ?? ""), path: String(cString: path!), parameters: parameters!,
+                        invocation: invocation!))
             },
             get_property: { _, _, path, interface, property, error, userData in
                 assertOnMainLoop()
@@ -53,9 +54,10 @@ final class AccessibilityConnection {
             },
             padding: (nil, nil, nil, nil, nil, nil, nil, nil)))
         cacheVTable.initialize(to: GDBusInterfaceVTable(
-            method_call: { _, _, _, _, _, _, invocation, userData in
+            method_call: { _, sender, path, _, _, parameters, invocation, userData in
                 assertOnMainLoop()
-                AccessibilityConnection.from(userData).objects.cacheItems(invocation: invocation!)
+                AccessibilityConnection.from(userData).objects.cacheItems(MethodCall(
+                    sender: ClientID(sender.map { String(cString: $0) } ?? ""), path: String(cString: path!), parameters: parameters!, invocation: invocation!))
             },
             get_property: nil, set_property: nil, padding: (nil, nil, nil, nil, nil, nil, nil, nil)))
         subtreeVTable.initialize(to: GDBusSubtreeVTable(
@@ -107,9 +109,9 @@ final class AccessibilityConnection {
         subtree = g_dbus_connection_register_subtree(
             connection, "/org/a11y/atspi/accessible", subtreeVTable, G_DBUS_SUBTREE_FLAGS_DISPATCH_TO_UNENUMERATED_NODES,
             userData, nil, &error)
-        guard subtree != 0 else { throw AccessibilityError("could not export the accessible objects: \(AtspiCalls.message(error))") }
+        guard subtree != 0 else { throw AccessibilityError("could not export the accessible objects: \(consumeMessage(error))") }
         cache = g_dbus_connection_register_object(connection, "/org/a11y/atspi/cache", info.cache, cacheVTable, userData, nil, &error)
-        guard cache != 0 else { throw AccessibilityError("could not export the cache: \(AtspiCalls.message(error))") }
+        guard cache != 0 else { throw AccessibilityError("could not export the cache: \(consumeMessage(error))") }
         for member in ["EventListenerRegistered", "EventListenerDeregistered"] {
             let box = Unmanaged.passUnretained(self).toOpaque()
             let id = g_dbus_connection_signal_subscribe(
@@ -136,47 +138,46 @@ final class AccessibilityConnection {
     /// Socket.Embed: the registry adds us under its root and sets our Id; its reply is
     /// our Parent. Then the listener list, so events nobody wants are not sent.
     private func embed() {
-        let argument = AtspiCalls.tuple([AtspiCalls.reference(objects.busName, AccessibleTree.rootPath)])
-        AtspiCalls.call(
-            connection, Self.registryName, AccessibleTree.rootPath, "org.a11y.atspi.Socket", "Embed", argument,
-            replyType: "((so))", autoStart: true
-        ) { [weak self] reply, error in
+        let argument = Variant.tuple([Variant.reference(objects.busName, AccessibleTree.rootPath)])
+        BusCall.call(
+            connection, destination: Self.registryName, path: AccessibleTree.rootPath, interface: "org.a11y.atspi.Socket",
+            method: "Embed", argument, replyType: "((so))", timeoutMilliseconds: AccessibilityBusWatch.timeoutMilliseconds, autoStart: true
+        ) { [weak self] result in
             guard let self, self.isOpen else { return }
-            guard let reply else { return Log.warning("the accessibility registry refused Embed: \(error)") }
-            let inner = g_variant_get_child_value(reply, 0)!
-            self.objects.registryReference = (AtspiCalls.stringChild(inner, 0), AtspiCalls.stringChild(inner, 1))
-            g_variant_unref(inner)
+            guard case .success(let reply) = result else {
+                if case .failure(let failure) = result { Log.warning("the accessibility registry refused Embed: \(failure)") }
+                return
+            }
+            self.objects.registryReference = Variant.withChild(reply, 0) { (Variant.stringChild($0, 0), Variant.stringChild($0, 1)) }
             self.isEmbedded = true
             self.askForListeners()
         }
     }
 
     private func askForListeners() {
-        AtspiCalls.call(
-            connection, Self.registryName, "/org/a11y/atspi/registry", "org.a11y.atspi.Registry", "GetRegisteredEvents", nil,
-            replyType: "(a(ss))", autoStart: true
-        ) { [weak self] reply, error in
+        BusCall.call(
+            connection, destination: Self.registryName, path: "/org/a11y/atspi/registry", interface: "org.a11y.atspi.Registry",
+            method: "GetRegisteredEvents", replyType: "(a(ss))", timeoutMilliseconds: AccessibilityBusWatch.timeoutMilliseconds, autoStart: true
+        ) { [weak self] result in
             guard let self, self.isOpen else { return }
-            guard let reply else { return Log.warning("the accessibility registry did not list its listeners: \(error)") }
-            let list = g_variant_get_child_value(reply, 0)!
-            var pairs: [(listener: String, event: String)] = []
-            for index in 0..<Int(g_variant_n_children(list)) {
-                let pair = g_variant_get_child_value(list, gsize(index))!
-                pairs.append((AtspiCalls.stringChild(pair, 0), AtspiCalls.stringChild(pair, 1)))
-                g_variant_unref(pair)
+            guard case .success(let reply) = result else {
+                if case .failure(let failure) = result { Log.warning("the accessibility registry did not list its listeners: \(failure)") }
+                return
             }
-            g_variant_unref(list)
+            let pairs = Variant.withChild(reply, 0) { list in
+                Variant.mapChildren(list) { (listener: Variant.stringChild($0, 0), event: Variant.stringChild($0, 1)) }
+            }
             self.events.replaceAll(pairs)
             self.onListenersChanged?()
         }
     }
 
     private func listenerSignal(_ parameters: OpaquePointer, registered: Bool) {
-        let type = AtspiCalls.typeString(parameters)
+        let type = Variant.typeString(parameters)
         // (s bus, s event, as properties) and (s bus, s event); anything else is dropped.
         guard type.hasPrefix("(ss") else { return }
-        let listener = AtspiCalls.stringChild(parameters, 0)
-        let event = AtspiCalls.stringChild(parameters, 1)
+        let listener = Variant.stringChild(parameters, 0)
+        let event = Variant.stringChild(parameters, 1)
         if registered { events.add(listener: listener, event: event) } else { events.remove(listener: listener, event: event) }
         onListenersChanged?()
     }
@@ -184,13 +185,13 @@ final class AccessibilityConnection {
     /// Broadcasts `org.a11y.atspi.Event.<interface>.<member>(s i i v a{sv})` from `path`.
     func emit(path: String, eventInterface: String, member: String, detail: String, detail1: Int32, detail2: Int32, value: OpaquePointer) {
         guard isOpen else { return }
-        let parameters = AtspiCalls.tuple([
-            AtspiCalls.string(detail), g_variant_new_int32(detail1), g_variant_new_int32(detail2),
-            g_variant_new_variant(value), AtspiCalls.emptyProperties(),
+        let parameters = Variant.tuple([
+            Variant.string(detail), g_variant_new_int32(detail1), g_variant_new_int32(detail2),
+            g_variant_new_variant(value), Variant.container("a{sv}") { _ in },
         ])
         var error: UnsafeMutablePointer<GError>?
         if g_dbus_connection_emit_signal(connection, nil, path, "org.a11y.atspi.Event." + eventInterface, member, parameters, &error) == 0 {
-            Log.warning("could not send \(eventInterface):\(member) on \(path): \(AtspiCalls.message(error))")
+            Log.warning("could not send \(eventInterface):\(member) on \(path): \(consumeMessage(error))")
         }
     }
 

@@ -52,17 +52,9 @@ public final class AccessibilityExport: DaemonInput, AccessibleModel {
     /// Announcements of a task whose bar this batch has yet to add (the budget hears the
     /// batch first): said once it is there, so that they come from the bar.
     private var heldAnnouncements: [AnnouncementBudget.Spoken] = []
-    private lazy var pacerTimer = MainLoopTimer(clock: configuration.clock ?? MonotonicGLibClock()) { [weak self] in
-        self?.pacerFired()
-    }
-
-    private var monotonicNow: Int64 { Int64(g_get_monotonic_time()) }
-
-    /// GLib's monotonic clock, the one its timers use, for the pacer's MainLoopTimer.
-    private final class MonotonicGLibClock: Clock {
-        var monotonicMicros: Int64 { Int64(g_get_monotonic_time()) }
-        var wallMicros: Int64 { Int64(g_get_real_time()) }
-    }
+    private let clock: Clock
+    private lazy var pacerTimer = MainLoopTimer(clock: clock) { [weak self] in self?.pacerFired() }
+    private var monotonicNow: Int64 { clock.monotonicMicros }
 
     var applicationName: String { configuration.applicationName }
     var locale: String { configuration.locale }
@@ -70,6 +62,7 @@ public final class AccessibilityExport: DaemonInput, AccessibleModel {
 
     public init(configuration: Configuration) {
         self.configuration = configuration
+        clock = configuration.clock ?? GLibClock()
         pacer = ValueEventPacer(taskIntervalMicros: 1_000_000 / Int64(max(1, configuration.limits.maxSignalsPerSecond)))
         do {
             info = try AtspiInterfaces()
@@ -130,22 +123,15 @@ public final class AccessibilityExport: DaemonInput, AccessibleModel {
         drop(reason: nil)
         generation += 1
         let attempt = generation
-        let completion = Unmanaged.passRetained(CallCompletion { [weak self] connection, error in
-            guard let self else { return }
-            guard let connection else { return Log.warning("could not connect to the accessibility bus \(address): \(error)") }
-            guard attempt == self.generation else { return g_object_unref(UnsafeMutableRawPointer(connection)) }
-            self.attach(connection)
-        }).toOpaque()
-        // Asynchronous: authenticating and Hello on a bus that hangs must not stall the loop.
-        let flags = GDBusConnectionFlags(
-            rawValue: G_DBUS_CONNECTION_FLAGS_AUTHENTICATION_CLIENT.rawValue | G_DBUS_CONNECTION_FLAGS_MESSAGE_BUS_CONNECTION.rawValue)
-        g_dbus_connection_new_for_address(address, flags, nil, nil, { _, result, box in
-            assertOnMainLoop()
-            let completion = Unmanaged<CallCompletion>.fromOpaque(box!).takeRetainedValue()
-            var error: UnsafeMutablePointer<GError>?
-            let connection = g_dbus_connection_new_for_address_finish(result, &error)
-            completion.action(connection, connection == nil ? AtspiCalls.message(error) : "")
-        }, completion)
+        BusCall.connect(to: address) { [weak self] result in
+            switch result {
+            case .success(let connection):
+                guard let self, attempt == self.generation else { return g_object_unref(UnsafeMutableRawPointer(connection)) }
+                self.attach(connection)
+            case .failure(let failure):
+                Log.warning("could not connect to the accessibility bus \(address): \(failure)")
+            }
+        }
     }
 
     private func attach(_ connection: OpaquePointer) {
@@ -228,7 +214,7 @@ public final class AccessibilityExport: DaemonInput, AccessibleModel {
         pacer.forget(name)
         if bus.events.anyListener {
             bus.emit(path: place.parentPath, eventInterface: "Object", member: "ChildrenChanged", detail: "remove",
-                     detail1: Int32(place.index), detail2: 0, value: AtspiCalls.reference(bus.objects.busName, path))
+                     detail1: Int32(place.index), detail2: 0, value: Variant.reference(bus.objects.busName, path))
         }
         for child in moved {
             if let place = tree.place(of: child) { childrenChanged("add", place, child, bus) }
@@ -238,7 +224,7 @@ public final class AccessibilityExport: DaemonInput, AccessibleModel {
     private func childrenChanged(_ detail: String, _ place: AccessibleTree.Place, _ name: TaskName, _ bus: AccessibilityConnection) {
         guard bus.events.anyListener else { return }
         bus.emit(path: place.parentPath, eventInterface: "Object", member: "ChildrenChanged", detail: detail,
-                 detail1: Int32(place.index), detail2: 0, value: AtspiCalls.reference(bus.objects.busName, tree.path(of: name)))
+                 detail1: Int32(place.index), detail2: 0, value: Variant.reference(bus.objects.busName, tree.path(of: name)))
     }
 
     /// Names and states go out at once (they are rare, and libatspi's cache depends on
@@ -249,13 +235,13 @@ public final class AccessibilityExport: DaemonInput, AccessibleModel {
         let path = tree.path(of: name)
         if difference.name && bus.events.anyListener {
             bus.emit(path: path, eventInterface: "Object", member: "PropertyChange", detail: "accessible-name",
-                     detail1: 0, detail2: 0, value: AtspiCalls.string(new.name))
+                     detail1: 0, detail2: 0, value: Variant.string(new.name))
         }
         if bus.events.anyListener {
             for (states, on) in [(difference.gained, Int32(1)), (difference.lost, Int32(0))] {
                 for state in states {
                     bus.emit(path: path, eventInterface: "Object", member: "StateChanged", detail: state.nick,
-                             detail1: on, detail2: 0, value: AtspiCalls.string("0"))
+                             detail1: on, detail2: 0, value: Variant.string("0"))
                 }
             }
         }
@@ -279,7 +265,7 @@ public final class AccessibilityExport: DaemonInput, AccessibleModel {
         // ATSPI_LIVE_POLITE = 1, ATSPI_LIVE_ASSERTIVE = 2 (atspi-constants.h AtspiLive).
         let politeness: Int32 = spoken.politeness == AnnouncementPolicy.Politeness.assertive ? 2 : 1
         bus.emit(path: tree.path(of: spoken.name), eventInterface: "Object", member: "Announcement", detail: "",
-                 detail1: politeness, detail2: 0, value: AtspiCalls.string(spoken.sentence(configuration.texts)))
+                 detail1: politeness, detail2: 0, value: Variant.string(spoken.sentence(configuration.texts)))
     }
 
     // MARK: Paced value events
@@ -297,7 +283,7 @@ public final class AccessibilityExport: DaemonInput, AccessibleModel {
             let path = tree.path(of: name)
             if old.description != new.description {
                 bus.emit(path: path, eventInterface: "Object", member: "PropertyChange", detail: "accessible-description",
-                         detail1: 0, detail2: 0, value: AtspiCalls.string(new.description))
+                         detail1: 0, detail2: 0, value: Variant.string(new.description))
             }
             if (old.current != new.current || old.valueText != new.valueText)
                 && bus.events.wants("object:property-change:accessible-value") {

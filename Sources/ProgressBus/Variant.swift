@@ -34,6 +34,11 @@ public enum Variant {
         return result
     }
 
+    /// An `as`.
+    public static func strings(_ values: [String]) -> OpaquePointer {
+        container("as") { builder in for value in values { g_variant_builder_add_value(builder, g_variant_new_string(value)) } }
+    }
+
     public static func add(_ builder: UnsafeMutablePointer<GVariantBuilder>, _ value: OpaquePointer) {
         g_variant_builder_add_value(builder, value)
     }
@@ -68,27 +73,45 @@ public enum Variant {
     }
 
     public static func uint32Child(_ tuple: OpaquePointer, _ index: Int) -> UInt32 {
-        let child = g_variant_get_child_value(tuple, gsize(index))!
-        defer { g_variant_unref(child) }
-        return g_variant_get_uint32(child)
+        withChild(tuple, index) { g_variant_get_uint32($0) }
     }
 
     public static func uint64Child(_ tuple: OpaquePointer, _ index: Int) -> UInt64 {
-        let child = g_variant_get_child_value(tuple, gsize(index))!
-        defer { g_variant_unref(child) }
-        return UInt64(g_variant_get_uint64(child))
+        withChild(tuple, index) { UInt64(g_variant_get_uint64($0)) }
     }
 
     public static func doubleChild(_ tuple: OpaquePointer, _ index: Int) -> Double {
-        let child = g_variant_get_child_value(tuple, gsize(index))!
-        defer { g_variant_unref(child) }
-        return g_variant_get_double(child)
+        withChild(tuple, index) { g_variant_get_double($0) }
     }
 
-    /// The entries of the a{sv} child `index`, in the order the client sent them.
+    public static func int32Child(_ tuple: OpaquePointer, _ index: Int) -> Int32 {
+        withChild(tuple, index) { g_variant_get_int32($0) }
+    }
+
+    public static func boolChild(_ tuple: OpaquePointer, _ index: Int) -> Bool {
+        withChild(tuple, index) { g_variant_get_boolean($0) != 0 }
+    }
+
+    /// The `as` or `ao` child `index`.
+    public static func stringsChild(_ tuple: OpaquePointer, _ index: Int) -> [String] {
+        withChild(tuple, index) { array in mapChildren(array) { String(cString: g_variant_get_string($0, nil)) } }
+    }
+
+    /// `read` applied to child `index`, which is released after.
+    public static func withChild<T>(_ tuple: OpaquePointer, _ index: Int, _ read: (OpaquePointer) -> T) -> T {
+        let child = g_variant_get_child_value(tuple, gsize(index))!
+        defer { g_variant_unref(child) }
+        return read(child)
+    }
+
+    /// The entries of the a{sv} child `index`, in the order the sender wrote them.
     public static func optionsChild(_ tuple: OpaquePointer, _ index: Int) -> [(key: String, value: OptionValue)] {
-        let dictionary = g_variant_get_child_value(tuple, gsize(index))!
-        defer { g_variant_unref(dictionary) }
+        withChild(tuple, index) { options($0) }
+    }
+
+    /// The entries of an a{sv}, in the order the sender wrote them, each read as an
+    /// OptionValue (its signature kept): the one walk over a dictionary of variants.
+    public static func options(_ dictionary: OpaquePointer) -> [(key: String, value: OptionValue)] {
         let count = Int(g_variant_n_children(dictionary))
         var options: [(key: String, value: OptionValue)] = []
         options.reserveCapacity(count)
@@ -103,6 +126,15 @@ public enum Variant {
             g_variant_unref(entry)
         }
         return options
+    }
+
+    /// The value under `key` in an a{sv}, which the caller unrefs; nil when it is missing or
+    /// (with `type`) of another type. GLib's lookup, for a value `options` does not read
+    /// (such as an `ao`) or one passed on as it is.
+    public static func lookup(_ dictionary: OpaquePointer, _ key: String, type: String? = nil) -> OpaquePointer? {
+        guard let type else { return g_variant_lookup_value(dictionary, key, nil) }
+        // The type string must outlive the call: a Swift string's C form lasts only for the call it is passed to.
+        return type.withCString { g_variant_lookup_value(dictionary, key, shim_variant_type($0)) }
     }
 
     public static func option(_ value: OpaquePointer) -> OptionValue {

@@ -1,37 +1,9 @@
 import CGLib
 import ProgressBus
 
-/// An error reply, or a failure to reach the bus.
-public struct BusCallError: Error, Equatable, CustomStringConvertible {
-    /// The D-Bus error name, such as "org.progressd.Progress1.Error.NoSuchTask";
-    /// empty when the failure was local (no bus, timeout before sending).
-    public let name: String
-    public let message: String
-
-    public var description: String { name.isEmpty ? message : "\(name): \(message)" }
-
-    public init(name: String, message: String) {
-        self.name = name
-        self.message = message
-    }
-
-    init(consuming error: UnsafeMutablePointer<GError>?) {
-        guard let error else {
-            name = ""
-            message = "unknown error"
-            return
-        }
-        defer { g_error_free(error) }
-        if g_dbus_error_is_remote_error(error) != 0, let remote = g_dbus_error_get_remote_error(error) {
-            name = String(cString: remote)
-            g_free(remote)
-            _ = g_dbus_error_strip_remote_error(error)
-        } else {
-            name = ""
-        }
-        message = String(cString: error.pointee.message)
-    }
-}
+/// An error reply, or a failure to reach the bus: the glue kit's error, under the name
+/// clients have used.
+public typealias BusCallError = BusError
 
 /// A signal as a client receives it.
 public struct BusSignal: Sendable {
@@ -86,13 +58,10 @@ public final class BusConnection {
         _ destination: String, _ path: String, _ interface: String, _ method: String,
         _ arguments: [BusValue] = [], timeoutMilliseconds: Int32 = 25_000, autoStart: Bool = false
     ) throws(BusCallError) -> [BusValue] {
-        var error: UnsafeMutablePointer<GError>?
         // Tests must never start an installed service behind their backs; clients may.
-        let flags = autoStart ? G_DBUS_CALL_FLAGS_NONE : G_DBUS_CALL_FLAGS_NO_AUTO_START
-        guard let reply = g_dbus_connection_call_sync(
-            connection, destination, path, interface, method, BusValue.tuple(arguments).gVariant(), nil,
-            flags, timeoutMilliseconds, nil, &error)
-        else { throw BusCallError(consuming: error) }
+        let reply = try BusCall.callAndWait(
+            connection, destination: destination, path: path, interface: interface, method: method,
+            BusValue.tuple(arguments).gVariant(), timeoutMilliseconds: timeoutMilliseconds, autoStart: autoStart)
         defer { g_variant_unref(reply) }
         return BusValue.children(reply)
     }
@@ -104,20 +73,13 @@ public final class BusConnection {
         _ arguments: [BusValue] = [], timeoutMilliseconds: Int32 = 25_000, autoStart: Bool = false,
         _ completion: @escaping (Result<[BusValue], BusCallError>) -> Void
     ) {
-        let flags = autoStart ? G_DBUS_CALL_FLAGS_NONE : G_DBUS_CALL_FLAGS_NO_AUTO_START
-        // The box keeps this connection alive until the reply is in.
-        let box = Unmanaged.passRetained(AsyncCallBox(self, completion)).toOpaque()
-        g_dbus_connection_call(
-            connection, destination, path, interface, method, BusValue.tuple(arguments).gVariant(), nil,
-            flags, timeoutMilliseconds, nil, { source, result, box in
-                let call = Unmanaged<AsyncCallBox>.fromOpaque(box!).takeRetainedValue()
-                var error: UnsafeMutablePointer<GError>?
-                guard let reply = g_dbus_connection_call_finish(OpaquePointer(source), result, &error) else {
-                    return call.completion(.failure(BusCallError(consuming: error)))
-                }
-                defer { g_variant_unref(reply) }
-                call.completion(.success(BusValue.children(reply)))
-            }, box)
+        // The closure keeps this connection alive until the reply is in.
+        BusCall.call(
+            connection, destination: destination, path: path, interface: interface, method: method,
+            BusValue.tuple(arguments).gVariant(), replyType: nil, timeoutMilliseconds: timeoutMilliseconds, autoStart: autoStart
+        ) { [self] result in
+            withExtendedLifetime(self) { completion(result.map { BusValue.children($0) }) }
+        }
     }
 
     /// Sends every call at once and waits for all the replies (pumping the main context),
@@ -126,33 +88,24 @@ public final class BusConnection {
         _ destination: String, _ path: String, _ interface: String, _ method: String, _ argumentLists: [[BusValue]],
         timeoutMilliseconds: Int32 = 25_000
     ) -> [Result<[BusValue], BusCallError>] {
-        let replies = PendingReplies(count: argumentLists.count)
+        var results = [Result<[BusValue], BusCallError>?](repeating: nil, count: argumentLists.count)
+        var done = 0
         for (index, arguments) in argumentLists.enumerated() {
-            let slot = Unmanaged.passRetained(ReplySlot(replies, index)).toOpaque()
-            g_dbus_connection_call(
-                connection, destination, path, interface, method, BusValue.tuple(arguments).gVariant(), nil,
-                G_DBUS_CALL_FLAGS_NO_AUTO_START, timeoutMilliseconds, nil,
-                { source, result, slot in
-                    let slot = Unmanaged<ReplySlot>.fromOpaque(slot!).takeRetainedValue()
-                    var error: UnsafeMutablePointer<GError>?
-                    if let reply = g_dbus_connection_call_finish(OpaquePointer(source), result, &error) {
-                        slot.replies.results[slot.index] = .success(BusValue.children(reply))
-                        g_variant_unref(reply)
-                    } else {
-                        slot.replies.results[slot.index] = .failure(BusCallError(consuming: error))
-                    }
-                    slot.replies.done += 1
-                }, slot)
+            BusCall.call(
+                connection, destination: destination, path: path, interface: interface, method: method,
+                BusValue.tuple(arguments).gVariant(), replyType: nil, timeoutMilliseconds: timeoutMilliseconds
+            ) { result in
+                results[index] = result.map { BusValue.children($0) }
+                done += 1
+            }
         }
-        Self.pump(seconds: Double(timeoutMilliseconds) / 1000 + 1) { replies.done == argumentLists.count }
-        return replies.results.map { $0 ?? .failure(BusCallError(name: "", message: "no reply")) }
+        Self.pump(seconds: Double(timeoutMilliseconds) / 1000 + 1) { done == argumentLists.count }
+        return results.map { $0 ?? .failure(BusCallError(name: "", message: "no reply")) }
     }
 
     /// Sends a call that expects no reply (the daemon still runs it).
     public func send(_ destination: String, _ path: String, _ interface: String, _ method: String, _ arguments: [BusValue]) {
-        g_dbus_connection_call(
-            connection, destination, path, interface, method, BusValue.tuple(arguments).gVariant(), nil,
-            G_DBUS_CALL_FLAGS_NO_AUTO_START, -1, nil, nil, nil)
+        BusCall.send(connection, destination: destination, path: path, interface: interface, method: method, BusValue.tuple(arguments).gVariant())
     }
 
     /// Broadcasts a signal from this connection (a fake LauncherEntry sender in tests).
@@ -209,32 +162,8 @@ public final class BusConnection {
     }
 }
 
-private final class PendingReplies {
-    var results: [Result<[BusValue], BusCallError>?]
-    var done = 0
-    init(count: Int) { results = Array(repeating: nil, count: count) }
-}
-
-private final class ReplySlot {
-    let replies: PendingReplies
-    let index: Int
-    init(_ replies: PendingReplies, _ index: Int) {
-        self.replies = replies
-        self.index = index
-    }
-}
-
 private final class SignalHandler {
     let handler: (BusSignal) -> Void
     var id: UInt32 = 0
     init(_ handler: @escaping (BusSignal) -> Void) { self.handler = handler }
-}
-
-private final class AsyncCallBox {
-    let connection: BusConnection
-    let completion: (Result<[BusValue], BusCallError>) -> Void
-    init(_ connection: BusConnection, _ completion: @escaping (Result<[BusValue], BusCallError>) -> Void) {
-        self.connection = connection
-        self.completion = completion
-    }
 }

@@ -9,10 +9,10 @@
 /// `TaskStore.normalizeName`), so that the text kept, shown and escaped into the path is
 /// the composed one, and a name has one path whichever form a client sent.
 ///
-/// Each name has one object path element: ASCII letters and digits stand for themselves,
-/// every other byte of the UTF-8 form is written `_` and two lowercase hex digits
-/// (the escape systemd uses for its bus paths). The escape is reversible, so a client
-/// can go from a path back to the name, and two names never share a path.
+/// Each name has one object path element, GLib's escape of its UTF-8 form
+/// (`ObjectPathElement` in ProgressBus, the adapter, since Core imports nothing). The
+/// escape is reversible, so a client can go from a path back to the name, and two names
+/// never share a path.
 public struct TaskName: Hashable, Sendable, CustomStringConvertible {
     public let text: String
 
@@ -54,60 +54,6 @@ public struct TaskName: Hashable, Sendable, CustomStringConvertible {
     }
 
     public var description: String { text }
-
-    /// The last element of the task's object path.
-    public var pathElement: String {
-        var element = ""
-        element.reserveCapacity(text.utf8.count)
-        for byte in text.utf8 {
-            if isAlphanumeric(byte) {
-                element.unicodeScalars.append(Unicode.Scalar(byte))
-            } else {
-                element += "_" + hexDigits(byte)
-            }
-        }
-        return element
-    }
-
-    /// The inverse of `pathElement`; nil for an element no name escapes to.
-    public init?(pathElement: String, limits: Limits = Limits()) {
-        var bytes: [UInt8] = []
-        var iterator = pathElement.utf8.makeIterator()
-        while let byte = iterator.next() {
-            if isAlphanumeric(byte) {
-                bytes.append(byte)
-            } else if byte == UInt8(ascii: "_"),
-                      let high = iterator.next().flatMap(hexValue), let low = iterator.next().flatMap(hexValue) {
-                let decoded = high << 4 | low
-                // An alphanumeric byte written as an escape is not what `pathElement` makes.
-                if isAlphanumeric(decoded) { return nil }
-                bytes.append(decoded)
-            } else {
-                return nil
-            }
-        }
-        guard let text = String(validating: bytes, as: UTF8.self),
-              let name = try? TaskName(text, limits: limits) else { return nil }
-        self = name
-    }
-}
-
-private func isAlphanumeric(_ byte: UInt8) -> Bool {
-    (byte >= 0x30 && byte <= 0x39) || (byte >= 0x41 && byte <= 0x5A) || (byte >= 0x61 && byte <= 0x7A)
-}
-
-private let hexAlphabet = Array("0123456789abcdef".utf8)
-
-private func hexDigits(_ byte: UInt8) -> String {
-    String(decoding: [hexAlphabet[Int(byte >> 4)], hexAlphabet[Int(byte & 0xF)]], as: UTF8.self)
-}
-
-private func hexValue(_ byte: UInt8) -> UInt8? {
-    switch byte {
-    case 0x30...0x39: byte - 0x30
-    case 0x61...0x66: byte - 0x61 + 10
-    default: nil
-    }
 }
 
 func hex4(_ value: UInt32) -> String {

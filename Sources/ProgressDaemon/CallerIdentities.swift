@@ -92,33 +92,17 @@ final class CallerIdentities {
     }
 
     private func askTheBus(about sender: String) {
-        let box = Unmanaged.passRetained(LookupBox(self, sender)).toOpaque()
-        g_dbus_connection_call(
-            connection, "org.freedesktop.DBus", "/org/freedesktop/DBus", "org.freedesktop.DBus",
-            "GetConnectionCredentials", Variant.tuple([Variant.string(sender)]), nil, G_DBUS_CALL_FLAGS_NONE, -1, nil,
-            { source, result, userData in
-                assertOnMainLoop()
-                let box = Unmanaged<LookupBox>.fromOpaque(userData!).takeRetainedValue()
-                var error: UnsafeMutablePointer<GError>?
-                let reply = g_dbus_connection_call_finish(OpaquePointer(source), result, &error)
-                let identity: CallerIdentity
-                if let reply {
-                    identity = box.identities.identity(fromCredentials: reply)
-                    g_variant_unref(reply)
-                } else {
-                    Log.warning("could not learn who \(box.sender) is: \(consumeMessage(error)); it is confined")
-                    identity = CallerIdentity(owner: .unknown)
-                }
-                box.identities.learned(identity, for: box.sender)
-            }, box)
-    }
-
-    private final class LookupBox {
-        let identities: CallerIdentities
-        let sender: String
-        init(_ identities: CallerIdentities, _ sender: String) {
-            self.identities = identities
-            self.sender = sender
+        BusCall.call(
+            connection, destination: "org.freedesktop.DBus", path: "/org/freedesktop/DBus", interface: "org.freedesktop.DBus",
+            method: "GetConnectionCredentials", Variant.tuple([Variant.string(sender)]), replyType: "(a{sv})", autoStart: true
+        ) { [self] result in
+            switch result {
+            case .success(let reply):
+                learned(identity(fromCredentials: VariantDictionary(child: 0, of: reply)), for: sender)
+            case .failure(let failure):
+                Log.warning("could not learn who \(sender) is: \(failure); it is confined")
+                learned(CallerIdentity(owner: .unknown), for: sender)
+            }
         }
     }
 
@@ -131,25 +115,18 @@ final class CallerIdentities {
         if waiting.left { connectionLeft(sender) }
     }
 
-    /// The identity the credentials (a{sv} in a tuple) stand for; see the type's comment.
-    private func identity(fromCredentials reply: OpaquePointer) -> CallerIdentity {
-        let credentials = Variant.child(reply, 0)
-        defer { g_variant_unref(credentials) }
-        func lookup(_ key: String) -> OpaquePointer? { g_variant_lookup_value(credentials, key, nil) }
-        var userID: UInt32?
-        if let value = lookup("UnixUserID") {
-            if Variant.typeString(value) == "u" { userID = g_variant_get_uint32(value) }
-            g_variant_unref(value)
+    /// The identity the credentials stand for; see the type's comment.
+    private func identity(fromCredentials credentials: VariantDictionary) -> CallerIdentity {
+        func number(_ key: String) -> UInt32? {
+            guard credentials.value(key)?.signature == "u", let number = credentials.unsigned(key) else { return nil }
+            return UInt32(number)
         }
-        var processID: UInt32?
-        if let value = lookup("ProcessID") {
-            if Variant.typeString(value) == "u" { processID = g_variant_get_uint32(value) }
-            g_variant_unref(value)
-        }
+        let userID = number("UnixUserID")
+        let processID = number("ProcessID")
         var label = ""
-        if let value = lookup("LinuxSecurityLabel") {
-            if Variant.typeString(value) == "ay", let bytes = g_variant_get_bytestring(value) { label = String(cString: bytes) }
-            g_variant_unref(value)
+        // A NUL-terminated byte string, as the bus sends it (none without the NUL).
+        if let bytes = credentials.bytes("LinuxSecurityLabel"), bytes.last == 0 {
+            label = String(decoding: bytes.prefix { $0 != 0 }, as: UTF8.self)
         }
         if let userID, userID != ownUserID { return CallerIdentity(owner: .otherUser(userID), processID: processID) }
         if let snap = Self.snapName(fromLabel: label) { return CallerIdentity(owner: .snap(snap), processID: processID) }

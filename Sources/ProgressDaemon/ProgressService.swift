@@ -161,9 +161,3 @@ public final class ProgressService {
         return Variant.property(task.value(of: taskProperty, describing: context.texts))
     }
 }
-
-/// The daemon's clock: GLib's monotonic and real time, the same clock GLib timers use.
-final class GLibClock: Clock {
-    var monotonicMicros: Int64 { Int64(g_get_monotonic_time()) }
-    var wallMicros: Int64 { Int64(g_get_real_time()) }
-}

@@ -28,7 +28,7 @@ final class TaskObjects {
                 // so a call that waits for its sender's identity keeps them.
                 service.identities.withIdentity(of: String(cString: sender!)) { client in
                     service.handleManagerCall(method, MethodCall(
-                        sender: client, parameters: parameters!, invocation: invocation!,
+                        sender: client, path: BusNames.managerPath, parameters: parameters!, invocation: invocation!,
                         maxReplyBytes: service.store.limits.maxReplyBytes))
                 }
             },

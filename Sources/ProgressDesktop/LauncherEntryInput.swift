@@ -116,19 +116,17 @@ public final class LauncherEntryInput: DaemonInput {
         guard let desktopId = Self.desktopId(uri: uri), let appId = validAppId(desktopId) else {
             return drop("uri", "an Update from \(sender) for \(uri.prefix(80)), which is not application://ID.desktop")
         }
-        let properties = g_variant_get_child_value(parameters, 1)!
-        defer { g_variant_unref(properties) }
         var proxied = false
         var visible: Bool?
         var progress: Double?
         var urgent: Bool?
-        Self.forEachEntry(properties) { key, value in
-            let type = Variant.typeString(value)
-            switch (key, type) {
+        for (key, value) in Variant.optionsChild(parameters, 1) {
+            let type = value.signature
+            switch (key, value.kind) {
             case ("proxied-for", _): proxied = true
-            case ("progress", "d"): progress = clamped(g_variant_get_double(value), sender: sender)
-            case ("progress-visible", "b"): visible = g_variant_get_boolean(value) != 0
-            case ("urgent", "b"): urgent = g_variant_get_boolean(value) != 0
+            case ("progress", .double(let number)): progress = clamped(number, sender: sender)
+            case ("progress-visible", .bool(let flag)): visible = flag
+            case ("urgent", .bool(let flag)): urgent = flag
             case ("progress", _), ("progress-visible", _), ("urgent", _), ("count", _), ("count-visible", _):
                 if !(key == "count" && type == "x") && !(key == "count-visible" && type == "b") {
                     drop("type", "an Update from \(sender) with \(key) of type \(type), not libunity's")
@@ -283,18 +281,6 @@ public final class LauncherEntryInput: DaemonInput {
     }
 
     /// Each entry of an `a{sv}`: the key and the unboxed value, which `body` must not keep.
-    private static func forEachEntry(_ dictionary: OpaquePointer, _ body: (String, OpaquePointer) -> Void) {
-        for index in 0..<Int(g_variant_n_children(dictionary)) {
-            let entry = Variant.child(dictionary, index)
-            let boxed = Variant.child(entry, 1)
-            let value = g_variant_get_variant(boxed)!
-            body(Variant.stringChild(entry, 0), value)
-            g_variant_unref(value)
-            g_variant_unref(boxed)
-            g_variant_unref(entry)
-        }
-    }
-
     private static func from(_ userData: gpointer?) -> LauncherEntryInput {
         Unmanaged<LauncherEntryInput>.fromOpaque(userData!).takeUnretainedValue()
     }

@@ -60,10 +60,11 @@ public final class LauncherEntryOutput: ChangeOutput {
         intervalMicros = max(32_000, 1_000_000 / Int64(max(1, context.limits.maxSignalsPerSecond)))
         interface = Self.parseInterface()
         vtable.initialize(to: GDBusInterfaceVTable(
-            method_call: { _, _, path, _, method, _, invocation, userData in
+            method_call: { _, sender, path, _, method, parameters, invocation, userData in
                 assertOnMainLoop()
                 let output = Unmanaged<LauncherEntryOutput>.fromOpaque(userData!).takeUnretainedValue()
-                output.handleCall(path: String(cString: path!), method: String(cString: method!), invocation: invocation!)
+                output.handleCall(String(cString: method!), MethodCall(
+                    sender: ClientID(sender.map { String(cString: $0) } ?? ""), path: String(cString: path!), parameters: parameters!, invocation: invocation!))
             },
             get_property: nil, set_property: nil, padding: (nil, nil, nil, nil, nil, nil, nil, nil)))
     }
@@ -194,30 +195,17 @@ public final class LauncherEntryOutput: ChangeOutput {
         return g_dbus_node_info_lookup_interface(node, LauncherEntryInput.interface)
     }
 
-    private func handleCall(path: String, method: String, invocation: OpaquePointer) {
-        guard method == "Query", let appId = apps.first(where: { self.path(of: $0.key) == path })?.key else {
-            g_dbus_method_invocation_return_dbus_error(
-                invocation, "org.freedesktop.DBus.Error.UnknownMethod", "no method \(method) at \(path)")
-            return
+    private func handleCall(_ method: String, _ call: MethodCall) {
+        guard method == "Query", let appId = apps.first(where: { self.path(of: $0.key) == call.path })?.key else {
+            return call.fail("org.freedesktop.DBus.Error.UnknownMethod", "no method \(method) at \(call.path)")
         }
         // The state now, not the last one sent: a reply never shows an older value.
         let state = isReported(appId) ? DockState() : state(of: appId)
-        g_dbus_method_invocation_return_value(invocation, Variant.tuple([Self.properties(state)]))
+        call.reply(Variant.tuple([Self.properties(state)]))
     }
 
-    /// The object path of an app's entry: ASCII letters and digits as they are, every other
-    /// byte `_` and two hex digits, as task paths are escaped.
-    func path(of appId: String) -> String {
-        var element = ""
-        for byte in appId.utf8 {
-            if (byte >= 0x30 && byte <= 0x39) || (byte >= 0x41 && byte <= 0x5a) || (byte >= 0x61 && byte <= 0x7a) {
-                element.append(Character(Unicode.Scalar(byte)))
-            } else {
-                element += "_" + String(byte, radix: 16).leftPadded(to: 2)
-            }
-        }
-        return Self.basePath + "/" + element
-    }
+    /// The object path of an app's entry, its id escaped as task paths are.
+    func path(of appId: String) -> String { Self.basePath + "/" + ObjectPathElement.escape(appId) }
 
     /// On exit: a cleared entry for every app progressd set, so no dock keeps a stale bar.
     func clearAll() {
@@ -231,11 +219,5 @@ public final class LauncherEntryOutput: ChangeOutput {
         }
         // The daemon is stopping: the cleared entries go out before the connection does.
         g_dbus_connection_flush_sync(context.connection, nil, nil)
-    }
-}
-
-extension String {
-    fileprivate func leftPadded(to width: Int) -> String {
-        count >= width ? self : String(repeating: "0", count: width - count) + self
     }
 }

@@ -185,7 +185,7 @@ public final class NotificationOutput: ChangeOutput {
         notify(
             replacing: note.id, summary: title, body: body, critical: burst.failed > 0, appId: app, value: nil, actions: [],
             timeout: -1
-        ) { output, reply, error in output.summaryReplied(app, id: output.notificationId(reply, error)) }
+        ) { output, result in output.summaryReplied(app, id: output.notificationId(result)) }
     }
 
     /// The burst's notification (or the outcome that began it) was answered.
@@ -241,14 +241,14 @@ public final class NotificationOutput: ChangeOutput {
         notify(
             replacing: note.id, summary: ClientText.isolated(task.displayTitle), body: body, critical: failed, appId: task.appId,
             value: value, actions: actions, timeout: task.isLive ? 0 : -1
-        ) { output, reply, error in output.replied(name, burstApp: burstApp, reply, error) }
+        ) { output, result in output.replied(name, burstApp: burstApp, result) }
     }
 
     /// One asynchronous Notify; `done` runs with its reply if this output still exists.
     /// `body` is plain text: escaped here for a server that reads markup.
     private func notify(
         replacing id: UInt32, summary: String, body: String, critical: Bool, appId: String, value: Int?, actions: [String],
-        timeout: Int32, done: @escaping (NotificationOutput, OpaquePointer?, UnsafeMutablePointer<GError>?) -> Void
+        timeout: Int32, done: @escaping (NotificationOutput, Result<OpaquePointer, BusError>) -> Void
     ) {
         var hints: [(String, OpaquePointer)] = [("urgency", g_variant_new_byte(critical ? 2 : 1))]
         if !appId.isEmpty { hints.append(("desktop-entry", g_variant_new_string(appId))) }
@@ -256,68 +256,51 @@ public final class NotificationOutput: ChangeOutput {
         let parameters = Variant.tuple([
             g_variant_new_string("progressd"), g_variant_new_uint32(id), g_variant_new_string(""), g_variant_new_string(summary),
             g_variant_new_string(bodyMarkup == false ? body : ClientText.escapedMarkup(body)),
-            Variant.container("as") { builder in for action in actions { Variant.add(builder, Variant.string(action)) } },
+            Variant.strings(actions),
             Variant.container("a{sv}") { builder in for (key, value) in hints { Variant.addEntry(builder, key, value) } },
             g_variant_new_int32(timeout),
         ])
-        call("Notify", parameters, done)
+        call("Notify", parameters, replyType: "(u)", done)
     }
 
     /// An asynchronous call to the server; `done` runs with its reply if this output still exists.
     private func call(
-        _ method: String, _ parameters: OpaquePointer?, _ done: @escaping (NotificationOutput, OpaquePointer?, UnsafeMutablePointer<GError>?) -> Void
+        _ method: String, _ parameters: OpaquePointer?, replyType: String,
+        _ done: @escaping (NotificationOutput, Result<OpaquePointer, BusError>) -> Void
     ) {
-        let pending = PendingReply(output: self, done: done)
-        g_dbus_connection_call(
-            context.connection, Self.serverName, Self.serverPath, Self.serverName, method, parameters,
-            // No reply type: a Swift string's C pointer would not outlive this call, and
-            // GDBus reads it when the reply comes; the type is checked there instead.
-            nil, G_DBUS_CALL_FLAGS_NO_AUTO_START, -1, nil,
-            { source, result, userData in
-                assertOnMainLoop()
-                let pending = Unmanaged<PendingReply>.fromOpaque(userData!).takeRetainedValue()
-                var error: UnsafeMutablePointer<GError>?
-                let reply = g_dbus_connection_call_finish(OpaquePointer(source), result, &error)
-                if let output = pending.output {
-                    pending.done(output, reply, error)
-                } else {
-                    if let reply { g_variant_unref(reply) }
-                    if let error { g_error_free(error) }
-                }
-            }, Unmanaged.passRetained(pending).toOpaque())
+        BusCall.call(
+            context.connection, destination: Self.serverName, path: Self.serverPath, interface: Self.serverName, method: method,
+            parameters, replyType: replyType
+        ) { [weak self] result in
+            if let self { done(self, result) }
+        }
     }
 
-    /// A Notify reply's id (0 when it failed, which is logged once); frees the reply and error.
-    private func notificationId(_ reply: OpaquePointer?, _ error: UnsafeMutablePointer<GError>?) -> UInt32 {
-        if let reply, Variant.typeString(reply) == "(u)" {
-            defer { g_variant_unref(reply) }
-            return Self.uint32Child(reply, 0)
+    /// A Notify reply's id (0 when it failed, which is logged once).
+    private func notificationId(_ result: Result<OpaquePointer, BusError>) -> UInt32 {
+        switch result {
+        case .success(let reply): return Variant.uint32Child(reply, 0)
+        case .failure(let failure):
+            if !loggedFailure { Log.warning("notifications: Notify failed: \(failure) (not logged again)") }
+            loggedFailure = true
+            return 0
         }
-        let message = reply.map { "the reply was \(Variant.typeString($0)), not (u)" } ?? consumeMessage(error)
-        if let reply { g_variant_unref(reply) }
-        if !loggedFailure { Log.warning("notifications: Notify failed: \(message) (not logged again)") }
-        loggedFailure = true
-        return 0
     }
 
     /// The server is there: what it can do is asked first (body-markup).
     private func serverAppeared() {
         serverPresent = true
         bodyMarkup = nil
-        call("GetCapabilities", nil) { output, reply, error in
-            if let reply, Variant.typeString(reply) == "(as)" {
-                let capabilities = Variant.child(reply, 0)
-                output.bodyMarkup = Variant.mapChildren(capabilities) { String(cString: g_variant_get_string($0, nil)) }.contains("body-markup")
-                g_variant_unref(capabilities)
-            } else {
-                Log.warning("notifications: GetCapabilities failed: \(reply.map { Variant.typeString($0) } ?? consumeMessage(error)); bodies are escaped")
+        call("GetCapabilities", nil, replyType: "(as)") { output, result in
+            switch result {
+            case .success(let reply): output.bodyMarkup = Variant.stringsChild(reply, 0).contains("body-markup")
+            case .failure(let failure): Log.warning("notifications: GetCapabilities failed: \(failure); bodies are escaped")
             }
-            if let reply { g_variant_unref(reply) }
         }
     }
 
-    private func replied(_ name: TaskName, burstApp: String?, _ reply: OpaquePointer?, _ error: UnsafeMutablePointer<GError>?) {
-        let id = notificationId(reply, error)
+    private func replied(_ name: TaskName, burstApp: String?, _ result: Result<OpaquePointer, BusError>) {
+        let id = notificationId(result)
         guard var note = shown[name] else {
             // The task went while the call was out: its notification goes too.
             close(id)
@@ -337,7 +320,7 @@ public final class NotificationOutput: ChangeOutput {
     }
 
     private func received(_ member: String, _ parameters: OpaquePointer) {
-        let id = Self.uint32Child(parameters, 0)
+        let id = Variant.uint32Child(parameters, 0)
         if member == "NotificationClosed", let app = summaries.first(where: { $0.value.id == id })?.key {
             summaries[app]?.id = 0
             return
@@ -353,9 +336,9 @@ public final class NotificationOutput: ChangeOutput {
 
     private func close(_ id: UInt32) {
         guard serverPresent, id != 0 else { return }
-        g_dbus_connection_call(
-            context.connection, Self.serverName, Self.serverPath, Self.serverName, "CloseNotification",
-            Variant.tuple([g_variant_new_uint32(id)]), nil, G_DBUS_CALL_FLAGS_NO_AUTO_START, -1, nil, nil, nil)
+        BusCall.send(
+            context.connection, destination: Self.serverName, path: Self.serverPath, interface: Self.serverName,
+            method: "CloseNotification", Variant.tuple([g_variant_new_uint32(id)]))
     }
 
     /// No server: nothing waits for one. A server that comes later hears only new outcomes.
@@ -377,23 +360,7 @@ public final class NotificationOutput: ChangeOutput {
         watch = 0
     }
 
-    private static func uint32Child(_ tuple: OpaquePointer, _ index: Int) -> UInt32 {
-        let child = Variant.child(tuple, index)
-        defer { g_variant_unref(child) }
-        return g_variant_get_uint32(child)
-    }
-
     private static func from(_ userData: gpointer?) -> NotificationOutput {
         Unmanaged<NotificationOutput>.fromOpaque(userData!).takeUnretainedValue()
-    }
-}
-
-/// One call in flight: what to do with its reply, and the output if it still exists.
-private final class PendingReply {
-    weak var output: NotificationOutput?
-    let done: (NotificationOutput, OpaquePointer?, UnsafeMutablePointer<GError>?) -> Void
-    init(output: NotificationOutput, done: @escaping (NotificationOutput, OpaquePointer?, UnsafeMutablePointer<GError>?) -> Void) {
-        self.output = output
-        self.done = done
     }
 }

@@ -8,10 +8,10 @@ import ProgressCore
 /// the input to perform.
 final class JobView {
     enum Version { case v1, v2 }
-    typealias Handler = @Sendable (JobView, JobViewCall) -> Void
+    typealias Handler = @Sendable (JobView, MethodCall) -> Void
 
     let number: UInt64
-    let path: String
+    var path: String { KDEInterfaces.viewPath(number) }
     let task: TaskName
     /// The requesting connection, with its identity: only it may drive the view, its job is
     /// charged to it, and the access rules see it behind every command.
@@ -26,9 +26,8 @@ final class JobView {
     private var changed = false
     private var outcome: JobViewState.Outcome?
 
-    init(number: UInt64, path: String, task: TaskName, client: ClientID, version: Version, state: JobViewState) {
+    init(number: UInt64, task: TaskName, client: ClientID, version: Version, state: JobViewState) {
         self.number = number
-        self.path = path
         self.task = task
         self.client = client
         self.version = version
@@ -50,13 +49,13 @@ final class JobView {
         }
     }
 
-    private func change(_ call: JobViewCall, _ body: (inout JobViewState) -> Void) {
+    private func change(_ call: MethodCall, _ body: (inout JobViewState) -> Void) {
         body(&state)
         changed = true
         call.reply(nil)
     }
 
-    private func terminate(code: UInt32, message: String, _ call: JobViewCall) {
+    private func terminate(code: UInt32, message: String, _ call: MethodCall) {
         terminated = true
         outcome = JobViewState.outcome(code: code, message: message)
         call.reply(nil)
@@ -92,34 +91,4 @@ final class JobView {
             view.change(call) { state in for (key, value) in options { state.apply(key, value) } }
         }),
     ])
-}
-
-/// One incoming call on /JobViewServer or a view: who sent it, its arguments (GDBus has
-/// checked their types against the XML), and the invocation to answer. Every invocation is
-/// answered, NoReply methods too (GDBus then sends nothing but frees the invocation).
-struct JobViewCall {
-    let sender: String
-    let path: String
-    let parameters: OpaquePointer
-    let invocation: OpaquePointer
-
-    func string(_ index: Int) -> String { Variant.stringChild(parameters, index) }
-    func options(_ index: Int) -> [(key: String, value: OptionValue)] { Variant.optionsChild(parameters, index) }
-
-    private func number<T>(_ index: Int, _ read: (OpaquePointer) -> T) -> T {
-        let child = Variant.child(parameters, index)
-        defer { g_variant_unref(child) }
-        return read(child)
-    }
-
-    func int32(_ index: Int) -> Int32 { number(index) { g_variant_get_int32($0) } }
-    func uint32(_ index: Int) -> UInt32 { number(index) { g_variant_get_uint32($0) } }
-    func uint64(_ index: Int) -> UInt64 { number(index) { UInt64(g_variant_get_uint64($0)) } }
-    func bool(_ index: Int) -> Bool { number(index) { g_variant_get_boolean($0) != 0 } }
-
-    func reply(_ value: OpaquePointer?) { g_dbus_method_invocation_return_value(invocation, value) }
-
-    func fail(_ errorName: String, _ message: String) {
-        g_dbus_method_invocation_return_dbus_error(invocation, errorName, message)
-    }
 }

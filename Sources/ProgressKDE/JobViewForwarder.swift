@@ -115,7 +115,7 @@ public final class JobViewForwarder: DaemonInput {
         let parameters = Variant.tuple([
             Variant.string(entry.isEmpty ? "progressd" : entry), g_variant_new_int32(capabilities), properties(of: task),
         ])
-        AsyncBusCall.call(
+        BusCall.call(
             context.connection, destination: server, path: KDEInterfaces.serverPath, interface: KDEInterfaces.serverV2Interface,
             method: "requestView", parameters, replyType: "(o)"
         ) { [weak self] result in
@@ -131,7 +131,7 @@ public final class JobViewForwarder: DaemonInput {
                 if context.store.task(name) == nil { terminate(name, job, code: JobViewState.userCancelledCode, message: "") }
             case .failure(let failure):
                 // Kept (without a path), so the task is not requested again from this server.
-                Log.warning("\(server) refused a job view for task \(name): \(failure.message)")
+                Log.warning("\(server) refused a job view for task \(name): \(failure)")
             }
         }
     }
@@ -178,7 +178,7 @@ public final class JobViewForwarder: DaemonInput {
 
     private func sendUpdate(_ name: TaskName) {
         guard let server, let job = jobs[name], let path = job.path, !job.terminated, let task = context.store.task(name) else { return }
-        AsyncBusCall.send(
+        BusCall.send(
             context.connection, destination: server, path: path, interface: KDEInterfaces.viewV3Interface, method: "update",
             Variant.tuple([properties(of: task)]))
     }
@@ -203,7 +203,7 @@ public final class JobViewForwarder: DaemonInput {
     private func terminate(_ name: TaskName, _ job: Job, code: UInt32, message: String) {
         job.terminated = true
         guard let server, let path = job.path else { return }
-        AsyncBusCall.send(
+        BusCall.send(
             context.connection, destination: server, path: path, interface: KDEInterfaces.viewV3Interface, method: "terminate",
             Variant.tuple([g_variant_new_uint32(code), Variant.string(message), Variant.container("a{sv}") { _ in }]))
     }

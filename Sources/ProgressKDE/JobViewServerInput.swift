@@ -18,7 +18,7 @@ import ProgressDaemon
 /// its live tasks fail with "the application closed unexpectedly" (Plasma's wording).
 /// As an output it turns RequestCancel/Pause/Resume on those tasks into the view's signals.
 public final class JobViewServerInput: DaemonInput {
-    typealias Handler = @Sendable (JobViewServerInput, JobViewCall) -> Void
+    typealias Handler = @Sendable (JobViewServerInput, MethodCall) -> Void
 
     private let context: DaemonContext
     private let interfaces: KDEInterfaces
@@ -61,7 +61,7 @@ public final class JobViewServerInput: DaemonInput {
                 assertOnMainLoop()
                 Unmanaged<JobViewServerInput>.fromOpaque(userData!).takeUnretainedValue().dispatch(
                     interface: String(cString: interface!), method: String(cString: method!),
-                    JobViewCall(sender: String(cString: sender!), path: String(cString: path!), parameters: parameters!,
+                    MethodCall(sender: ClientID(String(cString: sender!)), path: String(cString: path!), parameters: parameters!,
                                 invocation: invocation!))
             },
             get_property: nil, set_property: nil, padding: (nil, nil, nil, nil, nil, nil, nil, nil)))
@@ -126,7 +126,7 @@ public final class JobViewServerInput: DaemonInput {
 
     // MARK: Calls
 
-    private func dispatch(interface: String, method: String, _ call: JobViewCall) {
+    private func dispatch(interface: String, method: String, _ call: MethodCall) {
         let table: MethodTable<Handler>? = switch interface {
         case KDEInterfaces.serverInterface: Self.serverMethods
         case KDEInterfaces.serverV2Interface: Self.serverV2Methods
@@ -137,7 +137,7 @@ public final class JobViewServerInput: DaemonInput {
         guard let view = views[call.path] else {
             return call.fail("org.freedesktop.DBus.Error.UnknownObject", "no job view at \(call.path)")
         }
-        guard view.owner == call.sender else {
+        guard view.owner == call.sender.uniqueName else {
             return call.fail("org.freedesktop.DBus.Error.AccessDenied", "job view \(call.path) belongs to \(view.owner)")
         }
         guard !view.terminated else {
@@ -149,16 +149,16 @@ public final class JobViewServerInput: DaemonInput {
         if let command = view.takeCommand(limits: context.limits) { perform(command, of: view) }
     }
 
-    private func requestView(_ call: JobViewCall, version: JobView.Version) {
-        guard call.sender != String(cString: g_dbus_connection_get_unique_name(context.connection)) else {
+    private func requestView(_ call: MethodCall, version: JobView.Version) {
+        guard call.sender.uniqueName != String(cString: g_dbus_connection_get_unique_name(context.connection)) else {
             // progressd's own forwarder reached itself: never serve its own tasks back.
             return call.fail("org.freedesktop.DBus.Error.AccessDenied", "progressd does not request views from itself")
         }
         // The view is the caller's: who it is decides what its job may be and where it counts.
-        context.withIdentity(of: call.sender) { [self] client in requestView(call, version: version, by: client) }
+        context.withIdentity(of: call.sender.uniqueName) { [self] client in requestView(call, version: version, by: client) }
     }
 
-    private func requestView(_ call: JobViewCall, version: JobView.Version, by client: ClientID) {
+    private func requestView(_ call: MethodCall, version: JobView.Version, by client: ClientID) {
         do throws(ProgressError) {
             try context.caps.charge(.jobView, to: client.chargeKey)
         } catch {
@@ -172,7 +172,7 @@ public final class JobViewServerInput: DaemonInput {
     }
 
     /// Starts the view's task and exports its object; nil (the call failed) if either fails.
-    private func makeView(_ call: JobViewCall, version: JobView.Version, by client: ClientID) -> JobView? {
+    private func makeView(_ call: MethodCall, version: JobView.Version, by client: ClientID) -> JobView? {
         let entry = call.string(0)
         let capabilities = call.int32(version == .v1 ? 2 : 1)
         let hints = version == .v2 ? call.options(2) : []
@@ -203,7 +203,7 @@ public final class JobViewServerInput: DaemonInput {
             call.fail(BusNames.errorName(error), error.message)
             return nil
         }
-        let view = JobView(number: number, path: KDEInterfaces.viewPath(number), task: name, client: client, version: version, state: state)
+        let view = JobView(number: number, task: name, client: client, version: version, state: state)
         var error: UnsafeMutablePointer<GError>?
         for info in [interfaces.viewV2, interfaces.viewV3] {
             let id = g_dbus_connection_register_object(context.connection, view.path, info, vtable, userData, nil, &error)

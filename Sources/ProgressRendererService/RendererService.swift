@@ -40,9 +40,10 @@ public final class RendererService {
         }
         self.node = node
         vtable.initialize(to: GDBusInterfaceVTable(
-            method_call: { _, _, _, _, _, parameters, invocation, userData in
+            method_call: { _, sender, path, _, _, parameters, invocation, userData in
                 assertOnMainLoop()
-                Unmanaged<RendererService>.fromOpaque(userData!).takeUnretainedValue().handle(parameters!, invocation!)
+                Unmanaged<RendererService>.fromOpaque(userData!).takeUnretainedValue().handle(MethodCall(
+                    sender: ClientID(sender.map { String(cString: $0) } ?? ""), path: String(cString: path!), parameters: parameters!, invocation: invocation!))
             },
             get_property: nil, set_property: nil, padding: (nil, nil, nil, nil, nil, nil, nil, nil)))
     }
@@ -66,11 +67,11 @@ public final class RendererService {
 
     /// GDBus keeps the invocation until it is answered, so a request waiting for progressd
     /// is answered from the callback.
-    private func handle(_ parameters: OpaquePointer, _ invocation: OpaquePointer) {
-        render(Variant.optionsChild(parameters, 0)) { outcome in Self.answer(invocation, outcome) }
+    private func handle(_ call: MethodCall) {
+        render(call.options(0)) { outcome in Self.answer(call, outcome) }
     }
 
-    private static func answer(_ invocation: OpaquePointer, _ outcome: Result<Rendered, Refusal>) {
+    private static func answer(_ call: MethodCall, _ outcome: Result<Rendered, Refusal>) {
         do throws(Refusal) {
             let result = try outcome.get()
             let image = result.image.withUnsafeBytes { bytes in
@@ -79,9 +80,9 @@ public final class RendererService {
             let info = Variant.container("a{sv}") { builder in
                 for (key, value) in result.info { Variant.addEntry(builder, key, Variant.property(value)) }
             }
-            g_dbus_method_invocation_return_value(invocation, Variant.tuple([image, info]))
+            call.reply(Variant.tuple([image, info]))
         } catch {
-            g_dbus_method_invocation_return_dbus_error(invocation, errorPrefix + error.name, error.message)
+            call.fail(errorPrefix + error.name, error.message)
         }
     }
 }

@@ -1,4 +1,3 @@
-import CGLib
 import Glibc
 import ProgressBus
 import ProgressCore
@@ -15,14 +14,15 @@ enum FrontEnd {
         "plasma-discover": "org.kde.discover",
     ]
 
-    /// Asks the system bus for `sender`'s process, then reads its executable's name.
-    static func appId(of sender: String, on connection: OpaquePointer, done: @escaping (String?) -> Void) {
-        AsyncBusCall.call(
+    /// Asks the system bus for `sender`'s process, then reads its executable's name; nothing
+    /// once `cancellable` is cancelled.
+    static func appId(of sender: String, on connection: OpaquePointer, cancellable: BusCancellable, done: @escaping (String?) -> Void) {
+        BusCall.call(
             connection, destination: "org.freedesktop.DBus", path: "/org/freedesktop/DBus", interface: "org.freedesktop.DBus",
-            method: "GetConnectionCredentials", Variant.tuple([Variant.string(sender)]), replyType: "(a{sv})"
+            method: "GetConnectionCredentials", Variant.tuple([Variant.string(sender)]), replyType: "(a{sv})", cancellable: cancellable
         ) { result in
             guard case .success(let reply) = result,
-                  case .unsignedInteger(let pid)? = Variant.optionsChild(reply, 0).first(where: { $0.key == "ProcessID" })?.value.kind
+                  let pid = VariantDictionary(child: 0, of: reply).unsigned("ProcessID")
             else { return done(nil) }
             done(executableName(pid: pid).flatMap { appIds[$0] })
         }

@@ -1,4 +1,3 @@
-import CGLib
 import ProgressBus
 import ProgressCore
 import ProgressText
@@ -11,12 +10,7 @@ import ProgressText
 /// its `UpdateError`), finished otherwise. fwupd's jobs belong to no user, so they show
 /// in every session.
 final class FwupdInput: SystemJobSource {
-    let busName = "org.freedesktop.fwupd"
     static let path = "/"
-
-    private unowned let jobs: SystemJobs
-    private let signals = SystemSignals()
-    private var generation = 0
     private var status: UInt32 = 1
     private var percentage: UInt32 = 0
     private var device: Device?
@@ -32,31 +26,26 @@ final class FwupdInput: SystemJobSource {
         var failed: Bool { updateState == 3 || updateState == 5 }
     }
 
-    init(jobs: SystemJobs) { self.jobs = jobs }
+    init(jobs: SystemJobs) { super.init(busName: "org.freedesktop.fwupd", jobs: jobs) }
 
-    func appeared(on connection: OpaquePointer, owner: String) {
-        signals.subscribe(connection, sender: owner, interface: "org.freedesktop.DBus.Properties", member: "PropertiesChanged",
-                          path: Self.path, arg0: busName) { [unowned self] _, _, parameters in
-            apply(Variant.optionsChild(parameters, 1))
-        }
-        signals.subscribe(connection, sender: owner, interface: busName, member: "DeviceChanged", path: Self.path) {
+    override func serviceAppeared() {
+        subscribe(interface: "org.freedesktop.DBus.Properties", member: "PropertiesChanged", path: Self.path, arg0: busName) {
             [unowned self] _, _, parameters in
-            deviceChanged(Variant.optionsChild(parameters, 0))
+            apply(VariantDictionary(child: 1, of: parameters))
         }
-        let generation = generation
-        AsyncBusCall.call(connection, destination: owner, path: Self.path, interface: "org.freedesktop.DBus.Properties",
-                          method: "GetAll", Variant.tuple([Variant.string(busName)]), replyType: "(a{sv})") { [weak self] result in
-            guard let self, self.generation == generation else { return }
+        subscribe(interface: busName, member: "DeviceChanged", path: Self.path) { [unowned self] _, _, parameters in
+            deviceChanged(VariantDictionary(child: 0, of: parameters))
+        }
+        call(Self.path, "org.freedesktop.DBus.Properties", "GetAll", Variant.tuple([Variant.string(busName)]), replyType: "(a{sv})") {
+            [weak self] result in
             switch result {
-            case .success(let reply): apply(Variant.optionsChild(reply, 0))
-            case .failure(let failure): Log.notice("fwupd: GetAll failed: \(failure.message)")
+            case .success(let reply): self?.apply(VariantDictionary(child: 0, of: reply))
+            case .failure(let failure): Log.notice("fwupd: GetAll failed: \(failure)")
             }
         }
     }
 
-    func vanished(_ why: String) {
-        generation += 1
-        signals.unsubscribeAll()
+    override func serviceVanished(_ why: String) {
         if let task { jobs.end(task, .failed(why)) }
         task = nil
         device = nil
@@ -64,30 +53,17 @@ final class FwupdInput: SystemJobSource {
         percentage = 0
     }
 
-    private func apply(_ properties: [(key: String, value: OptionValue)]) {
-        for (key, value) in properties {
-            switch (key, value.kind) {
-            case ("Status", .unsignedInteger(let number)): status = UInt32(clamping: number)
-            case ("Percentage", .unsignedInteger(let number)): percentage = UInt32(clamping: min(number, 100))
-            default: break
-            }
-        }
+    private func apply(_ properties: VariantDictionary) {
+        if let number = properties.unsigned("Status") { status = UInt32(clamping: number) }
+        if let number = properties.unsigned("Percentage") { percentage = UInt32(clamping: min(number, 100)) }
         refresh()
     }
 
-    private func deviceChanged(_ properties: [(key: String, value: OptionValue)]) {
-        var changed = Device()
-        var busy = false
-        for (key, value) in properties {
-            switch (key, value.kind) {
-            case ("DeviceId", .string(let text)): changed.id = text
-            case ("Name", .string(let text)): changed.name = text
-            case ("UpdateState", .unsignedInteger(let number)): changed.updateState = number
-            case ("UpdateError", .string(let text)): changed.updateError = text
-            case ("Status", .unsignedInteger(let number)): busy = FwupdTexts.isUpdating(UInt32(clamping: number))
-            default: break
-            }
-        }
+    private func deviceChanged(_ properties: VariantDictionary) {
+        var changed = Device(
+            id: properties.string("DeviceId") ?? "", name: properties.string("Name") ?? "",
+            updateState: properties.unsigned("UpdateState") ?? 0, updateError: properties.string("UpdateError") ?? "")
+        let busy = properties.unsigned("Status").map { FwupdTexts.isUpdating(UInt32(clamping: $0)) } ?? false
         // The device being updated is the one busy now (a composite update moves on to the next).
         guard changed.id == device?.id || busy else { return }
         if changed.name.isEmpty, changed.id == device?.id { changed.name = device?.name ?? "" }

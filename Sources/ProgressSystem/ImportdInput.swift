@@ -10,16 +10,10 @@ import ProgressText
 /// gives the outcome (`done`, `canceled`, `failed`). importd offers `Transfer.Cancel()`,
 /// so a cancel request reaches it. Transfers name no user, so they show in every session.
 final class ImportdInput: SystemJobSource {
-    let busName = "org.freedesktop.import1"
     static let path = "/org/freedesktop/import1"
     static let managerInterface = "org.freedesktop.import1.Manager"
     static let pollMicros: Int64 = 500_000
 
-    private unowned let jobs: SystemJobs
-    private let signals = SystemSignals()
-    private var connection: OpaquePointer?
-    private var owner = ""
-    private var generation = 0
     private var transfers: [UInt32: Transfer] = [:]
     /// Transfers removed while a ListTransfers was under way, which its reply may still list.
     private var ended: Set<UInt32> = []
@@ -31,15 +25,11 @@ final class ImportdInput: SystemJobSource {
         let task: TaskName
     }
 
-    init(jobs: SystemJobs) { self.jobs = jobs }
+    init(jobs: SystemJobs) { super.init(busName: "org.freedesktop.import1", jobs: jobs) }
 
-    func appeared(on connection: OpaquePointer, owner: String) {
-        self.connection = connection
-        self.owner = owner
-        signals.subscribe(connection, sender: owner, interface: Self.managerInterface, member: "TransferNew", path: Self.path) {
-            [unowned self] _, _, _ in poll()
-        }
-        signals.subscribe(connection, sender: owner, interface: Self.managerInterface, member: "TransferRemoved", path: Self.path) {
+    override func serviceAppeared() {
+        subscribe(interface: Self.managerInterface, member: "TransferNew", path: Self.path) { [unowned self] _, _, _ in poll() }
+        subscribe(interface: Self.managerInterface, member: "TransferRemoved", path: Self.path) {
             [unowned self] _, _, parameters in
             let id = Variant.uint32Child(parameters, 0)
             ended.insert(id)
@@ -49,15 +39,12 @@ final class ImportdInput: SystemJobSource {
         poll()
     }
 
-    func vanished(_ why: String) {
-        generation += 1
-        signals.unsubscribeAll()
+    override func serviceVanished(_ why: String) {
         timer.cancel()
         polling = false
         for transfer in transfers.values { jobs.end(transfer.task, .failed(why)) }
         transfers.removeAll()
         ended.removeAll()
-        connection = nil
     }
 
     static func outcome(_ result: String) -> SystemJobState.Outcome {
@@ -70,13 +57,11 @@ final class ImportdInput: SystemJobSource {
 
     /// One ListTransfers at a time; the next is armed while any transfer runs.
     private func poll() {
-        guard let connection, !polling else { return }
+        guard connection != nil, !polling else { return }
         polling = true
         timer.cancel()
-        let generation = generation
-        AsyncBusCall.call(connection, destination: owner, path: Self.path, interface: Self.managerInterface, method: "ListTransfers",
-                          Variant.tuple([]), replyType: "(a(usssdo))") { [weak self] result in
-            guard let self, self.generation == generation else { return }
+        call(Self.path, Self.managerInterface, "ListTransfers", Variant.tuple([]), replyType: "(a(usssdo))") { [weak self] result in
+            guard let self else { return }
             polling = false
             switch result {
             case .success(let reply):
@@ -85,7 +70,7 @@ final class ImportdInput: SystemJobSource {
                 let listedIds = Set(Variant.mapChildren(list) { listed($0) })
                 ended.formIntersection(listedIds)
             case .failure(let failure):
-                Log.notice("importd: ListTransfers failed: \(failure.message)")
+                Log.notice("importd: ListTransfers failed: \(failure)")
             }
             if !transfers.isEmpty { timer.arm(at: jobs.context.clock.monotonicMicros + Self.pollMicros) }
         }
@@ -116,12 +101,10 @@ final class ImportdInput: SystemJobSource {
     }
 
     private func cancel(_ id: UInt32) {
-        guard let connection, let transfer = transfers[id] else { return }
-        let generation = generation
-        AsyncBusCall.call(connection, destination: owner, path: transfer.path, interface: "org.freedesktop.import1.Transfer",
-                          method: "Cancel", Variant.tuple([]), replyType: "()") { [weak self] result in
-            guard let self, self.generation == generation, case .failure(let failure) = result else { return }
-            jobs.refused(transfer.task, serviceMessage(failure))
+        guard let transfer = transfers[id] else { return }
+        call(transfer.path, "org.freedesktop.import1.Transfer", "Cancel", Variant.tuple([]), replyType: "()") { [weak self] result in
+            guard let self, case .failure(let failure) = result else { return }
+            jobs.refused(transfer.task, failure.message)
         }
     }
 }

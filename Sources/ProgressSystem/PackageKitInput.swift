@@ -1,4 +1,3 @@
-import CGLib
 import ProgressBus
 import ProgressCore
 import ProgressText
@@ -11,19 +10,11 @@ import ProgressText
 /// task, `Destroy` removes it. Query transactions (search, resolve, get-*) are not tasks:
 /// they take moments and would only flicker on docks and in screen readers.
 final class PackageKitInput: SystemJobSource {
-    let busName = "org.freedesktop.PackageKit"
     static let path = "/org/freedesktop/PackageKit"
     static let transactionInterface = "org.freedesktop.PackageKit.Transaction"
-
-    private unowned let jobs: SystemJobs
-    private let signals = SystemSignals()
-    private var connection: OpaquePointer?
-    private var owner = ""
-    /// Bumped when packagekitd goes: replies to calls made before are dropped.
-    private var generation = 0
     private var transactions: [String: Transaction] = [:]
 
-    init(jobs: SystemJobs) { self.jobs = jobs }
+    init(jobs: SystemJobs) { super.init(busName: "org.freedesktop.PackageKit", jobs: jobs) }
 
     final class Transaction {
         let path: String
@@ -41,42 +32,32 @@ final class PackageKitInput: SystemJobSource {
         init(path: String) { self.path = path }
     }
 
-    func appeared(on connection: OpaquePointer, owner: String) {
-        self.connection = connection
-        self.owner = owner
-        signals.subscribe(connection, sender: owner, interface: busName, member: "TransactionListChanged", path: Self.path) {
-            [unowned self] _, _, parameters in
-            listed(SystemVariant.strings(parameters, 0))
+    override func serviceAppeared() {
+        subscribe(interface: busName, member: "TransactionListChanged", path: Self.path) { [unowned self] _, _, parameters in
+            listed(Variant.stringsChild(parameters, 0))
         }
-        signals.subscribe(connection, sender: owner, interface: "org.freedesktop.DBus.Properties", member: "PropertiesChanged",
-                          arg0: Self.transactionInterface) { [unowned self] path, _, parameters in
+        subscribe(interface: "org.freedesktop.DBus.Properties", member: "PropertiesChanged", arg0: Self.transactionInterface) {
+            [unowned self] path, _, parameters in
             guard let transaction = transactions[path] else { return }
-            apply(Variant.optionsChild(parameters, 1), to: transaction)
+            apply(VariantDictionary(child: 1, of: parameters), to: transaction)
             refresh(transaction)
         }
-        signals.subscribe(connection, sender: owner, interface: Self.transactionInterface, member: nil) { [unowned self] path, member, parameters in
+        subscribe(interface: Self.transactionInterface, member: nil) { [unowned self] path, member, parameters in
             transactionSignal(path, member, parameters)
         }
-        let generation = generation
-        AsyncBusCall.call(connection, destination: owner, path: Self.path, interface: busName, method: "GetTransactionList",
-                          Variant.tuple([]), replyType: "(ao)") { [weak self] result in
-            guard let self, self.generation == generation else { return }
+        call(Self.path, busName, "GetTransactionList", Variant.tuple([]), replyType: "(ao)") { [weak self] result in
             switch result {
-            case .success(let reply):
-                listed(SystemVariant.strings(reply, 0))
-            case .failure(let failure): Log.notice("PackageKit: GetTransactionList failed: \(failure.message)")
+            case .success(let reply): self?.listed(Variant.stringsChild(reply, 0))
+            case .failure(let failure): Log.notice("PackageKit: GetTransactionList failed: \(failure)")
             }
         }
     }
 
-    func vanished(_ why: String) {
-        generation += 1
-        signals.unsubscribeAll()
+    override func serviceVanished(_ why: String) {
         for transaction in transactions.values where !transaction.ended {
             if let task = transaction.task { jobs.end(task, .failed(why)) }
         }
         transactions.removeAll()
-        connection = nil
     }
 
     /// The transactions packagekitd has now: new ones are read; ones that left the list
@@ -95,19 +76,17 @@ final class PackageKitInput: SystemJobSource {
 
     private func read(_ transaction: Transaction) {
         guard let connection else { return }
-        let generation = generation
-        AsyncBusCall.call(connection, destination: owner, path: transaction.path, interface: "org.freedesktop.DBus.Properties",
-                          method: "GetAll", Variant.tuple([Variant.string(Self.transactionInterface)]), replyType: "(a{sv})") {
-            [weak self] result in
-            guard let self, self.generation == generation, transactions[transaction.path] === transaction else { return }
+        call(transaction.path, "org.freedesktop.DBus.Properties", "GetAll", Variant.tuple([Variant.string(Self.transactionInterface)]),
+             replyType: "(a{sv})") { [weak self] result in
+            guard let self, transactions[transaction.path] === transaction else { return }
             switch result {
             case .success(let reply):
-                let properties = Variant.optionsChild(reply, 0)
+                let properties = VariantDictionary(child: 0, of: reply)
                 apply(properties, to: transaction)
                 transaction.known = true
-                if case .string(let sender)? = properties.first(where: { $0.key == "Sender" })?.value.kind, !sender.isEmpty {
-                    FrontEnd.appId(of: sender, on: connection) { [weak self] appId in
-                        guard let self, self.generation == generation, let appId else { return }
+                if let sender = properties.string("Sender"), !sender.isEmpty {
+                    FrontEnd.appId(of: sender, on: connection, cancellable: calls) { [weak self] appId in
+                        guard let self, let appId else { return }
                         transaction.appId = appId
                         refresh(transaction)
                     }
@@ -120,17 +99,13 @@ final class PackageKitInput: SystemJobSource {
         }
     }
 
-    private func apply(_ properties: [(key: String, value: OptionValue)], to transaction: Transaction) {
-        for (key, value) in properties {
-            switch (key, value.kind) {
-            case ("Role", .unsignedInteger(let number)): transaction.role = UInt32(clamping: number)
-            case ("Status", .unsignedInteger(let number)): transaction.status = UInt32(clamping: number)
-            case ("Percentage", .unsignedInteger(let number)): transaction.percentage = UInt32(clamping: number)
-            case ("LastPackage", .string(let text)): transaction.lastPackage = text
-            case ("Uid", .unsignedInteger(let number)): transaction.uid = UInt32(clamping: number)
-            default: break // ElapsedTime, RemainingTime, Speed: progressd estimates the rate itself.
-            }
-        }
+    /// ElapsedTime, RemainingTime and Speed are not read: progressd estimates the rate itself.
+    private func apply(_ properties: VariantDictionary, to transaction: Transaction) {
+        if let role = properties.unsigned("Role") { transaction.role = UInt32(clamping: role) }
+        if let status = properties.unsigned("Status") { transaction.status = UInt32(clamping: status) }
+        if let percentage = properties.unsigned("Percentage") { transaction.percentage = UInt32(clamping: percentage) }
+        if let package = properties.string("LastPackage") { transaction.lastPackage = package }
+        if let uid = properties.unsigned("Uid") { transaction.uid = UInt32(clamping: uid) }
     }
 
     private func transactionSignal(_ path: String, _ member: String, _ parameters: OpaquePointer) {

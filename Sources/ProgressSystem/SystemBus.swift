@@ -2,17 +2,6 @@ import CGLib
 import ProgressBus
 import ProgressCore
 
-/// One system service the bridge reads jobs from: it is told when its bus name gets an owner
-/// (with the system bus connection and the owner's unique name, the only sender it may
-/// believe) and when the name loses it or the bus goes.
-protocol SystemJobSource: AnyObject {
-    /// The service's bus name, such as `org.freedesktop.PackageKit`.
-    var busName: String { get }
-    func appeared(on connection: OpaquePointer, owner: String)
-    /// The owner left (or the bus went): `why` says which, for the live jobs' failure.
-    func vanished(_ why: String)
-}
-
 /// The system bus for the system-job inputs (`DBUS_SYSTEM_BUS_ADDRESS`, or the default
 /// system bus). It connects asynchronously; a bus that is missing, refuses progressd or
 /// goes away is logged once and tried again with a growing pause (1 s to 60 s), never an
@@ -55,20 +44,13 @@ final class SystemBus {
     func connect() {
         guard !stopped, !connecting, connection == nil, let address = Self.address else { return }
         connecting = true
-        g_dbus_connection_new_for_address(
-            address,
-            GDBusConnectionFlags(rawValue: G_DBUS_CONNECTION_FLAGS_AUTHENTICATION_CLIENT.rawValue
-                | G_DBUS_CONNECTION_FLAGS_MESSAGE_BUS_CONNECTION.rawValue),
-            nil, nil,
-            { _, result, userData in
-                assertOnMainLoop()
-                var error: UnsafeMutablePointer<GError>?
-                let connection = g_dbus_connection_new_for_address_finish(result, &error)
-                let bus = Unmanaged<SystemBus>.fromOpaque(userData!).takeRetainedValue()
-                bus.connecting = false
-                guard let connection else { return bus.failed("could not connect to the system bus: \(consumeMessage(error))") }
-                bus.connected(connection)
-            }, Unmanaged.passRetained(self).toOpaque())
+        BusCall.connect(to: address) { [self] result in
+            connecting = false
+            switch result {
+            case .success(let connection): connected(connection)
+            case .failure(let failure): failed("could not connect to the system bus: \(failure)")
+            }
+        }
     }
 
     private func failed(_ message: String) {
@@ -157,63 +139,5 @@ final class SystemBus {
             self.bus = bus
             self.source = source
         }
-    }
-}
-
-/// The signals one source listens to, from its service's unique name only (a name any
-/// other peer on the system bus could not send as), each with a Swift handler; all of them
-/// are dropped at once when the service goes.
-final class SystemSignals {
-    typealias Handler = (_ path: String, _ member: String, _ parameters: OpaquePointer) -> Void
-    private var subscriptions: [UInt32] = []
-    private var connection: OpaquePointer?
-
-    func subscribe(_ connection: OpaquePointer, sender: String, interface: String, member: String?, path: String? = nil,
-                   arg0: String? = nil, _ handler: @escaping Handler) {
-        self.connection = connection
-        let box = Unmanaged.passRetained(HandlerBox(handler)).toOpaque()
-        subscriptions.append(g_dbus_connection_signal_subscribe(
-            connection, sender, interface, member, path, arg0, G_DBUS_SIGNAL_FLAGS_NONE,
-            { _, _, path, _, member, parameters, box in
-                assertOnMainLoop()
-                Unmanaged<HandlerBox>.fromOpaque(box!).takeUnretainedValue().handler(
-                    String(cString: path!), String(cString: member!), parameters!)
-            }, box, { box in Unmanaged<HandlerBox>.fromOpaque(box!).release() }))
-    }
-
-    func unsubscribeAll() {
-        if let connection { for id in subscriptions { g_dbus_connection_signal_unsubscribe(connection, id) } }
-        subscriptions.removeAll()
-        connection = nil
-    }
-
-    private final class HandlerBox {
-        let handler: Handler
-        init(_ handler: @escaping Handler) { self.handler = handler }
-    }
-}
-
-/// Reading the children of the services' tuples that Variant has no helper for.
-enum SystemVariant {
-    /// The `as` or `ao` child `index`.
-    static func strings(_ tuple: OpaquePointer, _ index: Int) -> [String] {
-        let array = Variant.child(tuple, index)
-        defer { g_variant_unref(array) }
-        return Variant.mapChildren(array) { String(cString: g_variant_get_string($0, nil)) }
-    }
-
-    static func bool(_ tuple: OpaquePointer, _ index: Int) -> Bool {
-        let child = Variant.child(tuple, index)
-        defer { g_variant_unref(child) }
-        return g_variant_get_boolean(child) != 0
-    }
-
-    /// The `ao` under `key` in the a{sv} child `index` (Variant's options reader has no `ao`).
-    static func objectPaths(_ tuple: OpaquePointer, _ index: Int, key: String) -> [String]? {
-        let dictionary = Variant.child(tuple, index)
-        defer { g_variant_unref(dictionary) }
-        guard let value = "ao".withCString({ g_variant_lookup_value(dictionary, key, shim_variant_type($0)) }) else { return nil }
-        defer { g_variant_unref(value) }
-        return Variant.mapChildren(value) { String(cString: g_variant_get_string($0, nil)) }
     }
 }

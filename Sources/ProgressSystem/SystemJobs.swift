@@ -144,10 +144,3 @@ public final class SystemJobs: DaemonInput {
         }
     }
 }
-
-/// A service's error as people read it: GDBus's `GDBus.Error:NAME: ` prefix taken off.
-func serviceMessage(_ failure: AsyncBusCall.CallFailure) -> String {
-    let text = failure.message
-    guard text.hasPrefix("GDBus.Error:"), let separator = text.range(of: ": ") else { return text }
-    return String(text[separator.upperBound...])
-}

@@ -10,20 +10,13 @@ import ProgressText
 /// cancel request on a `Cancelable` job calls `Job.Cancel({})`; polkit decides, and a
 /// refusal becomes the task's message, nothing else.
 final class UDisksInput: SystemJobSource {
-    let busName = "org.freedesktop.UDisks2"
     static let root = "/org/freedesktop/UDisks2"
     static let jobInterface = "org.freedesktop.UDisks2.Job"
-
-    private unowned let jobs: SystemJobs
-    private let signals = SystemSignals()
-    private var connection: OpaquePointer?
-    private var owner = ""
-    private var generation = 0
     private var jobsByPath: [String: Job] = [:]
     /// What the title calls a block device or drive: its label, device file, or model.
     private var objectNames: [String: String] = [:]
 
-    init(jobs: SystemJobs) { self.jobs = jobs }
+    init(jobs: SystemJobs) { super.init(busName: "org.freedesktop.UDisks2", jobs: jobs) }
 
     final class Job {
         let path: String
@@ -40,44 +33,39 @@ final class UDisksInput: SystemJobSource {
         init(path: String) { self.path = path }
     }
 
-    func appeared(on connection: OpaquePointer, owner: String) {
-        self.connection = connection
-        self.owner = owner
+    override func serviceAppeared() {
         let manager = "org.freedesktop.DBus.ObjectManager"
-        signals.subscribe(connection, sender: owner, interface: manager, member: "InterfacesAdded", path: Self.root) {
+        subscribe(interface: manager, member: "InterfacesAdded", path: Self.root) {
             [unowned self] _, _, parameters in
             let interfaces = Variant.child(parameters, 1)
             defer { g_variant_unref(interfaces) }
             added(Variant.stringChild(parameters, 0), interfaces)
         }
-        signals.subscribe(connection, sender: owner, interface: manager, member: "InterfacesRemoved", path: Self.root) {
-            [unowned self] _, _, parameters in
-            guard SystemVariant.strings(parameters, 1).contains(Self.jobInterface),
+        subscribe(interface: manager, member: "InterfacesRemoved", path: Self.root) { [unowned self] _, _, parameters in
+            guard Variant.stringsChild(parameters, 1).contains(Self.jobInterface),
                   let job = jobsByPath.removeValue(forKey: Variant.stringChild(parameters, 0)) else { return }
             // Gone without Completed (udisksd stops it): no outcome can follow.
             if !job.ended, let task = job.task { jobs.end(task, .failed("udisksd dropped the job without a result")) }
         }
-        signals.subscribe(connection, sender: owner, interface: "org.freedesktop.DBus.Properties", member: "PropertiesChanged",
-                          arg0: Self.jobInterface) { [unowned self] path, _, parameters in
+        subscribe(interface: "org.freedesktop.DBus.Properties", member: "PropertiesChanged", arg0: Self.jobInterface) {
+            [unowned self] path, _, parameters in
             guard let job = jobsByPath[path] else { return }
-            apply(Variant.optionsChild(parameters, 1), to: job)
-            if let objects = SystemVariant.objectPaths(parameters, 1, key: "Objects") { job.objects = objects }
+            apply(VariantDictionary(child: 1, of: parameters), to: job)
+            if let objects = Self.objectPaths(parameters, 1) { job.objects = objects }
             refresh(job)
         }
-        signals.subscribe(connection, sender: owner, interface: Self.jobInterface, member: "Completed") { [unowned self] path, _, parameters in
+        subscribe(interface: Self.jobInterface, member: "Completed") { [unowned self] path, _, parameters in
             guard let job = jobsByPath[path], !job.ended else { return }
             job.ended = true
             guard let task = job.task else { return }
-            let success = SystemVariant.bool(parameters, 0)
+            let success = Variant.boolChild(parameters, 0)
             let message = Variant.stringChild(parameters, 1)
             jobs.end(task, success ? .finished : job.cancelRequested ? .cancelled : .failed(message.isEmpty ? "the disk job failed" : message))
         }
-        let generation = generation
-        AsyncBusCall.call(connection, destination: owner, path: Self.root, interface: manager, method: "GetManagedObjects",
-                          Variant.tuple([]), replyType: "(a{oa{sa{sv}}})") { [weak self] result in
-            guard let self, self.generation == generation else { return }
+        call(Self.root, manager, "GetManagedObjects", Variant.tuple([]), replyType: "(a{oa{sa{sv}}})") { [weak self] result in
+            guard let self else { return }
             guard case .success(let reply) = result else {
-                if case .failure(let failure) = result { Log.notice("UDisks2: GetManagedObjects failed: \(failure.message)") }
+                if case .failure(let failure) = result { Log.notice("UDisks2: GetManagedObjects failed: \(failure)") }
                 return
             }
             let objects = Variant.child(reply, 0)
@@ -93,28 +81,34 @@ final class UDisksInput: SystemJobSource {
         }
     }
 
-    func vanished(_ why: String) {
-        generation += 1
-        signals.unsubscribeAll()
+    override func serviceVanished(_ why: String) {
         for job in jobsByPath.values where !job.ended {
             if let task = job.task { jobs.end(task, .failed(why)) }
         }
         jobsByPath.removeAll()
         objectNames.removeAll()
-        connection = nil
+    }
+
+    /// The `Objects` (an `ao`) of the a{sv} child `index`, if it has them.
+    private static func objectPaths(_ tuple: OpaquePointer, _ index: Int) -> [String]? {
+        Variant.withChild(tuple, index) { properties in
+            guard let value = Variant.lookup(properties, "Objects", type: "ao") else { return nil }
+            defer { g_variant_unref(value) }
+            return Variant.mapChildren(value) { String(cString: g_variant_get_string($0, nil)) }
+        }
     }
 
     /// An object's interfaces (a{sa{sv}}): a job is tracked; a drive or block device named.
     private func added(_ path: String, _ interfaces: OpaquePointer, jobs jobsToo: Bool = true) {
         Variant.mapChildren(interfaces) { entry in
             let interface = Variant.stringChild(entry, 0)
-            let properties = Variant.optionsChild(entry, 1)
+            let properties = VariantDictionary(child: 1, of: entry)
             switch interface {
             case Self.jobInterface where jobsToo && jobsByPath[path] == nil:
                 let job = Job(path: path)
                 jobsByPath[path] = job
                 apply(properties, to: job)
-                job.objects = SystemVariant.objectPaths(entry, 1, key: "Objects") ?? []
+                job.objects = Self.objectPaths(entry, 1) ?? []
                 refresh(job)
             case "org.freedesktop.UDisks2.Block":
                 named(path, Self.blockName(properties))
@@ -133,34 +127,30 @@ final class UDisksInput: SystemJobSource {
         for job in jobsByPath.values where job.objects.contains(path) { refresh(job) }
     }
 
-    static func blockName(_ properties: [(key: String, value: OptionValue)]) -> String? {
-        if case .string(let label)? = properties.first(where: { $0.key == "IdLabel" })?.value.kind, !label.isEmpty { return label }
-        guard case .bytes(let device)? = properties.first(where: { $0.key == "PreferredDevice" })?.value.kind else { return nil }
+    static func blockName(_ properties: VariantDictionary) -> String? {
+        if let label = properties.string("IdLabel"), !label.isEmpty { return label }
+        guard let device = properties.bytes("PreferredDevice") else { return nil }
         let text = String(decoding: device.prefix { $0 != 0 }, as: UTF8.self)
         return text.isEmpty ? nil : text
     }
 
-    static func driveName(_ properties: [(key: String, value: OptionValue)]) -> String? {
+    static func driveName(_ properties: VariantDictionary) -> String? {
         let words = ["Vendor", "Model"].compactMap { key -> String? in
-            guard case .string(let text)? = properties.first(where: { $0.key == key })?.value.kind, !text.isEmpty else { return nil }
+            guard let text = properties.string(key), !text.isEmpty else { return nil }
             return String(text.drop { $0 == " " }.reversed().drop { $0 == " " }.reversed())
         }
         return words.isEmpty ? nil : words.joined(separator: " ")
     }
 
-    private func apply(_ properties: [(key: String, value: OptionValue)], to job: Job) {
-        for (key, value) in properties {
-            switch (key, value.kind) {
-            case ("Operation", .string(let text)): job.operation = text
-            case ("Progress", .double(let number)): job.progress = number
-            case ("ProgressValid", .bool(let flag)): job.progressValid = flag
-            case ("Bytes", .unsignedInteger(let number)): job.bytes = number
-            // UDisks2 says 0 for root or a job it started itself: a job of no user.
-            case ("StartedByUID", .unsignedInteger(let number)): job.uid = number == 0 ? nil : UInt32(clamping: number)
-            case ("Cancelable", .bool(let flag)): job.cancelable = flag
-            default: break // Rate, StartTime, ExpectedEndTime: progressd estimates from the progress.
-            }
-        }
+    /// Rate, StartTime and ExpectedEndTime are not read: progressd estimates from the progress.
+    private func apply(_ properties: VariantDictionary, to job: Job) {
+        if let operation = properties.string("Operation") { job.operation = operation }
+        if let progress = properties.double("Progress") { job.progress = progress }
+        if let valid = properties.bool("ProgressValid") { job.progressValid = valid }
+        if let bytes = properties.unsigned("Bytes") { job.bytes = bytes }
+        // UDisks2 says 0 for root or a job it started itself: a job of no user.
+        if let uid = properties.unsigned("StartedByUID") { job.uid = uid == 0 ? nil : UInt32(clamping: uid) }
+        if let cancelable = properties.bool("Cancelable") { job.cancelable = cancelable }
     }
 
     private func refresh(_ job: Job) {
@@ -180,14 +170,13 @@ final class UDisksInput: SystemJobSource {
     }
 
     private func cancel(_ job: Job) {
-        guard let connection, let task = job.task, !job.ended else { return }
+        guard connection != nil, let task = job.task, !job.ended else { return }
         job.cancelRequested = true
-        let generation = generation
-        AsyncBusCall.call(connection, destination: owner, path: job.path, interface: Self.jobInterface, method: "Cancel",
-                          Variant.tuple([Variant.container("a{sv}") { _ in }]), replyType: "()") { [weak self] result in
-            guard let self, self.generation == generation, case .failure(let failure) = result else { return }
+        call(job.path, Self.jobInterface, "Cancel", Variant.tuple([Variant.container("a{sv}") { _ in }]), replyType: "()") {
+            [weak self] result in
+            guard let self, case .failure(let failure) = result else { return }
             job.cancelRequested = false
-            jobs.refused(task, serviceMessage(failure))
+            jobs.refused(task, failure.message)
         }
     }
 }

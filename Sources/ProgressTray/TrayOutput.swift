@@ -230,21 +230,12 @@ public final class TrayOutput: DaemonInput {
 
     private func register() {
         guard registered, let watcher else { return }
-        g_dbus_connection_call(
-            context.connection, watcher, TrayInterfaces.watcherPath, TrayInterfaces.watcherInterface, "RegisterStatusNotifierItem",
-            Variant.tuple([Variant.string(TrayInterfaces.serviceName)]), nil, G_DBUS_CALL_FLAGS_NO_AUTO_START, -1, nil,
-            { source, result, userData in
-                assertOnMainLoop()
-                var error: UnsafeMutablePointer<GError>?
-                if let reply = g_dbus_connection_call_finish(OpaquePointer(source), result, &error) {
-                    g_variant_unref(reply)
-                } else {
-                    let message = consumeMessage(error)
-                    Unmanaged<TrayOutput>.fromOpaque(userData!).takeRetainedValue().refused(message)
-                    return
-                }
-                Unmanaged<TrayOutput>.fromOpaque(userData!).release()
-            }, Unmanaged.passRetained(self).toOpaque())
+        BusCall.call(
+            context.connection, destination: watcher, path: TrayInterfaces.watcherPath, interface: TrayInterfaces.watcherInterface,
+            method: "RegisterStatusNotifierItem", Variant.tuple([Variant.string(TrayInterfaces.serviceName)]), replyType: nil
+        ) { [self] result in
+            if case .failure(let failure) = result { refused("\(failure)") }
+        }
     }
 
     private func refused(_ message: String) {

@@ -5,16 +5,16 @@ import ProgressCore
 /// The calls hosts make on the item (/StatusNotifierItem) and on its menu (/MenuBar):
 /// method tables and property getters, each checked against the embedded XML both ways.
 extension TrayOutput {
-    typealias Handler = @Sendable (TrayOutput, _ parameters: OpaquePointer, _ invocation: OpaquePointer) -> Void
+    typealias Handler = @Sendable (TrayOutput, MethodCall) -> Void
     typealias Getter = @Sendable (TrayOutput) -> OpaquePointer
 
     /// ItemIsMenu is true, so hosts open the menu on a left click themselves (waybar, Plasma,
     /// the AppIndicator extension); Activate and the other clicks then have nothing to do.
     static let itemMethods = MethodTable<Handler>(interface: TrayInterfaces.itemInterface, [
-        ("ContextMenu", { _, _, invocation in g_dbus_method_invocation_return_value(invocation, nil) }),
-        ("Activate", { _, _, invocation in g_dbus_method_invocation_return_value(invocation, nil) }),
-        ("SecondaryActivate", { _, _, invocation in g_dbus_method_invocation_return_value(invocation, nil) }),
-        ("Scroll", { _, _, invocation in g_dbus_method_invocation_return_value(invocation, nil) }),
+        ("ContextMenu", { _, call in call.reply(nil) }),
+        ("Activate", { _, call in call.reply(nil) }),
+        ("SecondaryActivate", { _, call in call.reply(nil) }),
+        ("Scroll", { _, call in call.reply(nil) }),
     ])
 
     static let itemProperties: [String: Getter] = [
@@ -40,20 +40,20 @@ extension TrayOutput {
     ]
 
     static let menuMethods = MethodTable<Handler>(interface: TrayInterfaces.menuInterface, [
-        ("GetLayout", { $0.getLayout($1, $2) }),
-        ("GetGroupProperties", { $0.getGroupProperties($1, $2) }),
-        ("GetProperty", { $0.getProperty($1, $2) }),
-        ("Event", { $0.event($1, $2) }),
-        ("EventGroup", { $0.eventGroup($1, $2) }),
+        ("GetLayout", { $0.getLayout($1) }),
+        ("GetGroupProperties", { $0.getGroupProperties($1) }),
+        ("GetProperty", { $0.getProperty($1) }),
+        ("Event", { $0.event($1) }),
+        ("EventGroup", { $0.eventGroup($1) }),
         // The layout is kept current, so a menu about to open never needs an update.
-        ("AboutToShow", { output, parameters, invocation in
-            guard output.menu.entry(TrayOutput.int32(parameters, 0)) != nil else { return TrayOutput.unknownItem(invocation, TrayOutput.int32(parameters, 0)) }
-            g_dbus_method_invocation_return_value(invocation, Variant.tuple([g_variant_new_boolean(0)]))
+        ("AboutToShow", { output, call in
+            guard output.menu.entry(call.int32(0)) != nil else { return TrayOutput.unknownItem(call, call.int32(0)) }
+            call.reply(Variant.tuple([g_variant_new_boolean(0)]))
         }),
-        ("AboutToShowGroup", { output, parameters, invocation in
-            let ids = TrayOutput.int32s(Variant.child(parameters, 0))
+        ("AboutToShowGroup", { output, call in
+            let ids = TrayOutput.int32s(call.child(0))
             let unknown = ids.filter { output.menu.entry($0) == nil }
-            g_dbus_method_invocation_return_value(invocation, Variant.tuple([TrayOutput.int32Array([]), TrayOutput.int32Array(unknown)]))
+            call.reply(Variant.tuple([TrayOutput.int32Array([]), TrayOutput.int32Array(unknown)]))
         }),
     ])
 
@@ -78,13 +78,14 @@ extension TrayOutput {
     func exportObjects() throws(DaemonError) -> [UInt32] {
         let vtable = UnsafeMutablePointer<GDBusInterfaceVTable>.allocate(capacity: 1)
         vtable.initialize(to: GDBusInterfaceVTable(
-            method_call: { _, _, path, _, method, parameters, invocation, userData in
+            method_call: { _, sender, path, _, method, parameters, invocation, userData in
                 assertOnMainLoop()
                 let output = TrayOutput.from(userData)
-                let onMenu = String(cString: path!) == TrayInterfaces.menuPath
-                let table = onMenu ? TrayOutput.menuMethods : TrayOutput.itemMethods
+                let path = String(cString: path!)
+                let table = path == TrayInterfaces.menuPath ? TrayOutput.menuMethods : TrayOutput.itemMethods
                 // GDBus checked the name and signature against the XML, and the table matches it.
-                table[String(cString: method!)]?(output, parameters!, invocation!)
+                table[String(cString: method!)]?(output, MethodCall(
+                    sender: ClientID(sender.map { String(cString: $0) } ?? ""), path: path, parameters: parameters!, invocation: invocation!))
             },
             get_property: { _, _, path, _, property, error, userData in
                 assertOnMainLoop()
@@ -110,73 +111,64 @@ extension TrayOutput {
 
     // MARK: The menu's calls
 
-    private func names(_ parameters: OpaquePointer, _ index: Int) -> Set<String> {
-        let list = Variant.child(parameters, index)
-        defer { g_variant_unref(list) }
-        return Set(Variant.mapChildren(list) { String(cString: g_variant_get_string($0, nil)) })
+    private func getLayout(_ call: MethodCall) {
+        let id = call.int32(0)
+        guard let entry = menu.entry(id) else { return TrayOutput.unknownItem(call, id) }
+        let layout = menu.layout(of: entry, depth: call.int32(1), Set(Variant.stringsChild(call.parameters, 2)))
+        call.reply(Variant.tuple([g_variant_new_uint32(menu.revision), layout]))
     }
 
-    private func getLayout(_ parameters: OpaquePointer, _ invocation: OpaquePointer) {
-        let id = TrayOutput.int32(parameters, 0)
-        guard let entry = menu.entry(id) else { return TrayOutput.unknownItem(invocation, id) }
-        let layout = menu.layout(of: entry, depth: TrayOutput.int32(parameters, 1), names(parameters, 2))
-        g_dbus_method_invocation_return_value(invocation, Variant.tuple([g_variant_new_uint32(menu.revision), layout]))
-    }
-
-    private func getGroupProperties(_ parameters: OpaquePointer, _ invocation: OpaquePointer) {
-        let ids = TrayOutput.int32s(Variant.child(parameters, 0))
-        let wanted = names(parameters, 1)
+    private func getGroupProperties(_ call: MethodCall) {
+        let ids = TrayOutput.int32s(call.child(0))
+        let wanted = Set(Variant.stringsChild(call.parameters, 1))
         let properties = Variant.container("a(ia{sv})") { builder in
             for id in ids {
                 guard let entry = menu.entry(id) else { continue }
                 Variant.add(builder, Variant.tuple([g_variant_new_int32(id), menu.properties(of: entry, wanted)]))
             }
         }
-        g_dbus_method_invocation_return_value(invocation, Variant.tuple([properties]))
+        call.reply(Variant.tuple([properties]))
     }
 
-    private func getProperty(_ parameters: OpaquePointer, _ invocation: OpaquePointer) {
-        let id = TrayOutput.int32(parameters, 0)
-        let name = Variant.stringChild(parameters, 1)
-        guard let entry = menu.entry(id) else { return TrayOutput.unknownItem(invocation, id) }
+    private func getProperty(_ call: MethodCall) {
+        let id = call.int32(0)
+        let name = call.string(1)
+        guard let entry = menu.entry(id) else { return TrayOutput.unknownItem(call, id) }
         let properties = menu.properties(of: entry, [name])
         g_variant_ref_sink(properties)
         defer { g_variant_unref(properties) }
-        guard let value = name.withCString({ g_variant_lookup_value(properties, $0, nil) }) else {
-            return g_dbus_method_invocation_return_dbus_error(
-                invocation, "org.freedesktop.DBus.Error.InvalidArgs", "menu item \(id) has no property \(name)")
+        guard let value = Variant.lookup(properties, name) else {
+            return call.fail("org.freedesktop.DBus.Error.InvalidArgs", "menu item \(id) has no property \(name)")
         }
-        g_dbus_method_invocation_return_value(invocation, Variant.tuple([g_variant_new_variant(value)]))
+        call.reply(Variant.tuple([g_variant_new_variant(value)]))
         g_variant_unref(value)
     }
 
     /// The reply waits for the sender's identity (the invocation is ours until answered).
-    private func event(_ parameters: OpaquePointer, _ invocation: OpaquePointer) {
-        let id = TrayOutput.int32(parameters, 0)
-        guard menu.entry(id) != nil else { return TrayOutput.unknownItem(invocation, id) }
-        let eventID = Variant.stringChild(parameters, 1)
-        context.withIdentity(of: String(cString: g_dbus_method_invocation_get_sender(invocation))) { [weak self] client in
-            if let error = self?.clicked(id, eventID, by: client) {
-                return g_dbus_method_invocation_return_dbus_error(invocation, BusNames.errorName(error), error.message)
-            }
-            g_dbus_method_invocation_return_value(invocation, nil)
+    private func event(_ call: MethodCall) {
+        let id = call.int32(0)
+        guard menu.entry(id) != nil else { return TrayOutput.unknownItem(call, id) }
+        let eventID = call.string(1)
+        context.withIdentity(of: call.sender.uniqueName) { [weak self] client in
+            if let error = self?.clicked(id, eventID, by: client) { return call.reply(error) }
+            call.reply(nil)
         }
     }
 
     /// Each event of `a(isvu)`; the ids that name no item come back, and if none did, an error.
-    private func eventGroup(_ parameters: OpaquePointer, _ invocation: OpaquePointer) {
-        let events = Variant.child(parameters, 0)
+    private func eventGroup(_ call: MethodCall) {
+        let events = call.child(0)
         defer { g_variant_unref(events) }
         var unknown: [Int32] = []
         var known: [(id: Int32, eventID: String)] = []
         Variant.mapChildren(events) { event in
-            let id = TrayOutput.int32(event, 0)
+            let id = Variant.int32Child(event, 0)
             if menu.entry(id) == nil { unknown.append(id) } else { known.append((id, Variant.stringChild(event, 1))) }
         }
-        if known.isEmpty && !unknown.isEmpty { return TrayOutput.unknownItem(invocation, unknown[0]) }
-        context.withIdentity(of: String(cString: g_dbus_method_invocation_get_sender(invocation))) { [weak self] client in
+        if known.isEmpty && !unknown.isEmpty { return TrayOutput.unknownItem(call, unknown[0]) }
+        context.withIdentity(of: call.sender.uniqueName) { [weak self] client in
             for event in known { _ = self?.clicked(event.id, event.eventID, by: client) }
-            g_dbus_method_invocation_return_value(invocation, Variant.tuple([TrayOutput.int32Array(unknown)]))
+            call.reply(Variant.tuple([TrayOutput.int32Array(unknown)]))
         }
     }
 
@@ -187,14 +179,8 @@ extension TrayOutput {
         return context.perform(request, by: .bridge(TrayInterfaces.bridge, client))
     }
 
-    private static func unknownItem(_ invocation: OpaquePointer, _ id: Int32) {
-        g_dbus_method_invocation_return_dbus_error(invocation, "org.freedesktop.DBus.Error.InvalidArgs", "the menu has no item \(id)")
-    }
-
-    private static func int32(_ tuple: OpaquePointer, _ index: Int) -> Int32 {
-        let child = Variant.child(tuple, index)
-        defer { g_variant_unref(child) }
-        return g_variant_get_int32(child)
+    private static func unknownItem(_ call: MethodCall, _ id: Int32) {
+        call.fail("org.freedesktop.DBus.Error.InvalidArgs", "the menu has no item \(id)")
     }
 
     /// The numbers of an `ai`, which is released.

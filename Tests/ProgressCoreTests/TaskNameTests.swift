@@ -39,31 +39,6 @@ final class TaskNameTests: XCTestCase {
         XCTAssertNoThrow(try TaskName("ok \u{0301}"), "a combining mark shows")
     }
 
-    func testPathElementsFollowTheDocumentedEscape() throws {
-        XCTAssertEqual(try TaskName("backup").pathElement, "backup")
-        XCTAssertEqual(try TaskName("my copy").pathElement, "my_20copy")
-        XCTAssertEqual(try TaskName("_").pathElement, "_5f")
-        XCTAssertEqual(try TaskName("é").pathElement, "_c3_a9")
-        XCTAssertEqual(try TaskName("a/b.c-d").pathElement, "a_2fb_2ec_2dd")
-    }
-
-    func testPathElementsRoundTrip() throws {
-        for text in ["backup", "my copy", "_", "__5f", "é✓", "x_41", "日本語のタスク", "a b/c"] {
-            let name = try TaskName(text)
-            XCTAssertEqual(TaskName(pathElement: name.pathElement), name, text)
-        }
-    }
-
-    func testElementsThatNoNameEscapesToAreRefused() {
-        XCTAssertNil(TaskName(pathElement: ""))  // the empty name
-        XCTAssertNil(TaskName(pathElement: "_41"))  // "A" is never escaped
-        XCTAssertNil(TaskName(pathElement: "_4"))  // truncated escape
-        XCTAssertNil(TaskName(pathElement: "_zz"))  // not hex
-        XCTAssertNil(TaskName(pathElement: "_C3_A9"))  // uppercase hex is not what the escape writes
-        XCTAssertNil(TaskName(pathElement: "_c3"))  // not UTF-8
-        XCTAssertNil(TaskName(pathElement: "_09"))  // a control character
-    }
-
     func testControlCharactersAreExactlyUnicodesCategoryCc() throws {
         for value in UInt32(0)...0x10FFFF {
             guard let scalar = Unicode.Scalar(value) else { continue }
