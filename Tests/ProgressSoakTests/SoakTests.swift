@@ -4,18 +4,6 @@ import ProgressClient
 import ProgressTestSupport
 import XCTest
 
-/// A reproducible random sequence (SplitMix64), so a failing soak can be replayed by seed.
-struct SeededRandom: RandomNumberGenerator {
-    var state: UInt64
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
-
 /// 50 client connections drive their own tasks with random valid operations while a
 /// listener records every signal; at the end every task's last signal, the final Snapshot
 /// and what its client last set must agree. `make test` runs a short soak; `make soak`

@@ -4,24 +4,24 @@ import ProgressTestSupport
 import XCTest
 
 /// A private bus and a fresh daemon for each test, with a client and a listener connection.
-class DaemonTestCase: XCTestCase {
-    var bus: PrivateBus!
-    var daemon: DaemonProcess!
-    var client: BusConnection!
-    var listener: BusConnection!
+open class DaemonTestCase: XCTestCase {
+    public var bus: PrivateBus!
+    public var daemon: DaemonProcess!
+    public var client: BusConnection!
+    public var listener: BusConnection!
     /// Extra daemon flags for a test class.
-    var daemonArguments: [String] { [] }
+    open var daemonArguments: [String] { [] }
     /// Extra environment for the daemon.
-    var daemonEnvironment: [String: String] { [:] }
+    open var daemonEnvironment: [String: String] { [:] }
 
-    override func setUpWithError() throws {
+    open override func setUpWithError() throws {
         bus = try PrivateBus()
         daemon = try DaemonProcess(bus: bus, arguments: daemonArguments, environment: daemonEnvironment)
         client = try bus.connect()
         listener = try bus.connect()
     }
 
-    override func tearDown() {
+    open override func tearDown() {
         client = nil
         listener = nil
         if let daemon {
@@ -36,17 +36,17 @@ class DaemonTestCase: XCTestCase {
     // MARK: Calls
 
     @discardableResult
-    func manager(_ method: String, _ arguments: [BusValue] = [], on connection: BusConnection? = nil) throws -> [BusValue] {
+    public func manager(_ method: String, _ arguments: [BusValue] = [], on connection: BusConnection? = nil) throws -> [BusValue] {
         try (connection ?? client).call(
             BusNames.busName, BusNames.managerPath, BusNames.managerInterface, method, arguments)
     }
 
     @discardableResult
-    func start(_ name: String, _ options: [(String, BusValue)] = [], on connection: BusConnection? = nil) throws -> String {
+    public func start(_ name: String, _ options: [(String, BusValue)] = [], on connection: BusConnection? = nil) throws -> String {
         try manager("Start", [.string(name), .vardict(options)], on: connection).first?.string ?? ""
     }
 
-    func property(_ name: String, _ property: String) throws -> BusValue {
+    public func property(_ name: String, _ property: String) throws -> BusValue {
         let path = BusNames.taskPath(try TaskNameText.name(name))
         return try client.call(
             BusNames.busName, path, BusNames.propertiesInterface, "Get",
@@ -54,7 +54,7 @@ class DaemonTestCase: XCTestCase {
         ).first!.unboxed
     }
 
-    func properties(_ name: String) throws -> [String: BusValue] {
+    public func properties(_ name: String) throws -> [String: BusValue] {
         let path = BusNames.taskPath(try TaskNameText.name(name))
         return try client.call(
             BusNames.busName, path, BusNames.propertiesInterface, "GetAll", [.string(BusNames.taskInterface)]
@@ -62,7 +62,7 @@ class DaemonTestCase: XCTestCase {
     }
 
     /// Asserts that `body` fails with the progressd error `name` and a message containing `fragment`.
-    func assertBusError(
+    public func assertBusError(
         _ name: String, _ fragment: String, file: StaticString = #filePath, line: UInt = #line, _ body: () throws -> Void
     ) {
         XCTAssertThrowsError(try body(), file: file, line: line) { error in
@@ -75,13 +75,13 @@ class DaemonTestCase: XCTestCase {
     // MARK: Signals
 
     /// Records the PropertiesChanged signals of one task object, in arrival order.
-    final class PropertiesRecorder {
-        var changes: [[String: BusValue]] = []
-        var arrivals: [Double] = []
-        func values(_ property: String) -> [BusValue] { changes.compactMap { $0[property] } }
+    public final class PropertiesRecorder {
+        public var changes: [[String: BusValue]] = []
+        public var arrivals: [Double] = []
+        public func values(_ property: String) -> [BusValue] { changes.compactMap { $0[property] } }
     }
 
-    func recordProperties(of name: String) throws -> PropertiesRecorder {
+    public func recordProperties(of name: String) throws -> PropertiesRecorder {
         let recorder = PropertiesRecorder()
         let path = BusNames.taskPath(try TaskNameText.name(name))
         listener.subscribe(interface: BusNames.propertiesInterface, member: "PropertiesChanged", path: path) { signal in
@@ -96,7 +96,7 @@ class DaemonTestCase: XCTestCase {
 
 import ProgressCore
 
-enum TaskNameText {
-    static func name(_ text: String) throws -> TaskName { try TaskName(text) }
-    static func decode(_ pathElement: String) -> String? { TaskName(pathElement: pathElement)?.text }
+public enum TaskNameText {
+    public static func name(_ text: String) throws -> TaskName { try TaskName(text) }
+    public static func decode(_ pathElement: String) -> String? { TaskName(pathElement: pathElement)?.text }
 }

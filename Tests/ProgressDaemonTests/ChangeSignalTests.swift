@@ -1,5 +1,6 @@
 import ProgressBus
 import ProgressClient
+import ProgressTestSupport
 import XCTest
 
 /// The promises of the change signals, at the default rate of 10 a second.

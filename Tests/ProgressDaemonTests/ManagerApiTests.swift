@@ -1,5 +1,6 @@
 import ProgressBus
 import ProgressClient
+import ProgressTestSupport
 import XCTest
 
 final class ManagerApiTests: DaemonTestCase {
