@@ -15,6 +15,13 @@ public final class PrivateBus {
     public let isSystemBus: Bool
     /// A state directory for daemons on this bus, removed with it.
     public var stateDirectory: URL { directory.appendingPathComponent("state") }
+    private var scratchFiles = 0
+
+    /// A new file name in the bus's scratch directory (removed with it): `prefix-N`.
+    public func scratchFile(_ prefix: String) -> URL {
+        scratchFiles += 1
+        return directory.appendingPathComponent("\(prefix)-\(scratchFiles)")
+    }
 
     /// `serviceDirectory` holds D-Bus activation files the bus may start services from;
     /// `socket` is a fixed path to listen on (a bus that comes where a daemon already looks).
