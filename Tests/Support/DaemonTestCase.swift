@@ -1,34 +1,65 @@
+import Foundation
 import ProgressBus
 import ProgressClient
-import ProgressTestSupport
+import ProgressCore
 import XCTest
 
-/// A private bus and a fresh daemon for each test, with a client and a listener connection.
+/// The one daemon fixture of every suite: a private bus, a fresh progressd on it, a client
+/// and a listener connection, and helper processes, all stopped after each test. A suite
+/// subclasses it and adds what its area needs (`prepareBus` for processes the daemon must
+/// find at start, `tearDownPeers` to stop them). When a test fails, the tail of the
+/// daemon's stderr (a file in the bus's scratch directory) is printed with it.
 open class DaemonTestCase: XCTestCase {
     public var bus: PrivateBus!
     public var daemon: DaemonProcess!
     public var client: BusConnection!
     public var listener: BusConnection!
+    /// Helper processes of the test, stopped before the daemon.
+    public var helpers: [HelperProcess] = []
     /// Extra daemon flags for a test class.
     open var daemonArguments: [String] { [] }
     /// Extra environment for the daemon.
     open var daemonEnvironment: [String: String] { [:] }
+    /// Whether setUp starts the daemon; a suite that starts it later calls `startDaemon`.
+    open var startsDaemonAtSetUp: Bool { true }
+
+    /// What the daemon needs on the bus before it starts (a fake service, a desktop file).
+    open func prepareBus() throws {}
+
+    /// Stops what `prepareBus` started, after the daemon and before the bus.
+    open func tearDownPeers() {}
 
     open override func setUpWithError() throws {
         bus = try PrivateBus()
-        daemon = try DaemonProcess(bus: bus, arguments: daemonArguments, environment: daemonEnvironment)
+        try prepareBus()
+        if startsDaemonAtSetUp { try startDaemon() }
         client = try bus.connect()
         listener = try bus.connect()
     }
 
+    /// Starts progressd on the bus with the class's flags and environment, or with
+    /// `arguments` and the class's environment merged with `environment`.
+    @discardableResult
+    public func startDaemon(_ arguments: [String]? = nil, environment: [String: String] = [:]) throws -> DaemonProcess {
+        daemon = try DaemonProcess(
+            bus: bus, arguments: arguments ?? daemonArguments, environment: daemonEnvironment.merging(environment) { $1 })
+        return daemon
+    }
+
     open override func tearDown() {
+        for helper in helpers { helper.stop() }
+        helpers.removeAll()
         client = nil
         listener = nil
         if let daemon {
             let status = daemon.stop()
             XCTAssertEqual(status, 0, "progressd exits 0 on SIGTERM")
+            if testRun?.hasSucceeded == false {
+                print("progressd's stderr (\(daemon.errorFile.lastPathComponent)) ended with:\n\(daemon.errorTail())")
+            }
         }
         daemon = nil
+        tearDownPeers()
         bus?.stop()
         bus = nil
     }
@@ -47,7 +78,7 @@ open class DaemonTestCase: XCTestCase {
     }
 
     public func property(_ name: String, _ property: String) throws -> BusValue {
-        let path = BusNames.taskPath(try TaskNameText.name(name))
+        let path = BusNames.taskPath(try TaskName(name))
         return try client.call(
             BusNames.busName, path, BusNames.propertiesInterface, "Get",
             [.string(BusNames.taskInterface), .string(property)]
@@ -55,10 +86,29 @@ open class DaemonTestCase: XCTestCase {
     }
 
     public func properties(_ name: String) throws -> [String: BusValue] {
-        let path = BusNames.taskPath(try TaskNameText.name(name))
+        let path = BusNames.taskPath(try TaskName(name))
         return try client.call(
             BusNames.busName, path, BusNames.propertiesInterface, "GetAll", [.string(BusNames.taskInterface)]
         ).first?.dictionary ?? [:]
+    }
+
+    /// Pumps until the task's property reads `expected`.
+    public func waitForProperty(
+        _ name: String, _ property: String, _ expected: BusValue, seconds: Double = 10,
+        file: StaticString = #filePath, line: UInt = #line
+    ) {
+        var last: BusValue?
+        let reached = BusConnection.pump(seconds: seconds) {
+            last = try? self.property(name, property)
+            return last == expected
+        }
+        XCTAssertTrue(reached, "\(name).\(property) is \(String(describing: last)), not \(expected)", file: file, line: line)
+    }
+
+    /// The unique name that owns `name` on the bus, or nil.
+    public func nameOwner(_ name: String) -> String? {
+        (try? client.call("org.freedesktop.DBus", "/org/freedesktop/DBus", "org.freedesktop.DBus", "GetNameOwner", [.string(name)]))?
+            .first?.string
     }
 
     /// Asserts that `body` fails with the progressd error `name` and a message containing `fragment`.
@@ -83,7 +133,7 @@ open class DaemonTestCase: XCTestCase {
 
     public func recordProperties(of name: String) throws -> PropertiesRecorder {
         let recorder = PropertiesRecorder()
-        let path = BusNames.taskPath(try TaskNameText.name(name))
+        let path = BusNames.taskPath(try TaskName(name))
         listener.subscribe(interface: BusNames.propertiesInterface, member: "PropertiesChanged", path: path) { signal in
             recorder.changes.append(signal.arguments[1].dictionary ?? [:])
             recorder.arrivals.append(Date().timeIntervalSinceReferenceDate)
@@ -94,8 +144,7 @@ open class DaemonTestCase: XCTestCase {
     }
 }
 
-import ProgressCore
-
+/// Task names as the tests write them, to and from object path elements.
 public enum TaskNameText {
     public static func name(_ text: String) throws -> TaskName { try TaskName(text) }
     public static func decode(_ pathElement: String) -> String? { TaskName(pathElement: pathElement)?.text }
