@@ -59,12 +59,15 @@ class NotificationSpecTestCase: DaemonTestCase {
 final class NotificationSpecTests: NotificationSpecTestCase {
     /// Case 4: 300 failures within a moment gave 300 critical notifications.
     func testABurstOfFailuresIsOneNotificationThatCountsAndNamesThem() throws {
+        let began = Date()
         for index in 0..<300 { try fail("t\(index)", title: "Task \(index)", app: "org.example.Backup", message: "broken") }
         let last = try XCTUnwrap(waitForNotify { $0["summary"] as? String == "300 tasks failed" }, "\(notifies.suffix(3))")
         // Later updates, if any, come within a second; the summary stays the last word.
         BusConnection.pump(seconds: 1.5) { false }
         let all = notifies
-        XCTAssertLessThanOrEqual(all.count, 6, "one alone, then the summary at most once a second: \(all.map { $0["summary"] ?? "" })")
+        let seconds = Date().timeIntervalSince(began)
+        XCTAssertLessThanOrEqual(Double(all.count), seconds + 2,
+                                 "one alone, then the summary at most once a second, in \(seconds) s: \(all.map { $0["summary"] ?? "" })")
         XCTAssertEqual(all.map { ($0["open"] as? [Int])?.count ?? 0 }.max(), 1, "one notification on screen at any time")
         XCTAssertEqual(all.first?["summary"] as? String, "Task 0", "the first outcome is told at once, alone")
         XCTAssertEqual(all.last?["summary"] as? String, "300 tasks failed")

@@ -11,6 +11,8 @@ public final class DaemonProcess {
     /// Where the daemon's stderr goes: a file in its bus's scratch directory, which no
     /// chatty daemon can fill the way it fills a pipe nobody reads.
     public let errorFile: URL
+    /// Open from the start, so that stderr can be read after the bus's directory is gone.
+    private let errorReader: FileHandle
 
     /// Starts the daemon and waits until it owns its bus name.
     /// Without `--state-directory` in `arguments`, state goes to a directory of the bus's,
@@ -27,6 +29,7 @@ public final class DaemonProcess {
         errorFile = bus.scratchFile("progressd-stderr")
         _ = FileManager.default.createFile(atPath: errorFile.path, contents: nil)
         process.standardError = try FileHandle(forWritingTo: errorFile)
+        errorReader = try FileHandle(forReadingFrom: errorFile)
         try process.run()
         let connection = try bus.connect()
         let owned = BusConnection.pump(seconds: 20) {
@@ -69,7 +72,10 @@ public final class DaemonProcess {
     }
 
     /// What the daemon has written to stderr so far.
-    public var errors: String { String(decoding: (try? Data(contentsOf: errorFile)) ?? Data(), as: UTF8.self) }
+    public var errors: String {
+        try? errorReader.seek(toOffset: 0)
+        return String(decoding: (try? errorReader.readToEnd()) ?? Data(), as: UTF8.self)
+    }
 
     /// The last `count` lines of stderr, for a failing test's log.
     public func errorTail(_ count: Int = 20) -> String {

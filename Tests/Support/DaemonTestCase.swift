@@ -105,6 +105,23 @@ open class DaemonTestCase: XCTestCase {
         XCTAssertTrue(reached, "\(name).\(property) is \(String(describing: last)), not \(expected)", file: file, line: line)
     }
 
+    /// Returns once the daemon has handled every call sent before and `connection` (the
+    /// listener unless given) has dispatched every signal the daemon sent before: the daemon
+    /// answers a call on its main loop after what came before it, and a peer's messages
+    /// reach a connection in the order sent. What a policy sends later, on a timer, is the
+    /// policy's to test on a ManualClock.
+    public func settle(_ connection: BusConnection? = nil) throws {
+        try manager("List", on: connection ?? listener)
+        BusConnection.drain()
+    }
+
+    /// Pumps until the bus no longer knows `uniqueName`: its departure has been handled by
+    /// the bus, and sent on to the daemon before anything the test sends next.
+    public func waitUntilGone(_ uniqueName: String, file: StaticString = #filePath, line: UInt = #line) {
+        let gone = BusConnection.pump(seconds: 10) { self.nameOwner(uniqueName) == nil }
+        XCTAssertTrue(gone, "\(uniqueName) left the bus", file: file, line: line)
+    }
+
     /// The unique name that owns `name` on the bus, or nil.
     public func nameOwner(_ name: String) -> String? {
         (try? client.call("org.freedesktop.DBus", "/org/freedesktop/DBus", "org.freedesktop.DBus", "GetNameOwner", [.string(name)]))?
