@@ -102,7 +102,15 @@ final class RestartTests: DaemonTestCase {
                         [.string("flood"), .vardict([("completed", .uint64(UInt64(step)))])])
         }
         _ = try manager("List", [])
-        Thread.sleep(forTimeInterval: 1.5)  // the once-a-second save has run
+        // The once-a-second save (SaveThrottle, timed on a ManualClock in SaveThrottleTests)
+        // has written the 5,000th step.
+        let saved = BusConnection.pump(seconds: 10) {
+            let files = (try? FileManager.default.contentsOfDirectory(at: self.bus.stateDirectory, includingPropertiesForKeys: nil)) ?? []
+            return files.contains { file in
+                (try? String(contentsOf: file, encoding: .utf8))?.contains(#""completed":5000"#) == true
+            }
+        }
+        XCTAssertTrue(saved, "the 5,000th step was saved")
         for step in 5_001...6_000 {
             client.send(BusNames.busName, BusNames.managerPath, BusNames.managerInterface, "Update",
                         [.string("flood"), .vardict([("completed", .uint64(UInt64(step)))])])
