@@ -71,7 +71,7 @@ run: build
 
 test: deps catalogs man
 	$(SWIFT) build --build-tests
-	PROGRESSD_LOCALE_DIR=$(CURDIR)/$(LOCALE_BUILD) $(SWIFT) test --skip ProgressInteropTests
+	PROGRESSD_LOCALE_DIR=$(CURDIR)/$(LOCALE_BUILD) $(SWIFT) test --skip ProgressInteropTests --skip ProgressSoakTests
 
 # Real desktop clients against progressd on private buses (kioclient5 for the KDE bridge;
 # libunity, a dock-like listener and dunst under Xvfb for docks and notifications); installs
@@ -98,16 +98,19 @@ bench: release
 gallery: build
 	sh scripts/gallery.sh $(DEBUG_BIN)/progress-render docs/gallery
 
-# The long soak, fault and fuzz run (make test runs a short one).
-SOAK_SECONDS ?= 60
-FUZZ_CALLS ?= 20000
+# What depends on the machine (Tests/ProgressSoakTests: resident memory, floods of thousands
+# of tasks, the long soak and fuzz), and the fault tests again. The defaults are sized for CI
+# (about five minutes on two busy cores); the README's goals were measured with
+# SOAK_SECONDS=60 FUZZ_CALLS=20000 SOAK_CONNECTIONS=100000.
+SOAK_SECONDS ?= 10
+FUZZ_CALLS ?= 3000
 # Short-lived connections (each starts a `caller` task and leaves) after which the daemon
-# must be within 2 MB of its size before them.
-SOAK_CONNECTIONS ?= 100000
+# must be within 2 MB (at 100,000; less in proportion) of its size before them.
+SOAK_CONNECTIONS ?= 3000
 soak: deps catalogs
 	$(SWIFT) build --build-tests
 	SOAK_SECONDS=$(SOAK_SECONDS) FUZZ_CALLS=$(FUZZ_CALLS) SOAK_CONNECTIONS=$(SOAK_CONNECTIONS) PROGRESSD_LOCALE_DIR=$(CURDIR)/$(LOCALE_BUILD) \
-	    $(SWIFT) test --filter 'SoakTests|FuzzTests|FaultTests|RestartTests'
+	    $(SWIFT) test --filter 'ProgressSoakTests|FaultTests|RestartTests'
 
 install: release
 	install -Dm755 "$$($(SWIFT) build -c release --show-bin-path)/progressd" "$(DESTDIR)$(BINDIR)/progressd"

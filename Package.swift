@@ -95,7 +95,7 @@ let package = Package(
         .executableTarget(name: "progressctl", dependencies: ["ProgressControl"]),
 
         // Private dbus-daemon and daemon processes for the integration tests.
-        .target(name: "ProgressTestSupport", dependencies: ["ProgressClient", "ProgressBus"], path: "Tests/Support"),
+        .target(name: "ProgressTestSupport", dependencies: ["ProgressClient", "ProgressBus", "ProgressCore"], path: "Tests/Support"),
         .testTarget(name: "ProgressCoreTests", dependencies: ["ProgressCore"]),
         .testTarget(name: "ProgressTextTests", dependencies: ["ProgressText", "ProgressCore", "ProgressTestSupport"]),
         .testTarget(name: "ProgressStateTests", dependencies: ["ProgressState", "ProgressCore"]),
@@ -120,9 +120,19 @@ let package = Package(
             name: "ProgressAccessibilityTests",
             dependencies: ["ProgressAccessibility", "ProgressBus", "ProgressClient", "ProgressCore", "ProgressTestSupport", "progressd"],
             exclude: ["python"]),
+        // ProgressBus itself: variants, method tables.
+        .testTarget(name: "ProgressBusTests", dependencies: ["ProgressDaemon", "ProgressBus", "ProgressCore"]),
+        // The daemon on a private bus: the Progress1 API, its lifecycle, faults and a short fuzz.
         .testTarget(
-            name: "ProgressBusTests",
-            dependencies: ["ProgressDaemon", "ProgressBus", "ProgressClient", "ProgressCore", "ProgressTestSupport", "progressd"]),
+            name: "ProgressDaemonTests",
+            dependencies: [
+                "ProgressDaemon", "ProgressBus", "ProgressClient", "ProgressCommandLine", "ProgressRendererService", "ProgressCore",
+                "ProgressTestSupport", "progressd",
+            ]),
+        // What depends on the machine (resident memory, floods of thousands of tasks, long
+        // soaks): `make soak` runs them, `make test` skips them.
+        .testTarget(
+            name: "ProgressSoakTests", dependencies: ["ProgressBus", "ProgressClient", "ProgressCore", "ProgressTestSupport", "progressd"]),
         .testTarget(
             name: "ProgressTrayTests",
             dependencies: ["ProgressRender", "ProgressBus", "ProgressClient", "ProgressCore", "ProgressTestSupport", "progressd"],

@@ -4,7 +4,7 @@ import ProgressTestSupport
 import XCTest
 
 /// The built progressctl against a private bus: every command, its output and exit status.
-final class ProgressctlTests: PrivateDaemonTestCase {
+final class ProgressctlTests: DaemonTestCase {
 
     @discardableResult
     func ctl(_ arguments: String..., environment: [String: String] = [:], stdin: String? = nil) throws -> CommandResult {

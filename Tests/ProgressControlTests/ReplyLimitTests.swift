@@ -8,35 +8,12 @@ import XCTest
 /// done in pages, and the daemon keeps its connection (issue 12: a 72 MB Snapshot took the
 /// daemon off the bus). A lowered --max-reply-bytes stands for the 32 MiB default, so a
 /// hundred tasks do what 10,000 with big texts did.
-final class ReplyLimitTests: XCTestCase {
-    var bus: PrivateBus!
-    var daemon: DaemonProcess!
-    var client: BusConnection!
+final class ReplyLimitTests: DaemonTestCase {
     static let limit = 65_536
-
-    override func setUpWithError() throws {
-        bus = try PrivateBus()
-        daemon = try DaemonProcess(bus: bus, arguments: ["--max-reply-bytes", String(Self.limit)])
-        client = try bus.connect()
-    }
-
-    override func tearDown() {
-        client = nil
-        daemon?.stop()
-        bus?.stop()
-    }
-
-    @discardableResult
-    func manager(_ method: String, _ arguments: [BusValue] = []) throws -> [BusValue] {
-        try client.call(BusNames.busName, BusNames.managerPath, BusNames.managerInterface, method, arguments)
-    }
+    override var daemonArguments: [String] { ["--max-reply-bytes", String(Self.limit)] }
 
     func assertLimitExceeded(_ fragment: String, _ body: () throws -> Void, line: UInt = #line) {
-        XCTAssertThrowsError(try body(), line: line) { error in
-            guard let error = error as? BusCallError else { return XCTFail("\(error)", line: line) }
-            XCTAssertEqual(error.name, BusNames.errorPrefix + "LimitExceeded", error.message, line: line)
-            XCTAssertTrue(error.message.contains(fragment), "'\(error.message)' lacks '\(fragment)'", line: line)
-        }
+        assertBusError("LimitExceeded", fragment, line: line, body)
     }
 
     func testATooBigReadIsRefusedAndPagedWhileTheDaemonServes() throws {

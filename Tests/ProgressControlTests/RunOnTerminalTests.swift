@@ -6,7 +6,7 @@ import XCTest
 /// `progressctl run` with a terminal as stdout: the command on a terminal of its own, its
 /// output shown byte for byte, the user's terminal mode restored on every way out, the
 /// window size forwarded, the exit status kept; and OSC 9;4 only where it is declared.
-final class RunOnTerminalTests: PrivateDaemonTestCase {
+final class RunOnTerminalTests: DaemonTestCase {
     let esc = "\u{1B}"
 
     /// A plain xterm: no variable that declares OSC 9;4.

@@ -4,39 +4,21 @@ import ProgressClient
 import ProgressTestSupport
 import XCTest
 
-/// A private bus, a daemon, an installed-looking desktop file (org.example.Backup, "Photo
+/// The daemon fixture with an installed-looking desktop file (org.example.Backup, "Photo
 /// Backup"), and helpers for fake LauncherEntry clients that are plain connections.
-class LauncherEntryTestCase: XCTestCase {
-    var bus: PrivateBus!
-    var daemon: DaemonProcess!
-    var client: BusConnection!
+class LauncherEntryTestCase: DaemonTestCase {
     var dataDirectory: URL!
-    var helpers: [HelperProcess] = []
-    var daemonArguments: [String] { [] }
+    override var daemonEnvironment: [String: String] { ["XDG_DATA_DIRS": dataDirectory.path] }
 
     static let interface = "com.canonical.Unity.LauncherEntry"
     static let entryPath = "/com/canonical/unity/launcherentry/1"
 
-    override func setUpWithError() throws {
-        bus = try PrivateBus()
-        dataDirectory = FileManager.default.temporaryDirectory.appendingPathComponent("progressd-apps-\(UUID().uuidString)")
+    override func prepareBus() throws {
+        dataDirectory = bus.scratchFile("apps")
         let applications = dataDirectory.appendingPathComponent("applications")
         try FileManager.default.createDirectory(at: applications, withIntermediateDirectories: true)
         try "[Desktop Entry]\nType=Application\nName=Photo Backup\nExec=true\n"
             .write(to: applications.appendingPathComponent("org.example.Backup.desktop"), atomically: true, encoding: .utf8)
-        daemon = try DaemonProcess(bus: bus, arguments: daemonArguments, environment: ["XDG_DATA_DIRS": dataDirectory.path])
-        client = try bus.connect()
-    }
-
-    override func tearDown() {
-        for helper in helpers { helper.stop() }
-        helpers.removeAll()
-        client = nil
-        if let daemon { XCTAssertEqual(daemon.stop(), 0) }
-        daemon = nil
-        bus?.stop()
-        bus = nil
-        if let dataDirectory { try? FileManager.default.removeItem(at: dataDirectory) }
     }
 
     // MARK: Helpers

@@ -8,34 +8,25 @@ import XCTest
 /// progressd's notifications against a server written from the Desktop Notifications
 /// Specification (helpers/notification-server.py), which prints every Notify with the
 /// notifications open after it. The server starts before progressd, as a desktop's does.
-class NotificationSpecTestCase: XCTestCase {
-    var bus: PrivateBus!
-    var daemon: DaemonProcess!
-    var client: BusConnection!
+class NotificationSpecTestCase: DaemonTestCase {
     var server: HelperProcess!
     var capabilities: String { "body,body-markup,actions,persistence" }
+    override var daemonArguments: [String] { ["--notify-after", "0"] }
 
-    static let helpers = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("helpers")
+    static let helpersDirectory = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("helpers")
 
-    override func setUpWithError() throws {
-        bus = try PrivateBus()
+    override func prepareBus() throws {
         server = try HelperProcess(
-            "/usr/bin/python3", [Self.helpers.appendingPathComponent("notification-server.py").path, capabilities],
+            "/usr/bin/python3", [Self.helpersDirectory.appendingPathComponent("notification-server.py").path, capabilities],
             environment: bus.environment, readsCommands: true)
+        helpers.append(server)
         XCTAssertNotNil(server.waitForLine { $0.contains("\"ready\"") }, "the server started")
-        daemon = try DaemonProcess(bus: bus, arguments: ["--notify-after", "0"])
-        client = try bus.connect()
-        // progressd asks the server what it can do as soon as it sees it.
-        XCTAssertTrue(BusConnection.pump(seconds: 10) { !self.events("capabilities").isEmpty })
     }
 
-    override func tearDown() {
-        server?.stop()
-        client = nil
-        if let daemon { XCTAssertEqual(daemon.stop(), 0) }
-        daemon = nil
-        bus?.stop()
-        bus = nil
+    override func setUpWithError() throws {
+        try super.setUpWithError()
+        // progressd asks the server what it can do as soon as it sees it.
+        XCTAssertTrue(BusConnection.pump(seconds: 10) { !self.events("capabilities").isEmpty })
     }
 
     func events(_ kind: String) -> [[String: Any]] {
@@ -46,11 +37,6 @@ class NotificationSpecTestCase: XCTestCase {
     }
 
     var notifies: [[String: Any]] { events("notify") }
-
-    @discardableResult
-    func manager(_ method: String, _ arguments: [BusValue]) throws -> [BusValue] {
-        try client.call(BusNames.busName, BusNames.managerPath, BusNames.managerInterface, method, arguments)
-    }
 
     func fail(_ name: String, title: String, app: String, message: String) throws {
         try manager("Start", [.string(name), .vardict([("title", .string(title)), ("app-id", .string(app))])])
@@ -73,12 +59,15 @@ class NotificationSpecTestCase: XCTestCase {
 final class NotificationSpecTests: NotificationSpecTestCase {
     /// Case 4: 300 failures within a moment gave 300 critical notifications.
     func testABurstOfFailuresIsOneNotificationThatCountsAndNamesThem() throws {
+        let began = Date()
         for index in 0..<300 { try fail("t\(index)", title: "Task \(index)", app: "org.example.Backup", message: "broken") }
         let last = try XCTUnwrap(waitForNotify { $0["summary"] as? String == "300 tasks failed" }, "\(notifies.suffix(3))")
         // Later updates, if any, come within a second; the summary stays the last word.
         BusConnection.pump(seconds: 1.5) { false }
         let all = notifies
-        XCTAssertLessThanOrEqual(all.count, 6, "one alone, then the summary at most once a second: \(all.map { $0["summary"] ?? "" })")
+        let seconds = Date().timeIntervalSince(began)
+        XCTAssertLessThanOrEqual(Double(all.count), seconds + 2,
+                                 "one alone, then the summary at most once a second, in \(seconds) s: \(all.map { $0["summary"] ?? "" })")
         XCTAssertEqual(all.map { ($0["open"] as? [Int])?.count ?? 0 }.max(), 1, "one notification on screen at any time")
         XCTAssertEqual(all.first?["summary"] as? String, "Task 0", "the first outcome is told at once, alone")
         XCTAssertEqual(all.last?["summary"] as? String, "300 tasks failed")

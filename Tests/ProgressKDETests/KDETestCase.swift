@@ -5,32 +5,12 @@ import ProgressCore
 import ProgressTestSupport
 import XCTest
 
-/// A private bus, progressd on it, a client connection, and the KDE helpers of this folder.
-class KDETestCase: XCTestCase {
-    var bus: PrivateBus!
-    var daemon: DaemonProcess!
-    var client: BusConnection!
-    var helpers: [HelperProcess] = []
+/// The daemon fixture and the KDE helpers of this folder.
+class KDETestCase: DaemonTestCase {
 
     static let helpersDirectory = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("helpers")
     static let xmlPath = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent().appendingPathComponent("Sources/ProgressKDE/org.kde.JobViews.xml").path
-
-    override func setUpWithError() throws {
-        bus = try PrivateBus()
-        daemon = try DaemonProcess(bus: bus)
-        client = try bus.connect()
-    }
-
-    override func tearDown() {
-        for helper in helpers { helper.stop() }
-        helpers.removeAll()
-        client = nil
-        if let daemon { XCTAssertEqual(daemon.stop(), 0, "progressd exits 0 on SIGTERM") }
-        daemon = nil
-        bus?.stop()
-        bus = nil
-    }
 
     /// A Python helper of this folder, with python3-dbus (Debian's /usr/bin/python3, not a pyenv one).
     func helper(_ script: String, _ arguments: [String] = [], readsCommands: Bool = true) throws -> HelperProcess {
@@ -64,35 +44,6 @@ class KDETestCase: XCTestCase {
         return found
     }
 
-    @discardableResult
-    func manager(_ method: String, _ arguments: [BusValue] = []) throws -> [BusValue] {
-        try client.call(BusNames.busName, BusNames.managerPath, BusNames.managerInterface, method, arguments)
-    }
-
-    func start(_ name: String, _ options: [(String, BusValue)] = []) throws {
-        try manager("Start", [.string(name), .vardict(options)])
-    }
-
-    func property(_ name: String, _ property: String) throws -> BusValue {
-        try client.call(
-            BusNames.busName, BusNames.taskPath(try TaskName(name)), BusNames.propertiesInterface, "Get",
-            [.string(BusNames.taskInterface), .string(property)]
-        ).first!.unboxed
-    }
-
-    /// Pumps until the task's property reads `expected`.
-    func waitForProperty(
-        _ name: String, _ property: String, _ expected: BusValue, seconds: Double = 10,
-        file: StaticString = #filePath, line: UInt = #line
-    ) {
-        var last: BusValue?
-        let reached = BusConnection.pump(seconds: seconds) {
-            last = try? self.property(name, property)
-            return last == expected
-        }
-        XCTAssertTrue(reached, "\(name).\(property) is \(String(describing: last)), not \(expected)", file: file, line: line)
-    }
-
     /// requestView from a process of its own (gdbus), which leaves at once: what it prints,
     /// the view's path or the error.
     func requestViewFromAnotherProcess(_ entry: String) throws -> String {
@@ -101,11 +52,6 @@ class KDETestCase: XCTestCase {
                       "--method", "org.kde.JobViewServerV2.requestView", entry, "3", "{}"],
             environment: bus.environment)
         return (result.output + result.errors).trimmingCharacters(in: .whitespacesAndNewlines)
-    }
-
-    func nameOwner(_ name: String) -> String? {
-        (try? client.call("org.freedesktop.DBus", "/org/freedesktop/DBus", "org.freedesktop.DBus", "GetNameOwner", [.string(name)]))?
-            .first?.string
     }
 
     func daemonUniqueName() throws -> String {

@@ -50,7 +50,7 @@ final class FwupdAndBusTests: SystemJobTestCase {
 
     func testNoSystemBusAtStartIsNoErrorAndABusThatComesLaterIsRead() throws {
         let socket = FileManager.default.temporaryDirectory.appendingPathComponent("progressd-late-system-\(UUID().uuidString)")
-        try startDaemon(systemBus: "unix:path=\(socket.path)")
+        try startDaemon(environment: ["DBUS_SYSTEM_BUS_ADDRESS": "unix:path=\(socket.path)"])
         XCTAssertNil(call("Start", "copy", [.vardict([])]), "the daemon serves without a system bus")
         let late = try PrivateBus(system: true, socket: socket)
         defer { late.stop() }

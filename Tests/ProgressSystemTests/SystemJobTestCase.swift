@@ -5,40 +5,26 @@ import ProgressCore
 import ProgressTestSupport
 import XCTest
 
-/// A private session bus with progressd on it, a private system bus (never the machine's),
-/// and fake system services on that bus, written from the services' introspection XML
-/// (PackageKit's and fwupd's as Debian installs them, UDisks2's and import1's as their
-/// projects document them, in helpers/).
-class SystemJobTestCase: XCTestCase {
-    var session: PrivateBus!
+/// The daemon fixture with a private system bus (never the machine's) and fake system
+/// services on that bus, written from the services' introspection XML (PackageKit's and
+/// fwupd's as Debian installs them, UDisks2's and import1's as their projects document
+/// them, in helpers/). A test starts the daemon once its fakes are there.
+class SystemJobTestCase: DaemonTestCase {
     var system: PrivateBus!
-    var daemon: DaemonProcess?
-    var client: BusConnection!
-    var fakes: [HelperProcess] = []
+    override var startsDaemonAtSetUp: Bool { false }
+    override var daemonEnvironment: [String: String] { ["DBUS_SYSTEM_BUS_ADDRESS": system.address] }
 
     static let helpers = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("helpers")
     static let installedInterfaces = "/usr/share/dbus-1/interfaces/"
     let uid = getuid()
 
-    override func setUpWithError() throws {
-        session = try PrivateBus()
+    override func prepareBus() throws {
         system = try PrivateBus(system: true)
-        client = try session.connect()
     }
 
-    override func tearDown() {
-        for fake in fakes { fake.stop() }
-        fakes.removeAll()
-        client = nil
-        if let daemon { XCTAssertEqual(daemon.stop(), 0, "progressd exits 0 on SIGTERM") }
-        daemon = nil
+    override func tearDownPeers() {
         system?.stop()
-        session?.stop()
-    }
-
-    func startDaemon(_ arguments: [String] = [], systemBus: String? = nil) throws {
-        daemon = try DaemonProcess(
-            bus: session, arguments: arguments, environment: ["DBUS_SYSTEM_BUS_ADDRESS": systemBus ?? system.address])
+        system = nil
     }
 
     /// A fake service owning `name` on the system bus, serving the interfaces of `xml`.
@@ -46,7 +32,7 @@ class SystemJobTestCase: XCTestCase {
         let arguments = [Self.helpers.appendingPathComponent("fake-system-service.py").path, name]
             + (manager.map { ["--manager", $0] } ?? []) + xml
         let fake = try HelperProcess("/usr/bin/python3", arguments, environment: system.environment, readsCommands: true)
-        fakes.append(fake)
+        helpers.append(fake)
         XCTAssertNotNil(fake.waitForLine { $0.contains("\"ready\"") }, "the fake service started")
         if own { send(fake, ["op": "own"]) }
         return fake
@@ -85,7 +71,7 @@ class SystemJobTestCase: XCTestCase {
         }
         if !reached {
             let shown = last.map { "\($0["State"]?.string ?? "?") \($0["Fraction"]?.double ?? -1) '\($0["Title"]?.string ?? "")' '\($0["Message"]?.string ?? "")'" }
-            XCTFail("\(name) is \(shown ?? "absent"); the fakes printed \(fakes.map { $0.lines.suffix(6) })", file: file, line: line)
+            XCTFail("\(name) is \(shown ?? "absent"); the fakes printed \(helpers.map { $0.lines.suffix(6) })", file: file, line: line)
         }
         return last
     }

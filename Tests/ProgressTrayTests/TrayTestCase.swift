@@ -5,14 +5,9 @@ import ProgressCore
 import ProgressTestSupport
 import XCTest
 
-/// A private bus, progressd on it, a client that plays the tray's host, and the fake
+/// The daemon fixture, whose client plays the tray's host, and the fake
 /// StatusNotifierWatcher of helpers/ (written from the XML progressd embeds).
-class TrayTestCase: XCTestCase {
-    var bus: PrivateBus!
-    var daemon: DaemonProcess!
-    var client: BusConnection!
-    var helpers: [HelperProcess] = []
-    var daemonArguments: [String] { [] }
+class TrayTestCase: DaemonTestCase {
 
     static let itemInterface = "org.kde.StatusNotifierItem"
     static let menuInterface = "com.canonical.dbusmenu"
@@ -20,22 +15,6 @@ class TrayTestCase: XCTestCase {
         .appendingPathComponent("helpers/status-notifier-watcher.py").path
     static let xmlPath = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent().appendingPathComponent("Sources/ProgressTray/org.kde.StatusNotifierItem.xml").path
-
-    override func setUpWithError() throws {
-        bus = try PrivateBus()
-        daemon = try DaemonProcess(bus: bus, arguments: daemonArguments)
-        client = try bus.connect()
-    }
-
-    override func tearDown() {
-        for helper in helpers { helper.stop() }
-        helpers.removeAll()
-        client = nil
-        if let daemon { XCTAssertEqual(daemon.stop(), 0, "progressd exits 0 on SIGTERM") }
-        daemon = nil
-        bus?.stop()
-        bus = nil
-    }
 
     /// The item's name: progressd's pid (it runs itself again with exec, keeping its pid).
     var itemName: String { "org.kde.StatusNotifierItem-\(daemon.process.processIdentifier)-1" }
@@ -64,20 +43,6 @@ class TrayTestCase: XCTestCase {
         let reached = BusConnection.pump(seconds: 10) { self.events(helper, kind).count >= count }
         if !reached { XCTFail("no \(kind) event #\(count); the helper printed \(helper.lines.suffix(6))", file: file, line: line) }
         return reached ? events(helper, kind)[count - 1] : nil
-    }
-
-    @discardableResult
-    func manager(_ method: String, _ arguments: [BusValue] = []) throws -> [BusValue] {
-        try client.call(BusNames.busName, BusNames.managerPath, BusNames.managerInterface, method, arguments)
-    }
-
-    func start(_ name: String, _ options: [(String, BusValue)] = []) throws {
-        try manager("Start", [.string(name), .vardict(options)])
-    }
-
-    func nameOwner(_ name: String) -> String? {
-        (try? client.call("org.freedesktop.DBus", "/org/freedesktop/DBus", "org.freedesktop.DBus", "GetNameOwner", [.string(name)]))?
-            .first?.string
     }
 
     /// A property of the item (or, with `interface`, of its menu at /MenuBar).

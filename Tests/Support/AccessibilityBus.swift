@@ -20,7 +20,7 @@ public final class AccessibilityBus {
 
     public init(session: PrivateBus) throws {
         self.session = session
-        directory = FileManager.default.temporaryDirectory.appendingPathComponent("progressd-a11y-\(UUID().uuidString)")
+        directory = Scratch.directory("progressd-a11y")
         for sub in ["home", "runtime"] {
             try FileManager.default.createDirectory(
                 at: directory.appendingPathComponent(sub), withIntermediateDirectories: true,

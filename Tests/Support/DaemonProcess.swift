@@ -8,7 +8,11 @@ import ProgressClient
 /// The built progressd, running on a private bus.
 public final class DaemonProcess {
     public let process: Process
-    private let errorOutput = Pipe()
+    /// Where the daemon's stderr goes: a file in its bus's scratch directory, which no
+    /// chatty daemon can fill the way it fills a pipe nobody reads.
+    public let errorFile: URL
+    /// Open from the start, so that stderr can be read after the bus's directory is gone.
+    private let errorReader: FileHandle
 
     /// Starts the daemon and waits until it owns its bus name.
     /// Without `--state-directory` in `arguments`, state goes to a directory of the bus's,
@@ -22,7 +26,10 @@ public final class DaemonProcess {
         process.arguments = arguments
         // English unless a test asks otherwise, so labels are predictable.
         process.environment = bus.environment.merging(["LC_ALL": "C.UTF-8"].merging(environment) { $1 }) { $1 }
-        process.standardError = errorOutput
+        errorFile = bus.scratchFile("progressd-stderr")
+        _ = FileManager.default.createFile(atPath: errorFile.path, contents: nil)
+        process.standardError = try FileHandle(forWritingTo: errorFile)
+        errorReader = try FileHandle(forReadingFrom: errorFile)
         try process.run()
         let connection = try bus.connect()
         let owned = BusConnection.pump(seconds: 20) {
@@ -61,7 +68,18 @@ public final class DaemonProcess {
     /// What the daemon wrote to stderr, once it has exited.
     public func stopAndReadErrors() -> String {
         stop()
-        return String(decoding: errorOutput.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        return errors
+    }
+
+    /// What the daemon has written to stderr so far.
+    public var errors: String {
+        try? errorReader.seek(toOffset: 0)
+        return String(decoding: (try? errorReader.readToEnd()) ?? Data(), as: UTF8.self)
+    }
+
+    /// The last `count` lines of stderr, for a failing test's log.
+    public func errorTail(_ count: Int = 20) -> String {
+        errors.split(separator: "\n", omittingEmptySubsequences: false).suffix(count).joined(separator: "\n")
     }
 
     deinit { if process.isRunning { process.terminate(); process.waitUntilExit() } }

@@ -15,13 +15,20 @@ public final class PrivateBus {
     public let isSystemBus: Bool
     /// A state directory for daemons on this bus, removed with it.
     public var stateDirectory: URL { directory.appendingPathComponent("state") }
+    private var scratchFiles = 0
+
+    /// A new file name in the bus's scratch directory (removed with it): `prefix-N`.
+    public func scratchFile(_ prefix: String) -> URL {
+        scratchFiles += 1
+        return directory.appendingPathComponent("\(prefix)-\(scratchFiles)")
+    }
 
     /// `serviceDirectory` holds D-Bus activation files the bus may start services from;
     /// `socket` is a fixed path to listen on (a bus that comes where a daemon already looks).
     /// `everyUser` lets processes of any user connect (a compositor that refuses to run as root).
     public init(serviceDirectory: URL? = nil, system: Bool = false, socket: URL? = nil, everyUser: Bool = false) throws {
         isSystemBus = system
-        directory = FileManager.default.temporaryDirectory.appendingPathComponent("progressd-test-\(UUID().uuidString)")
+        directory = Scratch.directory("progressd-test")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         // Our own configuration: no service directories (nothing installed can be
         // activated behind the tests' backs), and a policy that lets tests monitor.
@@ -104,6 +111,26 @@ public final class PrivateBus {
     }
 
     deinit { stop() }
+}
+
+/// Where the tests' scratch directories go: PROGRESSD_TEST_SCRATCH if set, else /dev/shm
+/// when it is a writable directory, else the temporary directory. On a tmpfs a daemon's
+/// fsync costs microseconds rather than a disk's milliseconds (every transition is synced
+/// before its reply); what the tests check is the order of writes and replies, which is the
+/// same there, and a SIGKILL loses no more on either. `make bench` measures the disk.
+public enum Scratch {
+    public static let root: URL = {
+        if let directory = ProcessInfo.processInfo.environment["PROGRESSD_TEST_SCRATCH"] {
+            return URL(fileURLWithPath: directory)
+        }
+        if FileManager.default.isWritableFile(atPath: "/dev/shm") { return URL(fileURLWithPath: "/dev/shm") }
+        return FileManager.default.temporaryDirectory
+    }()
+
+    /// A new directory name under the root: `prefix-UUID` (not yet created).
+    public static func directory(_ prefix: String) -> URL {
+        root.appendingPathComponent("\(prefix)-\(UUID().uuidString)")
+    }
 }
 
 public struct TestSupportError: Error, CustomStringConvertible {

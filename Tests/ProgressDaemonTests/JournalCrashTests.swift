@@ -11,17 +11,10 @@ import Glibc
 /// before the next acknowledged change is appended, and a state directory the daemon can
 /// not use is one line naming the path and the fix, with an exit status systemd does not
 /// restart in a loop (RestartPreventExitStatus=78 in systemd/progressd.service).
-final class JournalCrashTests: XCTestCase {
+final class JournalCrashTests: DaemonTestCase {
     func testAStartAcknowledgedAfterATornRecordSurvivesTheNextRestart() throws {
-        let bus = try PrivateBus()
-        defer { bus.stop() }
-        var daemon = try DaemonProcess(bus: bus)
-        let client = try bus.connect()
-        func start(_ name: String) throws {
-            try client.call(BusNames.busName, BusNames.managerPath, BusNames.managerInterface, "Start",
-                            [.string(name), .vardict([("lifetime", .string("persistent"))])])
-        }
-        try start("before")
+        let persistent: [(String, BusValue)] = [("lifetime", .string("persistent"))]
+        try start("before", persistent)
         daemon.kill()
         let journal = try XCTUnwrap(
             try FileManager.default.contentsOfDirectory(atPath: bus.stateDirectory.path).first { $0.hasPrefix("journal-") })
@@ -30,14 +23,13 @@ final class JournalCrashTests: XCTestCase {
         try handle.write(contentsOf: Data(#"{"put":{"name":"torn","ti"#.utf8))
         try handle.close()
 
-        daemon = try DaemonProcess(bus: bus)
-        try start("after")
+        try startDaemon()
+        try start("after", persistent)
         let errors = daemon.stopAndReadErrors()
         XCTAssertTrue(errors.contains("cut 25 bytes"), errors)
-        daemon = try DaemonProcess(bus: bus)
-        let names = try client.call(BusNames.busName, BusNames.managerPath, BusNames.managerInterface, "List").first?.array
+        try startDaemon()
+        let names = try manager("List").first?.array
         XCTAssertEqual(names?.compactMap(\.string), ["after", "before"])
-        XCTAssertEqual(daemon.stop(), 0)
     }
 
     /// Issue 22, case 8: a journal followed by 1 GiB of NUL bytes was moved aside whole, and
@@ -45,15 +37,8 @@ final class JournalCrashTests: XCTestCase {
     /// journal is read in a bounded stream now: the records before the padding are kept,
     /// the padding cut and logged with its size.
     func testTwentyTasksBeforeAGibibyteOfPaddingSurviveTheRestart() throws {
-        let bus = try PrivateBus()
-        defer { bus.stop() }
-        var daemon = try DaemonProcess(bus: bus)
-        let client = try bus.connect()
         let names = (0..<20).map { String(format: "task%02d", $0) }
-        for name in names {
-            try client.call(BusNames.busName, BusNames.managerPath, BusNames.managerInterface, "Start",
-                            [.string(name), .vardict([("lifetime", .string("persistent"))])])
-        }
+        for name in names { try start(name, [("lifetime", .string("persistent"))]) }
         daemon.kill()
         let journal = try XCTUnwrap(
             try FileManager.default.contentsOfDirectory(atPath: bus.stateDirectory.path).first { $0.hasPrefix("journal-") })
@@ -61,14 +46,18 @@ final class JournalCrashTests: XCTestCase {
         let length = try XCTUnwrap(FileManager.default.attributesOfItem(atPath: url.path)[.size] as? Int)
         XCTAssertEqual(truncate(url.path, off_t(length) + (off_t(1) << 30)), 0, "a sparse gibibyte of NUL bytes")
 
-        daemon = try DaemonProcess(bus: bus)
-        let listed = try client.call(BusNames.busName, BusNames.managerPath, BusNames.managerInterface, "List").first?.array
+        try startDaemon()
+        let listed = try manager("List").first?.array
         XCTAssertEqual(listed?.compactMap(\.string).sorted(), names, "every acknowledged task survived")
         XCTAssertEqual(try FileManager.default.attributesOfItem(atPath: url.path)[.size] as? Int, length, "the padding was cut")
         let errors = daemon.stopAndReadErrors()
         XCTAssertTrue(errors.contains("cut \(1 << 30) bytes"), errors)
     }
+}
 
+/// A state directory the daemon can not use: one line, and an exit status systemd does not
+/// restart in a loop.
+final class StateDirectoryExitTests: XCTestCase {
     func testAStateDirectoryThatIsAFileExits78WithOneLine() throws {
         let bus = try PrivateBus()
         defer { bus.stop() }

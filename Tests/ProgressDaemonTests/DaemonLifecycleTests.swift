@@ -1,6 +1,7 @@
 import Foundation
 import ProgressCommandLine
 import ProgressBus
+import ProgressClient
 import ProgressTestSupport
 import XCTest
 
@@ -10,6 +11,8 @@ final class DaemonLifecycleTests: XCTestCase {
         let bus = try PrivateBus()
         let daemon = try DaemonProcess(bus: bus)
         bus.stop()
+        // On its own: a SIGTERM first would be an exit of its own (15).
+        XCTAssertTrue(BusConnection.pump(seconds: 10) { !daemon.process.isRunning }, "the daemon exits")
         let errors = daemon.stopAndReadErrors()
         XCTAssertEqual(daemon.process.terminationStatus, 1)
         XCTAssertTrue(errors.contains("the bus connection closed"), errors)

@@ -119,7 +119,7 @@ final class FaultTests: XCTestCase {
     /// A lost bus: the daemon exits 1 (so systemd restarts it) and has saved even the values
     /// that were waiting for the once-a-second save.
     func testALostBusExitsNonZeroWithTheStateSaved() throws {
-        let state = FileManager.default.temporaryDirectory.appendingPathComponent("fault-state-\(UUID().uuidString)")
+        let state = Scratch.directory("fault-state")
         defer { try? FileManager.default.removeItem(at: state) }
         var bus = try PrivateBus()
         let daemon = try DaemonProcess(bus: bus, arguments: ["--state-directory", state.path])

@@ -1,6 +1,7 @@
 import Foundation
 import ProgressBus
 import ProgressClient
+import ProgressTestSupport
 import XCTest
 
 /// A large reply leaves the daemon as large as it was: freed GVariants go back to the

@@ -1,17 +1,31 @@
 import Foundation
 import ProgressBus
 import ProgressClient
-import ProgressTestSupport
 import XCTest
 
-/// Random and hostile calls: each gets success or a named error, the daemon never crashes
-/// or leaks, and another client keeps being answered throughout.
-final class FuzzTests: DaemonTestCase {
-    override var daemonArguments: [String] { ["--max-tasks-per-caller", "64", "--max-tasks", "400"] }
-    static var calls: Int { Int(ProcessInfo.processInfo.environment["FUZZ_CALLS"] ?? "") ?? 2_000 }
+/// Random and hostile calls to the Progress1 manager for the fuzz tests: empty, 10 KB and
+/// control-character names, wrong types, unknown keys, NaN, infinities, huge numbers and
+/// 1 MB strings, invalid path escapes, wrong signatures and unknown methods. The sequence
+/// is a function of the seed: FUZZ_SEED replays it (the seed of a run is printed, and
+/// each failure names it), FUZZ_CALLS sets its length.
+public struct HostileCalls {
+    public let seed: UInt64
+    public let calls: Int
+    private var random: SeededRandom
+    /// What a failure message says to replay the run.
+    public var replay: String { "replay with FUZZ_SEED=\(seed) FUZZ_CALLS=\(calls)" }
+
+    /// The seed and length from FUZZ_SEED and FUZZ_CALLS, or a seed from the clock and `calls`.
+    public init(calls: Int) {
+        let environment = ProcessInfo.processInfo.environment
+        seed = UInt64(environment["FUZZ_SEED"] ?? "") ?? UInt64(Date().timeIntervalSince1970)
+        self.calls = Int(environment["FUZZ_CALLS"] ?? "") ?? calls
+        random = SeededRandom(state: seed)
+        print("fuzz: seed \(seed), \(self.calls) calls a round (\(replay))")
+    }
 
     /// Errors a hostile call may get: the daemon's own, and GDBus's for calls that do not fit the interface.
-    static let allowedErrors: Set<String> = Set(
+    public static let allowedErrors: Set<String> = Set(
         ["InvalidName", "InvalidValue", "NoSuchTask", "UnknownOption", "LimitExceeded", "NotAllowed"].map { BusNames.errorPrefix + $0 }
     ).union([
         "org.freedesktop.DBus.Error.InvalidArgs", "org.freedesktop.DBus.Error.UnknownMethod",
@@ -19,78 +33,30 @@ final class FuzzTests: DaemonTestCase {
         "org.freedesktop.DBus.Error.UnknownProperty",
     ])
 
-    func testHostileCallsGetNamedErrorsAndNothingBreaks() throws {
-        let seed = UInt64(ProcessInfo.processInfo.environment["FUZZ_SEED"] ?? "") ?? UInt64(Date().timeIntervalSince1970)
-        print("fuzz: seed \(seed), \(Self.calls) calls a round (FUZZ_SEED and FUZZ_CALLS replay it)")
-        var random = SeededRandom(state: seed)
-        let witness = try bus.connect()
-        var slowest = 0.0
-        var outcomes: [String: Int] = [:]
-
-        func round() throws {
-            for index in 0..<Self.calls {
-                let (path, interface, method, arguments) = hostileCall(&random)
-                outcomes[attempt(path, interface, method, arguments), default: 0] += 1
-                if index % 100 == 0 {
-                    let began = Date()
-                    try witness.call(BusNames.busName, BusNames.managerPath, BusNames.managerInterface, "List")
-                    slowest = max(slowest, Date().timeIntervalSince(began))
-                }
-            }
-        }
-
-        try round()
-        let firstRSS = try daemon.residentBytes()
-        try round()
-        let secondRSS = try daemon.residentBytes()
-        print("fuzz: outcomes \(outcomes.sorted { $0.key < $1.key }); slowest answer to another client \(slowest)s; RSS \(firstRSS) -> \(secondRSS)")
-        XCTAssertTrue(daemon.process.isRunning, "the daemon survived")
-        XCTAssertLessThan(slowest, 5, "another client was answered throughout")
-        XCTAssertLessThan(Double(secondRSS), Double(firstRSS) * 1.15 + 4_000_000, "a second round of the same calls does not grow the daemon")
-        XCTAssertGreaterThan(outcomes["success", default: 0], Self.calls / 20, "the fuzz also reaches the success paths")
-        XCTAssertGreaterThan(outcomes.count, 5, "and many kinds of error")
-    }
-
-    /// Sends one call; returns "success" or the error's last name, checking it is a named one.
-    private func attempt(_ path: String, _ interface: String, _ method: String, _ arguments: [BusValue]) -> String {
+    /// Sends the next call on `connection`; returns "success" or the error's last name,
+    /// checking that it is a named one with a short message.
+    public mutating func attemptNext(on connection: BusConnection, file: StaticString = #filePath, line: UInt = #line) -> String {
+        let (path, interface, method, arguments) = next()
         let error: BusCallError
         do {
-            try client.call(BusNames.busName, path, interface, method, arguments, timeoutMilliseconds: 10_000)
+            try connection.call(BusNames.busName, path, interface, method, arguments, timeoutMilliseconds: 10_000)
             return "success"
         } catch let caught {
             error = caught
         }
-        XCTAssertTrue(Self.allowedErrors.contains(error.name), "\(method)\(arguments.map(\.signature)): \(error)")
-        XCTAssertFalse(error.message.isEmpty)
-        XCTAssertLessThan(error.message.utf8.count, 1_000, "messages quote values short")
+        XCTAssertTrue(Self.allowedErrors.contains(error.name), "\(method)\(arguments.map(\.signature)): \(error); \(replay)",
+                      file: file, line: line)
+        XCTAssertFalse(error.message.isEmpty, "\(method): an empty message; \(replay)", file: file, line: line)
+        XCTAssertLessThan(error.message.utf8.count, 1_000, "messages quote values short; \(replay)", file: file, line: line)
         return error.name.components(separatedBy: ".").last!
     }
 
-    /// A Start flood from one connection stops at its cap with LimitExceeded, and the
-    /// daemon still serves others.
-    func testAStartFloodStopsAtTheCap() throws {
-        var refused = 0
-        for index in 0..<200 {
-            do {
-                try start("flood \(index)")
-            } catch let error as BusCallError {
-                XCTAssertEqual(error.name, BusNames.errorPrefix + "LimitExceeded")
-                refused += 1
-            }
-        }
-        XCTAssertEqual(refused, 200 - 64)
-        // The cap is per process: another connection of this process is refused too, and
-        // another process is served.
-        XCTAssertThrowsError(try start("other", on: try bus.connect()))
-        let other = try CommandResult.run(
-            "gdbus",
-            ["call", "--session", "--dest", BusNames.busName, "--object-path", BusNames.managerPath,
-             "--method", "\(BusNames.managerInterface).Start", "other", "{}"],
-            environment: bus.environment)
-        XCTAssertEqual(other.status, 0, other.errors)
+    /// One call: the object path, interface, method and arguments.
+    public mutating func next() -> (String, String, String, [BusValue]) {
+        Self.call(&random)
     }
 
-    private func hostileCall(_ random: inout SeededRandom) -> (String, String, String, [BusValue]) {
+    private static func call(_ random: inout SeededRandom) -> (String, String, String, [BusValue]) {
         let manager = BusNames.managerPath
         let interface = BusNames.managerInterface
         switch Int.random(in: 0..<100, using: &random) {
@@ -121,7 +87,7 @@ final class FuzzTests: DaemonTestCase {
         }
     }
 
-    private func name(_ random: inout SeededRandom) -> String {
+    private static func name(_ random: inout SeededRandom) -> String {
         switch Int.random(in: 0..<10, using: &random) {
         case 0: return ""
         case 1: return String(repeating: "n", count: 10_000)
@@ -131,7 +97,7 @@ final class FuzzTests: DaemonTestCase {
         }
     }
 
-    private func text(_ random: inout SeededRandom) -> String {
+    private static func text(_ random: inout SeededRandom) -> String {
         switch Int.random(in: 0..<8, using: &random) {
         case 0: return String(repeating: "m", count: 1_000_000)
         case 1: return ""
@@ -140,15 +106,15 @@ final class FuzzTests: DaemonTestCase {
         }
     }
 
-    private func number(_ random: inout SeededRandom) -> Double {
+    private static func number(_ random: inout SeededRandom) -> Double {
         [.nan, .infinity, -.infinity, -1, 0, 0.5, 1, 1.0000001, 1e308, -0.0].randomElement(using: &random)!
     }
 
-    private func locale(_ random: inout SeededRandom) -> String {
+    private static func locale(_ random: inout SeededRandom) -> String {
         ["", "fr_FR.UTF-8", "xx", "de-DE", "sr_RS@latin", "C", String(repeating: "z", count: 5_000), "ar"].randomElement(using: &random)!
     }
 
-    private func value(_ random: inout SeededRandom) -> BusValue {
+    private static func value(_ random: inout SeededRandom) -> BusValue {
         switch Int.random(in: 0..<10, using: &random) {
         case 0: return .string(text(&random))
         case 1: return .double(number(&random))
@@ -163,7 +129,7 @@ final class FuzzTests: DaemonTestCase {
         }
     }
 
-    private func vardict(_ random: inout SeededRandom) -> BusValue {
+    private static func vardict(_ random: inout SeededRandom) -> BusValue {
         let keys = ["title", "fraction", "completed", "total", "unit", "indeterminate", "message", "app-id",
                     "updates-frequently", "state", "lifetime", "lease-seconds", "stall-seconds", "linger-seconds",
                     "cancellable", "pausable", "parent", "weight", "child-failure", "locale", "interval-seconds",

@@ -4,22 +4,10 @@ import ProgressClient
 import ProgressTestSupport
 import XCTest
 
-/// A reproducible random sequence (SplitMix64), so a failing soak can be replayed by seed.
-struct SeededRandom: RandomNumberGenerator {
-    var state: UInt64
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
-
 /// 50 client connections drive their own tasks with random valid operations while a
 /// listener records every signal; at the end every task's last signal, the final Snapshot
-/// and what its client last set must agree. `make test` runs a short soak; `make soak`
-/// runs it for SOAK_SECONDS (default 60).
+/// and what its client last set must agree. `make soak` runs it for SOAK_SECONDS (3 when
+/// unset); SOAK_SEED replays a run, and a failure names its seed.
 final class SoakTests: DaemonTestCase {
     static var seconds: Double { Double(ProcessInfo.processInfo.environment["SOAK_SECONDS"] ?? "") ?? 3 }
 
@@ -41,7 +29,8 @@ final class SoakTests: DaemonTestCase {
 
     func testFiftyClientsAgreeWithTheListenerAndTheSnapshot() throws {
         let seed = UInt64(ProcessInfo.processInfo.environment["SOAK_SEED"] ?? "") ?? UInt64(Date().timeIntervalSince1970)
-        print("soak: seed \(seed), \(Self.seconds) seconds (SOAK_SEED and SOAK_SECONDS replay it)")
+        let replay = "replay with SOAK_SEED=\(seed) SOAK_SECONDS=\(Self.seconds)"
+        print("soak: seed \(seed), \(Self.seconds) seconds (\(replay))")
         var random = SeededRandom(state: seed)
         let clients = try (0..<50).map { _ in try bus.connect() }
         var seen: [String: Seen] = [:]
@@ -90,24 +79,24 @@ final class SoakTests: DaemonTestCase {
         for (name, model) in expected {
             let final = snapshot[name]?.dictionary
             if model.removed {
-                XCTAssertNil(final, "\(name) was removed")
+                XCTAssertNil(final, "\(name) was removed; \(replay)")
                 continue
             }
-            guard let final else { XCTFail("\(name) is missing from the Snapshot"); continue }
-            XCTAssertEqual(final["State"]?.string, model.state, name)
-            XCTAssertEqual(final["Indeterminate"]?.bool, model.indeterminate, name)
-            if !model.indeterminate { XCTAssertEqual(final["Fraction"]?.double, model.fraction, name) }
+            guard let final else { XCTFail("\(name) is missing from the Snapshot; \(replay)"); continue }
+            XCTAssertEqual(final["State"]?.string, model.state, "\(name); \(replay)")
+            XCTAssertEqual(final["Indeterminate"]?.bool, model.indeterminate, "\(name); \(replay)")
+            if !model.indeterminate { XCTAssertEqual(final["Fraction"]?.double, model.fraction, "\(name); \(replay)") }
             let last = seen[name]?.properties ?? [:]
             for key in ["State", "Fraction", "Indeterminate", "Serial", "Label"] {
-                XCTAssertEqual(last[key], final[key], "\(name): the last signal and the Snapshot disagree on \(key)")
+                XCTAssertEqual(last[key], final[key], "\(name): the last signal and the Snapshot disagree on \(key); \(replay)")
             }
         }
         for (name, view) in seen {
-            XCTAssertFalse(view.signalAfterRemoval, "\(name): a signal came after InterfacesRemoved")
+            XCTAssertFalse(view.signalAfterRemoval, "\(name): a signal came after InterfacesRemoved; \(replay)")
         }
         let outcomes = expected.filter { ["finished", "failed", "cancelled"].contains($0.value.state) }
         for (name, model) in outcomes where !model.removed {
-            XCTAssertTrue(seen[name]?.states.contains(model.state) == true, "\(name) was \(model.state) but no signal said so")
+            XCTAssertTrue(seen[name]?.states.contains(model.state) == true, "\(name) was \(model.state) but no signal said so; \(replay)")
         }
         try removeAll()
         let after = try daemon.residentBytes()

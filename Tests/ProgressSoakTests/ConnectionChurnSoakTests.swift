@@ -6,8 +6,8 @@ import XCTest
 
 /// Nothing is kept per departed connection: short-lived connections, each starting a
 /// `caller` task and leaving (what every `progressctl` call is), leave the daemon as large
-/// as it was. `make test` runs 3,000; `make soak` runs SOAK_CONNECTIONS (100,000), where
-/// the goal is 2 MB.
+/// as it was. `make soak` runs SOAK_CONNECTIONS (3,000 when unset); the goal is 2 MB at
+/// 100,000.
 final class ConnectionChurnSoakTests: DaemonTestCase {
     static var connections: Int { Int(ProcessInfo.processInfo.environment["SOAK_CONNECTIONS"] ?? "") ?? 3_000 }
 

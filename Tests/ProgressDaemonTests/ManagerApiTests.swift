@@ -1,5 +1,6 @@
 import ProgressBus
 import ProgressClient
+import ProgressTestSupport
 import XCTest
 
 final class ManagerApiTests: DaemonTestCase {
@@ -125,13 +126,14 @@ final class ManagerApiTests: DaemonTestCase {
 
     /// The default lifetime is a lease: the one-shot `gdbus call` of a script leaves the task running.
     func testAOneShotCallerLeavesItsTaskRunning() throws {
+        let script: String
         do {
-            let script = try bus.connect()
-            try start("script", on: script)
+            let connection = try bus.connect()
+            script = connection.uniqueName
+            try start("script", on: connection)
         }
-        // Another call after the one-shot connection is gone proves the daemon saw it go.
-        try client.call("org.freedesktop.DBus", "/org/freedesktop/DBus", "org.freedesktop.DBus", "GetId")
-        BusConnection.pump(seconds: 0.3) { false }
+        // A call after the one-shot connection is gone proves the daemon saw it go.
+        waitUntilGone(script)
         XCTAssertEqual(try property("script", "State"), .string("running"))
     }
 

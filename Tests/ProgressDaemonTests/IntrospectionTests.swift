@@ -2,6 +2,7 @@ import Foundation
 import ProgressBus
 import ProgressRendererService
 import ProgressCore
+import ProgressTestSupport
 import XCTest
 
 /// dbus/org.progressd.Progress1.xml is the single source of truth: the running daemon

@@ -83,7 +83,7 @@ final class ChangesBusTests: DaemonTestCase {
         try start("backup", [("lifetime", .string("persistent"))])
         let before = try serial()
         XCTAssertEqual(daemon.stop(), 0)
-        daemon = try DaemonProcess(bus: bus)
+        try startDaemon()
         XCTAssertGreaterThan(try serial(), before, "serials keep growing across a restart")
         let poll = try changes(since: before)
         XCTAssertTrue(poll.reset)

@@ -87,18 +87,8 @@ final class LifecycleBusTests: DaemonTestCase {
 }
 
 /// What survives a SIGKILL: every transition replied to, and values no more than a second old.
-final class RestartTests: XCTestCase {
+final class RestartTests: DaemonTestCase {
     func testStateSurvivesSigkill() throws {
-        let bus = try PrivateBus()
-        defer { bus.stop() }
-        var daemon = try DaemonProcess(bus: bus)
-        let client = try bus.connect()
-        func manager(_ method: String, _ arguments: [BusValue]) throws -> [BusValue] {
-            try client.call(BusNames.busName, BusNames.managerPath, BusNames.managerInterface, method, arguments)
-        }
-        func start(_ name: String, _ options: [(String, BusValue)]) throws {
-            _ = try manager("Start", [.string(name), .vardict(options)])
-        }
         try start("done", [("title", .string("Copy"))])
         _ = try manager("Finish", [.string("done")])
         try start("held", [("pausable", .bool(true))])
@@ -112,7 +102,15 @@ final class RestartTests: XCTestCase {
                         [.string("flood"), .vardict([("completed", .uint64(UInt64(step)))])])
         }
         _ = try manager("List", [])
-        Thread.sleep(forTimeInterval: 1.5)  // the once-a-second save has run
+        // The once-a-second save (SaveThrottle, timed on a ManualClock in SaveThrottleTests)
+        // has written the 5,000th step.
+        let saved = BusConnection.pump(seconds: 10) {
+            let files = (try? FileManager.default.contentsOfDirectory(at: self.bus.stateDirectory, includingPropertiesForKeys: nil)) ?? []
+            return files.contains { file in
+                (try? String(contentsOf: file, encoding: .utf8))?.contains(#""completed":5000"#) == true
+            }
+        }
+        XCTAssertTrue(saved, "the 5,000th step was saved")
         for step in 5_001...6_000 {
             client.send(BusNames.busName, BusNames.managerPath, BusNames.managerInterface, "Update",
                         [.string("flood"), .vardict([("completed", .uint64(UInt64(step)))])])
@@ -121,12 +119,7 @@ final class RestartTests: XCTestCase {
         _ = try manager("Fail", [.string("last"), .string("just before the crash")])
         daemon.kill()  // straight after the reply: the transition must already be on disk
 
-        daemon = try DaemonProcess(bus: bus)
-        defer { daemon.stop() }
-        func property(_ name: String, _ property: String) throws -> BusValue {
-            try client.call(BusNames.busName, BusNames.tasksPath + "/" + name, BusNames.propertiesInterface, "Get",
-                            [.string(BusNames.taskInterface), .string(property)]).first!.unboxed
-        }
+        try startDaemon()
         XCTAssertEqual(try manager("List", []).first?.strings, ["bound", "done", "flood", "held", "last"])
         XCTAssertEqual(try property("last", "State"), .string("failed"))
         XCTAssertEqual(try property("last", "Message"), .string("just before the crash"))
@@ -143,12 +136,11 @@ final class RestartTests: XCTestCase {
     }
 
     func testACorruptStateFileIsMovedAsideAndTheDaemonStartsEmpty() throws {
-        let bus = try PrivateBus()
-        defer { bus.stop() }
+        daemon.stop()
+        try FileManager.default.removeItem(at: bus.stateDirectory)
         try FileManager.default.createDirectory(at: bus.stateDirectory, withIntermediateDirectories: true)
         try Data("\u{0}\u{1}garbage".utf8).write(to: bus.stateDirectory.appendingPathComponent("tasks-0.json"))
-        let daemon = try DaemonProcess(bus: bus)
-        let client = try bus.connect()
+        try startDaemon()
         let names = try client.call(BusNames.busName, BusNames.managerPath, BusNames.managerInterface, "List")
         XCTAssertEqual(names.first?.strings, [])
         let errors = daemon.stopAndReadErrors()

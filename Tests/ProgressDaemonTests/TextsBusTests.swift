@@ -34,7 +34,7 @@ final class TextsBusTests: DaemonTestCase {
         for step in 2...9 { try manager("SetFraction", [.string("copy"), .double(Double(step) / 10)]) }
         try manager("Fail", [.string("copy"), .string("disk full")])
         XCTAssertTrue(BusConnection.pump(seconds: 10) { heard.count == 2 })
-        BusConnection.pump(seconds: 0.3) { false }
+        try settle()
         XCTAssertEqual(heard, [
             ["copy", "Backup: 10 percent", "polite"],
             ["copy", "Backup failed: disk full", "assertive"],
@@ -84,7 +84,7 @@ final class TextsBusTests: DaemonTestCase {
         try manager("Finish", [.string("copy")])
         try manager("Remove", [.string("copy")])
         XCTAssertTrue(BusConnection.pump(seconds: 10) { panelRemoved == ["copy"] && readerHeard.contains { $0.hasPrefix("Copie terminé") } })
-        BusConnection.pump(seconds: 0.3) { false }
+        for connection in [reader, panel] { try settle(connection) }
 
         XCTAssertEqual(leaked, [], "subscriptions are unicast")
         // The reader: French, started for both tasks, progress only in steps of 25 points, the outcome.
