@@ -101,7 +101,7 @@ final class CommandRunner {
             // Once the command has exited, whatever is left is read without waiting long.
             let ready = poll(&polled, nfds_t(polled.count), status == nil ? 250 : 100)
             if ready == 0 {
-                for (index, descriptor) in open.enumerated() where descriptor >= 0 { show(follower.flush(stream: index), stream: index) }
+                for (index, descriptor) in open.enumerated() where descriptor >= 0 { show(follower.flush(stream: index, commandEnded: status != nil), stream: index) }
                 if status != nil { break }
             }
             for (index, entry) in polled.prefix(open.count).enumerated() where entry.fd >= 0 && entry.revents != 0 {

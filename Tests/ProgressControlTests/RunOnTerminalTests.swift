@@ -28,11 +28,12 @@ final class RunOnTerminalTests: DaemonTestCase {
 
     func testOutputIsTheCommandsByteForByteWithoutOSC94() throws {
         // Colours, a tab, UTF-8, carriage returns, a title (OSC 0), and OSC 9;4 in both
-        // terminators, written in pieces; and the command sees a terminal.
+        // terminators, written in pieces (one with a pause longer than progressctl waits before
+        // it shows what it held back); and the command sees a terminal.
         let script = #"""
             test -t 0 && test -t 1 && test -t 2 && printf 'on a terminal\n'
             printf '\033[1;31mred\033[0m\ttab ünï\r\n'; printf '\033]0;title\007'
-            printf '\033]9;4;1;25\033\\'; sleep 0.3; printf 'half\033]9;4'; sleep 0.2; printf ';1;60\007way\n'
+            printf '\033]9;4;1;25\033\\'; sleep 0.3; printf 'half\033]9;4'; sleep 0.6; printf ';1;60\007way\n'
             printf 'progress 1/3\rprogress 2/3\r\n'; printf '\033]9;4;0;\033\\done\n'
             """#
         let (_, direct) = try PseudoTerminalDriver.run(["/bin/sh", "-c", script], environment: environment)

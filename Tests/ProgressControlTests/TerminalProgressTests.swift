@@ -22,7 +22,7 @@ final class TerminalProgressTests: XCTestCase {
             shown += output.shown
             readings += output.readings
         }
-        shown += filter.flush()
+        shown += filter.flush(commandEnded: true)
         return (String(decoding: shown, as: UTF8.self), readings)
     }
 
@@ -39,6 +39,23 @@ final class TerminalProgressTests: XCTestCase {
             XCTAssertEqual(readings, expected, "chunk \(chunk)")
             XCTAssertEqual(filter(text, keep: true, chunk: chunk).0, text, "chunk \(chunk)")
         }
+    }
+
+    func testAQuietPauseInsideOSC94KeepsItHeldAndALoneEscapeGoes() {
+        var filter = TerminalStreamFilter(keepsProgressSequences: false)
+        XCTAssertEqual(filter.feed(Array("half\(esc)]9;4".utf8)).shown, Array("half".utf8))
+        XCTAssertEqual(filter.flush(commandEnded: false), [], "a pause while the command runs")
+        let rest = filter.feed(Array(";1;60\u{07}way".utf8))
+        XCTAssertEqual(rest.shown, Array("way".utf8))
+        XCTAssertEqual(rest.readings, [ProgressReading(.fraction(0.6), phase: "osc")])
+
+        _ = filter.feed(Array("\(esc)".utf8))
+        XCTAssertEqual(filter.flush(commandEnded: false), Array("\(esc)".utf8))
+        XCTAssertTrue(filter.isBetweenSequences)
+
+        _ = filter.feed(Array("\(esc)]9;4;1".utf8))
+        XCTAssertEqual(filter.flush(commandEnded: true), Array("\(esc)]9;4;1".utf8), "the command has ended")
+        XCTAssertTrue(filter.isBetweenSequences)
     }
 
     func testOtherSequencesPassUntouched() {

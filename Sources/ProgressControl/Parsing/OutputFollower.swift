@@ -131,8 +131,10 @@ public struct OutputFollower: Sendable {
         return Result(shown: filtered.shown, readings: readings)
     }
 
-    /// Bytes a stream's filter held back, to show now that the command has gone quiet.
-    public mutating func flush(stream: Int) -> [UInt8] { filters[stream].flush() }
+    /// Bytes a stream's filter held back, to show now that the command has gone quiet or ended.
+    public mutating func flush(stream: Int, commandEnded: Bool) -> [UInt8] {
+        filters[stream].flush(commandEnded: commandEnded)
+    }
 
     /// Whether progressctl may write an escape sequence of its own into the shown stream.
     public func isBetweenSequences(stream: Int) -> Bool { filters[stream].isBetweenSequences }

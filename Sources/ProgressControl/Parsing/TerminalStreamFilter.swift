@@ -119,13 +119,22 @@ public struct TerminalStreamFilter: Sendable {
         held = []
     }
 
-    /// Bytes held back (a lone ESC, an unfinished OSC 9;4) that should not wait any longer:
-    /// the command has said nothing more for a while.
-    public mutating func flush() -> [UInt8] {
+    /// Bytes held back that should not wait any longer: the command has said nothing more
+    /// for a while, or has ended. While it runs, an OSC that may still be 9;4 stays held:
+    /// a terminal shows nothing of an OSC before its end either, and it is at most
+    /// `longestProgressPayload` bytes; released early, a slow writer's 9;4 would reach the
+    /// terminal. A lone ESC is released, since text may follow it.
+    public mutating func flush(commandEnded: Bool) -> [UInt8] {
+        switch state {
+        case .osc(candidate: true), .oscEscape(candidate: true):
+            guard commandEnded else { return [] }
+            state = .text
+        case .escape:
+            state = .text
+        default:
+            break
+        }
         defer { held = [] }
-        if case .osc(candidate: true) = state { state = .osc(candidate: false) }
-        if case .oscEscape(candidate: true) = state { state = .oscEscape(candidate: false) }
-        if case .escape = state { state = .text }
         return held
     }
 
