@@ -6,14 +6,3 @@ extension TaskProperty {
 
     public init?(dbusName: String) { self.init(name: dbusName) }
 }
-
-/// Requests become signals on the task object, named after the request.
-extension TaskRequest {
-    public var signalName: String {
-        switch self {
-        case .cancelRequested: "CancelRequested"
-        case .pauseRequested: "PauseRequested"
-        case .resumeRequested: "ResumeRequested"
-        }
-    }
-}

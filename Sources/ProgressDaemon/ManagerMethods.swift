@@ -72,14 +72,14 @@ extension ProgressService {
             service.context.stream.flushBeforeRead(.everything)
             let limit = service.store.limits.maxReplyBytes
             let page = service.variants.tasksByName(
-                service.store.namesInOrder.lazy.compactMap(service.store.task).map { ($0, TaskProperties.all) }, texts: texts,
+                service.store.namesInOrder.lazy.compactMap(service.store.task).map { [properties = service.store.properties] in ($0, properties.all) }, texts: texts,
                 maxBytes: limit, expected: service.store.count)
             guard page.complete else {
                 g_variant_unref(g_variant_ref_sink(page.value))
                 throw .tooBigForOneReply("Snapshot", tasks: service.store.count, limit: limit)
             }
             call.reply(Variant.tuple([page.value]))
-            service.trimmer.replied(tasks: page.count, properties: TaskProperty.allCases.count)
+            service.trimmer.replied(tasks: page.count, properties: service.store.properties.descriptors.count)
         }),
         ("SnapshotPage", { service, call throws(ProgressError) in
             let texts = try service.context.texts(forLocale: call.string(0))
@@ -90,11 +90,11 @@ extension ProgressService {
             service.context.stream.flushBeforeRead(.everything)
             // The page starts after `after` in name order, found without walking the table.
             let page = service.variants.tasksByName(
-                service.store.names(after: after).lazy.compactMap(service.store.task).map { ($0, TaskProperties.all) },
+                service.store.names(after: after).lazy.compactMap(service.store.task).map { [properties = service.store.properties] in ($0, properties.all) },
                 texts: texts, maxBytes: limits.maxReplyBytes, maxCount: count, expected: count)
             let next = page.complete ? "" : (page.last?.text ?? after)
             call.reply(Variant.tuple([page.value, Variant.string(next)]))
-            service.trimmer.replied(tasks: page.count, properties: TaskProperty.allCases.count)
+            service.trimmer.replied(tasks: page.count, properties: service.store.properties.descriptors.count)
         }),
         ("Changes", { service, call throws(ProgressError) in
             let since = Variant.uint64Child(call.parameters, 0)

@@ -38,7 +38,7 @@ public struct ServiceConfiguration {
 public final class ProgressService {
     public let context: DaemonContext
     let interfaces: InterfaceInfo
-    let variants = TaskVariants()
+    let variants: TaskVariants
     lazy var trimmer = LargeReplyTrimmer(clock: context.clock)
     lazy var objects = TaskObjects(service: self)
     let subscriptions: SubscriptionOutput
@@ -53,8 +53,13 @@ public final class ProgressService {
     public init(connection: OpaquePointer, configuration: ServiceConfiguration, clock: Clock? = nil) throws(DaemonError) {
         interfaces = try InterfaceInfo()
         try Self.managerMethods.check(against: interfaces.manager)
+        try Progress1Signals.manager.check(against: interfaces.manager)
+        try Progress1Signals.task.check(against: interfaces.task)
+        try Progress1Signals.subscription.check(against: interfaces.subscription)
+        try Progress1Signals.objectManager.check(against: interfaces.objectManager)
         let context = DaemonContext(connection: connection, configuration: configuration, clock: clock ?? GLibClock())
         self.context = context
+        variants = TaskVariants(table: context.store.properties)
         changeIndex = ChangeIndex(firstSequence: context.frontDoor.lastSequence + 1, maxRemovals: configuration.limits.maxRemovalsKept)
 
         journal = configuration.journal.map { JournalRecorder(journal: $0, store: context.store, clock: context.clock) }
@@ -124,7 +129,7 @@ public final class ProgressService {
             return
         }
         MethodCall.reply(invocation, Variant.tuple([page.value]), maxBytes: limit)
-        trimmer.replied(tasks: page.count, properties: TaskProperty.allCases.count)
+        trimmer.replied(tasks: page.count, properties: store.properties.descriptors.count)
     }
 
     func managerProperty(_ property: String) -> OpaquePointer? {
@@ -155,10 +160,10 @@ public final class ProgressService {
     /// A Get or GetAll on a task: held signals for it go out first, so the reply never
     /// overtakes a signal about an older value.
     func taskProperty(path: String, property: String) -> OpaquePointer? {
-        guard let name = task(atPath: path), let taskProperty = TaskProperty(dbusName: property) else { return nil }
+        guard let name = task(atPath: path), let index = store.properties.index(named: property) else { return nil }
         context.stream.flushBeforeRead(.task(name))
         guard let task = store.task(name) else { return nil }
-        return Variant.property(task.value(of: taskProperty, describing: context.texts))
+        return Variant.property(store.properties.value(at: index, of: task, describing: context.texts))
     }
 }
 

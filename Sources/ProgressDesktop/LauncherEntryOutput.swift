@@ -21,6 +21,7 @@ public final class LauncherEntryOutput: ChangeOutput {
           <signal name="Update"><arg type="s" name="app_uri"/><arg type="a{sv}" name="properties"/></signal>
         </interface></node>
         """
+    static let signals = SignalTable(interface: LauncherEntryInput.interface, ["Update"])
 
     /// What a dock shows for one application.
     struct DockState: Equatable {
@@ -162,8 +163,7 @@ public final class LauncherEntryOutput: ChangeOutput {
         app.lastSent = now
         apps[appId] = app
         context.signals.broadcast(
-            path: path(of: appId), interface: LauncherEntryInput.interface, member: "Update",
-            Variant.tuple([Variant.string("application://\(appId).desktop"), Self.properties(state)]))
+            Self.signals["Update"], path: path(of: appId), Variant.tuple([Variant.string("application://\(appId).desktop"), Self.properties(state)]))
         signalsSent += 1
     }
 
