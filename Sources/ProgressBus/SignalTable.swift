@@ -36,21 +36,10 @@ public struct SignalTable: Sendable {
 
     /// Compares the rows with the signals `info` declares.
     public func check(against info: UnsafeMutablePointer<GDBusInterfaceInfo>) throws(DaemonError) {
-        var declared = Set<String>()
-        var index = 0
-        while let signal = info.pointee.signals?[index] {
-            declared.insert(String(cString: signal.pointee.name))
-            index += 1
-        }
-        let members = Set(signals.map(\.member))
-        let unsent = declared.subtracting(members).sorted()
-        let undeclared = members.subtracting(declared).sorted()
-        var problems: [String] = []
-        if !unsent.isEmpty { problems.append("declared in the XML but not in the table: \(unsent.joined(separator: ", "))") }
-        if !undeclared.isEmpty { problems.append("in the table but not declared: \(undeclared.joined(separator: ", "))") }
-        if !problems.isEmpty {
-            throw DaemonError("the signal table of \(interface) does not match its XML: \(problems.joined(separator: "; "))")
-        }
+        try InterfaceMembers.compare(
+            "signal table", of: interface, declared: InterfaceMembers.names(info.pointee.signals) { $0.pointee.name },
+            rows: Set(signals.map(\.member)), missing: "declared in the XML but not in the table",
+            extra: "in the table but not declared")
     }
 
     /// The same check against the interface of that name in `xml`.

@@ -18,10 +18,9 @@ public struct TaskPropertyDescriptor: @unchecked Sendable {
     let change: ChangeRule
     /// The composed texts (Detail, AccessibleText) that say this property's value.
     let texts: TaskProperties
-    /// Where the record keeps it; nil for what follows from other values.
-    let persisted: TaskRecordField?
-    /// The Start/Update key that sets it; nil for what only the daemon sets.
-    public let option: TaskOption?
+    /// Where the record keeps it (nil for what follows from other values), and the
+    /// Start/Update key that sets it (nil for what only the daemon sets).
+    public let setting: TaskSetting
 
     public init(_ name: String, read: @escaping (ProgressTask, TaskDescribing) -> PropertyValue, change: ChangeRule,
                 texts: TaskProperties = [], persisted: TaskRecordField? = nil, option: TaskOption? = nil) {
@@ -29,8 +28,7 @@ public struct TaskPropertyDescriptor: @unchecked Sendable {
         self.read = read
         self.change = change
         self.texts = texts
-        self.persisted = persisted
-        self.option = option
+        setting = TaskSetting(persisted: persisted, option: option)
     }
 
     /// A property read straight from the task, changed when the read value changes. A
@@ -86,10 +84,11 @@ public struct TaskPropertyTable: @unchecked Sendable {
             compared.append((1 << UInt32(index) | descriptor.texts.rawValue, differs))
         }
         self.compared = compared
-        options = descriptors.compactMap(\.option) + settings.compactMap(\.option)
+        let allSettings = descriptors.map(\.setting) + settings
+        options = allSettings.compactMap(\.option)
         precondition(Set(options.map(\.key)).count == options.count, "an option key is declared twice")
         appliers = options.compactMap(\.apply)
-        persisted = descriptors.compactMap(\.persisted) + settings.compactMap(\.persisted)
+        persisted = allSettings.compactMap(\.persisted)
         startKeys = options.filter { $0.isAccepted(by: .start) }.map(\.key)
         updateKeys = options.filter { $0.isAccepted(by: .update) }.map(\.key)
     }

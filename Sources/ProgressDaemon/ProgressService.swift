@@ -53,10 +53,7 @@ public final class ProgressService {
     public init(connection: OpaquePointer, configuration: ServiceConfiguration, clock: Clock? = nil) throws(DaemonError) {
         interfaces = try InterfaceInfo()
         try Self.managerMethods.check(against: interfaces.manager)
-        try Progress1Signals.manager.check(against: interfaces.manager)
-        try Progress1Signals.task.check(against: interfaces.task)
-        try Progress1Signals.subscription.check(against: interfaces.subscription)
-        try Progress1Signals.objectManager.check(against: interfaces.objectManager)
+        for signals in Progress1Signals.tables { try signals.check(against: interfaces.interface(signals.interface)) }
         let context = DaemonContext(connection: connection, configuration: configuration, clock: clock ?? GLibClock())
         self.context = context
         variants = TaskVariants(table: context.store.properties)

@@ -56,8 +56,9 @@ public final class JobViewServerInput: DaemonInput {
         try Self.kuiserverMethods.check(against: interfaces.kuiserver)
         try JobView.v2Methods.check(against: interfaces.viewV2)
         try JobView.v3Methods.check(against: interfaces.viewV3)
-        try JobView.v2Signals.check(against: interfaces.viewV2)
-        try JobView.v3Signals.check(against: interfaces.viewV3)
+        for (signals, info) in [(JobView.v2Signals, interfaces.viewV2), (JobView.v3Signals, interfaces.viewV3)] {
+            try signals.check(against: info)
+        }
         vtable.initialize(to: GDBusInterfaceVTable(
             method_call: { _, sender, path, interface, method, parameters, invocation, userData in
                 assertOnMainLoop()
