@@ -30,7 +30,7 @@ public struct MethodTable<Handler> {
 
     /// The same check against the interface of that name in `xml`.
     public func check(againstXML xml: String) throws(DaemonError) {
-        try check(against: InterfaceDescriptions(xml: xml, what: "the interface XML").interface(interface))
+        try InterfaceMembers.withInterface(interface, in: xml, check(against:))
     }
 }
 
@@ -48,6 +48,15 @@ enum InterfaceMembers {
             index += 1
         }
         return names
+    }
+
+    /// Runs `check` on the interface of that name in `xml`, which lives as long as the check.
+    static func withInterface(
+        _ interface: String, in xml: String, _ check: (UnsafeMutablePointer<GDBusInterfaceInfo>) throws(DaemonError) -> Void
+    ) throws(DaemonError) {
+        let descriptions = try InterfaceDescriptions(xml: xml, what: "the interface XML")
+        defer { withExtendedLifetime(descriptions) {} }
+        try check(descriptions.interface(interface))
     }
 
     static func compare(

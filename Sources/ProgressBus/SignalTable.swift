@@ -44,7 +44,6 @@ public struct SignalTable: Sendable {
 
     /// The same check against the interface of that name in `xml`.
     public func check(againstXML xml: String) throws(DaemonError) {
-        let descriptions = try InterfaceDescriptions(xml: xml, what: "the interface XML")
-        try check(against: descriptions.interface(interface))
+        try InterfaceMembers.withInterface(interface, in: xml, check(against:))
     }
 }
