@@ -63,7 +63,8 @@ public final class ProgressService {
         if let journal { context.stream.add(recorder: journal) }
         context.add(changeIndex)
         context.add(TaskSignalOutput(context: context, variants: variants))
-        managerProperties = ManagerPropertiesOutput(context: context, variants: variants)
+        managerProperties = ManagerPropertiesOutput(
+            sources: ManagerProperty.Sources(context: context, variants: variants, changeIndex: changeIndex))
         context.add(managerProperties)
         context.add(AnnouncementOutput(context: context))
         subscriptions = SubscriptionOutput(context: context, variants: variants, interface: interfaces.subscription)
@@ -129,12 +130,7 @@ public final class ProgressService {
         trimmer.replied(tasks: page.count, properties: store.properties.descriptors.count)
     }
 
-    func managerProperty(_ property: String) -> OpaquePointer? {
-        // A read never overtakes a signal about an older value.
-        if property != "Version" { context.stream.flushBeforeRead(.manager) }
-        if property == "Serial" { return g_variant_new_uint64(guint64(changeIndex.lastSequence)) }
-        return managerProperties.value(of: property)
-    }
+    func managerProperty(_ property: String) -> OpaquePointer? { managerProperties.value(of: property) }
 
     /// The task an object path under tasks/ stands for, if it exists.
     func task(atPath path: String) -> TaskName? {
