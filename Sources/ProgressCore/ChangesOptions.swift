@@ -23,7 +23,7 @@ public struct ChangesOptions: Sendable, Equatable {
                         "properties \(unknown.map { quoted($0) }.joined(separator: ", ")) do not exist; the task properties are "
                             + TaskProperty.allCases.map(\.name).joined(separator: ", "))
                 }
-                parsed.properties = TaskProperties(names.compactMap(TaskProperty.init(name:)).map(TaskProperties.init))
+                parsed.properties = TaskProperties(names.compactMap(TaskProperty.init(name:)))
             case "locale": parsed.locale = try reader.text(key, value)
             default: preconditionFailure("option \(key) is accepted but not read")
             }

@@ -6,12 +6,12 @@ extension TaskPropertyTable {
             value.string != nil  // the record's name made the task
         }),
         TaskPropertyDescriptor(
-            "Title", { $0.title }, as: PropertyValue.string, texts: .accessibleText, persisted: .text("title", \.title),
+            "Title", { $0.title }, as: PropertyValue.string, texts: [.accessibleText], persisted: .text("title", \.title),
             option: TaskOption("title", read: { $0.title = try $1.text(maxBytes: $1.limits.maxTitleBytes) },
                                apply: { if let title = $0.title { $1.title = title } })),
         // Only through Update: the job's answer to a pause or cancel request.
         TaskPropertyDescriptor(
-            "State", { $0.state }, as: { .string($0.rawValue) }, texts: .accessibleText, persisted: .choice("state", \.ownState),
+            "State", { $0.state }, as: { .string($0.rawValue) }, texts: [.accessibleText], persisted: .choice("state", \.ownState),
             option: TaskOption("state", .update, read: { $0.state = try TaskUpdate.requestedState($1.text(maxBytes: 64)) })),
         TaskPropertyDescriptor(
             "Indeterminate", { $0.indeterminate }, as: PropertyValue.bool, texts: [.detail, .accessibleText],
@@ -22,17 +22,17 @@ extension TaskPropertyTable {
             "Fraction", { $0.fraction }, as: PropertyValue.double, persisted: .number("fraction", \.storedFraction),
             option: TaskOption("fraction", read: { $0.fraction = try TaskUpdate.validFraction($1.number(), key: $1.key) })),
         TaskPropertyDescriptor(
-            "Completed", { $0.completed }, as: PropertyValue.uint64, texts: .detail, persisted: .count("completed", \.completed),
+            "Completed", { $0.completed }, as: PropertyValue.uint64, texts: [.detail], persisted: .count("completed", \.completed),
             option: TaskOption("completed", read: { $0.completed = try $1.count() })),
         TaskPropertyDescriptor(
-            "Total", { $0.total }, as: PropertyValue.uint64, texts: .detail, persisted: .count("total", \.total),
+            "Total", { $0.total }, as: PropertyValue.uint64, texts: [.detail], persisted: .count("total", \.total),
             option: TaskOption("total", read: { $0.total = try $1.count() })),
         TaskPropertyDescriptor(
-            "Unit", { $0.unit }, as: PropertyValue.string, texts: .detail, persisted: .text("unit", \.unit),
+            "Unit", { $0.unit }, as: PropertyValue.string, texts: [.detail], persisted: .text("unit", \.unit),
             option: TaskOption("unit", read: { $0.unit = try $1.text(maxBytes: $1.limits.maxUnitBytes) },
                                apply: { if let unit = $0.unit { $1.unit = unit } })),
         TaskPropertyDescriptor(
-            "Message", { $0.message }, as: PropertyValue.string, texts: .accessibleText, persisted: .text("message", \.message),
+            "Message", { $0.message }, as: PropertyValue.string, texts: [.accessibleText], persisted: .text("message", \.message),
             option: TaskOption("message", read: { $0.message = try $1.text(maxBytes: $1.limits.maxMessageBytes) },
                                apply: { if let message = $0.message { $1.message = message } })),
         TaskPropertyDescriptor(
@@ -56,7 +56,7 @@ extension TaskPropertyTable {
         TaskPropertyDescriptor("AccessibleText", read: { task, texts in .string(texts.accessibleText(of: task)) }, change: .composed),
         TaskPropertyDescriptor("Rate", { $0.rate }, as: PropertyValue.double),
         TaskPropertyDescriptor("SecondsRemaining", { $0.secondsRemaining }, as: PropertyValue.int64, texts: [.detail, .accessibleText]),
-        TaskPropertyDescriptor("Stalled", { $0.isStalled }, as: PropertyValue.bool, texts: .accessibleText),
+        TaskPropertyDescriptor("Stalled", { $0.isStalled }, as: PropertyValue.bool, texts: [.accessibleText]),
         // Only through Start, with the parent: what fixes the task's place and life.
         TaskPropertyDescriptor(
             "Lifetime", { $0.lifetime }, as: { .string($0.rawValue) }, persisted: .choice("lifetime", \.lifetime),
