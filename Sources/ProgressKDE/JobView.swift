@@ -26,9 +26,9 @@ final class JobView {
     private var changed = false
     private var outcome: JobViewState.Outcome?
 
-    init(number: UInt64, path: String, task: TaskName, client: ClientID, version: Version, state: JobViewState) {
+    init(number: UInt64, task: TaskName, client: ClientID, version: Version, state: JobViewState) {
         self.number = number
-        self.path = path
+        path = KDEInterfaces.viewPath(number)
         self.task = task
         self.client = client
         self.version = version

@@ -206,7 +206,7 @@ public final class JobViewServerInput: DaemonInput {
             call.fail(BusNames.errorName(error), error.message)
             return nil
         }
-        let view = JobView(number: number, path: KDEInterfaces.viewPath(number), task: name, client: client, version: version, state: state)
+        let view = JobView(number: number, task: name, client: client, version: version, state: state)
         var error: UnsafeMutablePointer<GError>?
         for info in [interfaces.viewV2, interfaces.viewV3] {
             let id = g_dbus_connection_register_object(context.connection, view.path, info, vtable, userData, nil, &error)
