@@ -2,7 +2,8 @@
 /// task, what a change of it is detected by and which composed texts it changes, how it is
 /// persisted, and the Start/Update option that sets it. The option parsing, the diff, the
 /// record, the restore and the values on the bus are all derived from this table, so a new
-/// property is one row here, the field that holds it, and its XML.
+/// property is one row here, the fields that hold it (ProgressTask's, and TaskUpdate's if
+/// a client sets it), and its XML.
 public struct TaskPropertyDescriptor: @unchecked Sendable {
     public enum ChangeRule {
         /// Changed when these two values of the task differ.
@@ -122,6 +123,7 @@ public struct TaskPropertyTable: @unchecked Sendable {
                 } catch {
                     throw error as! ProgressError  // what OptionInput and TaskUpdate's checks throw
                 }
+                break
             }
         }
         return update
