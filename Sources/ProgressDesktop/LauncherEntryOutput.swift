@@ -184,14 +184,18 @@ public final class LauncherEntryOutput: ChangeOutput {
         }
     }
 
-    /// The interface from `xml`; GDBus keeps the parsed node for as long as the process runs.
+    /// The interface from `xml`, checked against `signals`; GDBus keeps the parsed node for
+    /// as long as the process runs.
     private static func parseInterface() -> UnsafeMutablePointer<GDBusInterfaceInfo>? {
         var error: UnsafeMutablePointer<GError>?
         guard let node = g_dbus_node_info_new_for_xml(xml, &error) else {
             Log.error("LauncherEntry: the Query interface does not parse: \(consumeMessage(error))")
             return nil
         }
-        return g_dbus_node_info_lookup_interface(node, LauncherEntryInput.interface)
+        let info = g_dbus_node_info_lookup_interface(node, LauncherEntryInput.interface)
+        // The signal table and the XML above must agree, as every interface's do.
+        if let info { do { try signals.check(against: info) } catch { preconditionFailure(error.description) } }
+        return info
     }
 
     private func handleCall(path: String, method: String, invocation: OpaquePointer) {
