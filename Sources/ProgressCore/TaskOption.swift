@@ -15,16 +15,31 @@ public struct TaskOption: @unchecked Sendable {
     let read: (inout TaskUpdate, OptionInput) throws -> Void
     /// Puts the update's value into the task; nil for the values TaskStore's rules apply
     /// (state, fraction and counts, lifetime, parent).
-    let apply: ((TaskUpdate, inout ProgressTask) -> Void)?
+    let applier: Applier?
 
+    /// The function in a struct, so that the store calls it without a thunk (TaskPropertyTable).
+    struct Applier {
+        let apply: (TaskUpdate, inout ProgressTask) -> Void
+    }
+
+    /// An option whose value TaskStore's rules apply.
+    public init(_ key: String, _ calls: Calls = .both, read: @escaping (inout TaskUpdate, OptionInput) throws -> Void) {
+        self.init(key, calls, read: read, applier: nil)
+    }
+
+    /// An option whose value `apply` puts into the task.
     public init(
         _ key: String, _ calls: Calls = .both, read: @escaping (inout TaskUpdate, OptionInput) throws -> Void,
-        apply: ((TaskUpdate, inout ProgressTask) -> Void)? = nil
+        apply: @escaping (TaskUpdate, inout ProgressTask) -> Void
     ) {
+        self.init(key, calls, read: read, applier: Applier(apply: apply))
+    }
+
+    private init(_ key: String, _ calls: Calls, read: @escaping (inout TaskUpdate, OptionInput) throws -> Void, applier: Applier?) {
         self.key = key
         self.calls = calls
         self.read = read
-        self.apply = apply
+        self.applier = applier
     }
 
     func isAccepted(by call: TaskUpdate.Call) -> Bool {
@@ -37,7 +52,10 @@ public struct TaskOption: @unchecked Sendable {
 
 /// One option's value with its key and the reader's checks, as a TaskOption reads it.
 public struct OptionInput {
-    let reader: OptionReader
+    /// The reader's checks depend only on the key and the value (what the call accepts is
+    /// checked before): one reader serves every input, and no copy of the call's is made.
+    private static let reader = OptionReader(for: "", accepting: [])
+    private var reader: OptionReader { Self.reader }
     public let key: String
     public let value: OptionValue
     public let limits: Limits

@@ -59,18 +59,26 @@ public struct TaskSetting: @unchecked Sendable {
 
 /// The properties of a task, in the order the interface declares them; `TaskProperties`
 /// bits are indices into it. A store is made with one (`TaskStore.properties`), and the
-/// daemon's outputs read names and values through the store's.
-public struct TaskPropertyTable: @unchecked Sendable {
+/// daemon's outputs read names and values through the store's. A class: the store reads
+/// it on every change, and a struct of eight arrays would be retained field by field.
+public final class TaskPropertyTable: @unchecked Sendable {
     public let descriptors: [TaskPropertyDescriptor]
     /// What the job sets that is no property.
     public let settings: [TaskSetting]
     /// The properties compared by value, each with its bit and the bits of the texts it changes.
-    private let compared: [(changes: UInt32, differs: (ProgressTask, ProgressTask) -> Bool)]
+    private let compared: [Comparison]
     /// Every option, in the order of the rows.
     private let options: [TaskOption]
     /// The options that apply themselves, in the same order.
-    private let appliers: [(TaskUpdate, inout ProgressTask) -> Void]
+    private let appliers: [TaskOption.Applier]
     private let persisted: [TaskRecordField]
+    /// A function in a struct's field is called as it is; in an array or an Optional it is
+    /// called through a thunk, a third of the cost of a comparison or an applied option.
+    private struct Comparison {
+        let changes: UInt32
+        let differs: (ProgressTask, ProgressTask) -> Bool
+    }
+
     /// The keys Start and Update accept, as an error lists them.
     public let startKeys: [String]
     public let updateKeys: [String]
@@ -79,16 +87,16 @@ public struct TaskPropertyTable: @unchecked Sendable {
         precondition(descriptors.count <= 32, "TaskProperties holds 32 properties")
         self.descriptors = descriptors
         self.settings = settings
-        var compared: [(UInt32, (ProgressTask, ProgressTask) -> Bool)] = []
+        var compared: [Comparison] = []
         for (index, descriptor) in descriptors.enumerated() {
             guard case .differs(let differs) = descriptor.change else { continue }
-            compared.append((1 << UInt32(index) | descriptor.texts.rawValue, differs))
+            compared.append(Comparison(changes: 1 << UInt32(index) | descriptor.texts.rawValue, differs: differs))
         }
         self.compared = compared
         let allSettings = descriptors.map(\.setting) + settings
         options = allSettings.compactMap(\.option)
         precondition(Set(options.map(\.key)).count == options.count, "an option key is declared twice")
-        appliers = options.compactMap(\.apply)
+        appliers = options.compactMap(\.applier)
         persisted = allSettings.compactMap(\.persisted)
         startKeys = options.filter { $0.isAccepted(by: .start) }.map(\.key)
         updateKeys = options.filter { $0.isAccepted(by: .update) }.map(\.key)
@@ -105,7 +113,7 @@ public struct TaskPropertyTable: @unchecked Sendable {
     /// The properties whose client-visible values differ between the two.
     public func differences(_ task: ProgressTask, _ other: ProgressTask) -> TaskProperties {
         var changed: UInt32 = 0
-        for (changes, differs) in compared where differs(task, other) { changed |= changes }
+        for comparison in compared where comparison.differs(task, other) { changed |= comparison.changes }
         return TaskProperties(rawValue: changed)
     }
 
@@ -119,7 +127,7 @@ public struct TaskPropertyTable: @unchecked Sendable {
             try reader.admit(key)
             for option in self.options where option.key == key {
                 do {
-                    try option.read(&update, OptionInput(reader: reader, key: key, value: value, limits: limits))
+                    try option.read(&update, OptionInput(key: key, value: value, limits: limits))
                 } catch {
                     throw error as! ProgressError  // what OptionInput and TaskUpdate's checks throw
                 }
@@ -131,7 +139,7 @@ public struct TaskPropertyTable: @unchecked Sendable {
 
     /// Puts the values of `update` that need no rule of the store's into `task`.
     func applySettings(_ update: TaskUpdate, to task: inout ProgressTask) {
-        for apply in appliers { apply(update, &task) }
+        for applier in appliers { applier.apply(update, &task) }
     }
 
     /// What the state directory keeps of the task.
