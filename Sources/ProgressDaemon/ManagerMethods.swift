@@ -12,12 +12,12 @@ extension ProgressService {
     static let managerMethods = MethodTable<ManagerHandler>(interface: BusNames.managerInterface, [
         ("Start", { service, call throws(ProgressError) in
             let name = try service.store.name(call.string(0))
-            let update = try TaskUpdate.parse(call.options(1), for: .start, limits: service.store.limits)
+            let update = try TaskUpdate.parse(call.options(1), for: .start, limits: service.store.limits, properties: service.store.properties)
             service.run(Mutation(command: .start(name, update)) { Variant.tuple([Variant.objectPath(BusNames.taskPath(name))]) }, call)
         }),
         ("Update", { service, call throws(ProgressError) in
             let name = try service.store.name(call.string(0))
-            let update = try TaskUpdate.parse(call.options(1), for: .update, limits: service.store.limits)
+            let update = try TaskUpdate.parse(call.options(1), for: .update, limits: service.store.limits, properties: service.store.properties)
             service.run(Mutation(command: .update(name, update)), call)
         }),
         ("UpdateMany", { service, call throws(ProgressError) in
@@ -141,7 +141,7 @@ extension ProgressService {
             do throws(ProgressError) {
                 parsed.append(NamedUpdate(
                     name: try store.name(Variant.stringChild(entry, 0)),
-                    update: try TaskUpdate.parse(Variant.optionsChild(entry, 1), for: .update, limits: store.limits)))
+                    update: try TaskUpdate.parse(Variant.optionsChild(entry, 1), for: .update, limits: store.limits, properties: store.properties)))
             } catch {
                 throw error.prefixed("entry \(index)")
             }
