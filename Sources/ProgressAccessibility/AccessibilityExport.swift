@@ -28,14 +28,15 @@ public final class AccessibilityExport: DaemonInput, AccessibleModel {
         /// The daemon's clock (GLib's monotonic time); nil for GLib's own.
         public var clock: Clock?
 
-        public init(session: OpaquePointer, store: TaskStore, texts: TaskDescribing, limits: Limits, locale: String,
-                    version: String, overrideAddress: String?) {
-            self.session = session
-            self.store = store
-            self.texts = texts
-            self.limits = limits
+        /// The daemon's session connection, store, texts, limits, version and clock, in `locale`.
+        public init(context: DaemonContext, locale: String, overrideAddress: String?) {
+            session = context.connection
+            store = context.store
+            texts = context.texts
+            limits = context.limits
+            version = context.configuration.version
+            clock = context.clock
             self.locale = locale
-            self.version = version
             self.overrideAddress = overrideAddress
         }
     }
@@ -76,11 +77,7 @@ public final class AccessibilityExport: DaemonInput, AccessibleModel {
     /// watches for accessibility once the daemon starts its inputs, and leaves the bus when
     /// the daemon stops.
     public convenience init(context: DaemonContext, locale: String, environment: [String: String] = ProcessInfo.processInfo.environment) {
-        var configuration = Configuration(
-            session: context.connection, store: context.store, texts: context.texts, limits: context.limits,
-            locale: locale, version: context.configuration.version, overrideAddress: environment["AT_SPI_BUS_ADDRESS"])
-        configuration.clock = context.clock
-        self.init(configuration: configuration)
+        self.init(configuration: Configuration(context: context, locale: locale, overrideAddress: environment["AT_SPI_BUS_ADDRESS"]))
         // Announcements come from the daemon's one budget, shared with the broadcast.
         context.onAnnouncement { [weak self] spoken in self?.announce(spoken) }
     }

@@ -23,33 +23,53 @@ public struct MethodTable<Handler> {
 
     /// Compares the rows with the methods `info` declares.
     public func check(against info: UnsafeMutablePointer<GDBusInterfaceInfo>) throws(DaemonError) {
-        var declared = Set<String>()
-        var index = 0
-        while let method = info.pointee.methods?[index] {
-            declared.insert(String(cString: method.pointee.name))
-            index += 1
-        }
-        let unhandled = declared.subtracting(handlers.keys).sorted()
-        let undeclared = methodNames.subtracting(declared).sorted()
-        var problems: [String] = []
-        if !unhandled.isEmpty { problems.append("declared but without a handler: \(unhandled.joined(separator: ", "))") }
-        if !undeclared.isEmpty { problems.append("handled but not declared: \(undeclared.joined(separator: ", "))") }
-        if !problems.isEmpty {
-            throw DaemonError("the method table of \(interface) does not match its XML: \(problems.joined(separator: "; "))")
-        }
+        try InterfaceMembers.compare(
+            "method table", of: interface, declared: InterfaceMembers.names(info.pointee.methods) { $0.pointee.name },
+            rows: methodNames, missing: "declared but without a handler", extra: "handled but not declared")
     }
 
     /// The same check against the interface of that name in `xml`.
     public func check(againstXML xml: String) throws(DaemonError) {
-        var error: UnsafeMutablePointer<GError>?
-        guard let node = g_dbus_node_info_new_for_xml(xml, &error) else {
-            throw DaemonError("the interface XML does not parse: \(consumeMessage(error))")
+        try InterfaceMembers.withInterface(interface, in: xml, check(against:))
+    }
+}
+
+/// What MethodTable and SignalTable share: the names an interface's XML declares, and the
+/// comparison both ways that names what is on one side only.
+enum InterfaceMembers {
+    /// The names in one of GDBusInterfaceInfo's NULL-terminated arrays.
+    static func names<Info>(
+        _ infos: UnsafeMutablePointer<UnsafeMutablePointer<Info>?>?, _ name: (UnsafeMutablePointer<Info>) -> UnsafeMutablePointer<gchar>?
+    ) -> Set<String> {
+        var names = Set<String>()
+        var index = 0
+        while let info = infos?[index] {
+            if let text = name(info) { names.insert(String(cString: text)) }
+            index += 1
         }
-        defer { g_dbus_node_info_unref(node) }
-        guard let info = g_dbus_node_info_lookup_interface(node, interface) else {
-            throw DaemonError("the interface XML lacks \(interface)")
+        return names
+    }
+
+    /// Runs `check` on the interface of that name in `xml`, which lives as long as the check.
+    static func withInterface(
+        _ interface: String, in xml: String, _ check: (UnsafeMutablePointer<GDBusInterfaceInfo>) throws(DaemonError) -> Void
+    ) throws(DaemonError) {
+        let descriptions = try InterfaceDescriptions(xml: xml, what: "the interface XML")
+        defer { withExtendedLifetime(descriptions) {} }
+        try check(descriptions.interface(interface))
+    }
+
+    static func compare(
+        _ table: String, of interface: String, declared: Set<String>, rows: Set<String>, missing: String, extra: String
+    ) throws(DaemonError) {
+        let absent = declared.subtracting(rows).sorted()
+        let undeclared = rows.subtracting(declared).sorted()
+        var problems: [String] = []
+        if !absent.isEmpty { problems.append("\(missing): \(absent.joined(separator: ", "))") }
+        if !undeclared.isEmpty { problems.append("\(extra): \(undeclared.joined(separator: ", "))") }
+        if !problems.isEmpty {
+            throw DaemonError("the \(table) of \(interface) does not match its XML: \(problems.joined(separator: "; "))")
         }
-        try check(against: info)
     }
 }
 extension MethodTable: Sendable where Handler: Sendable {}

@@ -1,7 +1,8 @@
 import CGLib
 
 /// Emits signals on one connection, logging (never throwing) when GDBus refuses one: a
-/// signal that can not go out must not cost the caller its reply.
+/// signal that can not go out must not cost the caller its reply. Signals are named by
+/// their SignalTable (PropertiesChanged, the standard one, by GDBus's own interface).
 public struct SignalSender {
     public let connection: OpaquePointer
 
@@ -9,22 +10,22 @@ public struct SignalSender {
         self.connection = connection
     }
 
-    /// A signal to whoever listens.
-    public func broadcast(path: String, interface: String, member: String, _ parameters: OpaquePointer) {
-        send(to: nil, path: path, interface: interface, member: member, parameters)
+    /// A signal to whoever listens; `signal` comes from its interface's SignalTable.
+    public func broadcast(_ signal: InterfaceSignal, path: String, _ parameters: OpaquePointer) {
+        send(to: nil, path: path, interface: signal.interface, member: signal.member, parameters)
     }
 
     /// A signal for one connection only.
-    public func unicast(to destination: String, path: String, interface: String, member: String, _ parameters: OpaquePointer) {
-        send(to: destination, path: path, interface: interface, member: member, parameters)
+    public func unicast(_ signal: InterfaceSignal, to destination: String, path: String, _ parameters: OpaquePointer) {
+        send(to: destination, path: path, interface: signal.interface, member: signal.member, parameters)
     }
 
     /// org.freedesktop.DBus.Properties.PropertiesChanged with `changed` (an a{sv}) and
     /// nothing invalidated.
     public func propertiesChanged(path: String, interface: String, _ changed: OpaquePointer) {
         let invalidated = Variant.container("as") { _ in }
-        broadcast(
-            path: path, interface: "org.freedesktop.DBus.Properties", member: "PropertiesChanged",
+        send(
+            to: nil, path: path, interface: "org.freedesktop.DBus.Properties", member: "PropertiesChanged",
             Variant.tuple([Variant.string(interface), changed, invalidated]))
     }
 

@@ -61,8 +61,8 @@ enum ReadCommands {
                 context.out(try json(jsonObject(task)) + "\n")
                 return 0
             }
-            let rows = TaskProperty.allCases.compactMap { property in
-                task[property.dbusName].map { [property.dbusName, TerminalText.shown(text($0))] }
+            let rows = TaskPropertyTable.standard.descriptors.compactMap { property in
+                task[property.name].map { [property.name, TerminalText.shown(text($0))] }
             }
             context.out(table(rows, separator: "  "))
             return 0

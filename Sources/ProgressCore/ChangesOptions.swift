@@ -17,13 +17,14 @@ public struct ChangesOptions: Sendable, Equatable {
             switch key {
             case "properties":
                 let names = try reader.strings(key, value, of: "property names")
-                let unknown = names.filter { TaskProperty(name: $0) == nil }
+                let table = TaskPropertyTable.standard
+                let unknown = names.filter { table.index(named: $0) == nil }
                 if !unknown.isEmpty {
                     throw .unknownOption(
                         "properties \(unknown.map { quoted($0) }.joined(separator: ", ")) do not exist; the task properties are "
-                            + TaskProperty.allCases.map(\.name).joined(separator: ", "))
+                            + table.descriptors.map(\.name).joined(separator: ", "))
                 }
-                parsed.properties = TaskProperties(names.compactMap(TaskProperty.init(name:)).map(TaskProperties.init))
+                parsed.properties = names.compactMap(table.index(named:)).reduce([]) { $0.union(TaskProperties(index: $1)) }
             case "locale": parsed.locale = try reader.text(key, value)
             default: preconditionFailure("option \(key) is accepted but not read")
             }

@@ -2,7 +2,7 @@
 /// keys, Subscribe options, render specs), with the same checks and the same errors for
 /// all of them: a key given twice, a key the call does not know, a value of the wrong
 /// type, a number outside its range, a choice that is not one of the accepted ones.
-public struct OptionReader {
+public struct OptionReader: Sendable {
     /// The call the options are for, as an error message names it ("Start").
     public let call: String
     public let accepted: [String]

@@ -136,9 +136,4 @@ public struct ProgressTask: Sendable {
     public func value(of property: TaskProperty, describing texts: TaskDescribing) -> PropertyValue {
         TaskPropertyTable.standard.value(at: property.rawValue, of: self, describing: texts)
     }
-
-    /// The properties whose client-visible values differ from `other`'s.
-    func differences(from other: ProgressTask) -> TaskProperties {
-        TaskPropertyTable.standard.differences(self, other)
-    }
 }

@@ -34,7 +34,7 @@ struct PropertyStamps: Sendable {
     func changed(after since: UInt64) -> TaskProperties {
         var properties = TaskProperties()
         for entry in entries where entry & Self.sequenceMask > since {
-            properties.insert(TaskProperties(index: Int(entry >> Self.indexShift)))
+            properties.formUnion(TaskProperties(index: Int(entry >> Self.indexShift)))
         }
         return properties
     }

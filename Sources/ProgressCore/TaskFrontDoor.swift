@@ -39,7 +39,7 @@ public final class TaskFrontDoor {
     /// of its own). Records that fail the checks are skipped and reported.
     public func restore(_ records: [TaskRecord]) -> (batch: ChangeBatch, problems: [String]) {
         let problems = store.restore(records)
-        let changes = store.namesParentsFirst.map { TaskChange(name: $0, kind: .created, properties: .all, isImmediate: true) }
+        let changes = store.namesParentsFirst.map { TaskChange(name: $0, kind: .created, properties: store.properties.all, isImmediate: true) }
         return (batch(changes, .restore), problems)
     }
 

@@ -1,4 +1,5 @@
-/// The properties of a task, by their index in TaskPropertyTable.standard.
+/// The properties of a task that Swift code names, by their index in TaskPropertyTable.standard
+/// (a row the code never names needs no case: TaskProperties holds any index of its table).
 public enum TaskProperty: Int, CaseIterable, Sendable {
     case name, title, state, indeterminate, fraction, completed, total, unit, message, appId
     case updatesFrequently, serial, created, updated, label, detail, accessibleText, rate, secondsRemaining
@@ -15,49 +16,59 @@ public enum TaskProperty: Int, CaseIterable, Sendable {
     }
 }
 
-/// A set of task properties; cheap to union on the update hot path.
-public struct TaskProperties: OptionSet, Sendable, Hashable {
+/// A set of task properties, one bit per index of their table; cheap to union on the
+/// update hot path. Written as a list of TaskProperty (`[.title, .message]`).
+public struct TaskProperties: SetAlgebra, Sendable, Hashable {
+    public typealias Element = TaskProperty
     public let rawValue: UInt32
     public init(rawValue: UInt32) { self.rawValue = rawValue }
+    public init() { rawValue = 0 }
     public init(_ property: TaskProperty) { rawValue = 1 << UInt32(property.rawValue) }
     /// The property at `index` of its table.
     public init(index: Int) { rawValue = 1 << UInt32(index) }
+    public init(arrayLiteral properties: TaskProperty...) {
+        rawValue = properties.reduce(0) { $0 | 1 << UInt32($1.rawValue) }
+    }
+
+    public static let all = TaskPropertyTable.standard.all
 
     /// The indices of the members, in order.
     public var indices: [Int] { (0..<32).filter { rawValue & (1 << UInt32($0)) != 0 } }
 
-    public static let all = TaskPropertyTable.standard.all
-
-    public static let name = TaskProperties(TaskProperty.name)
-    public static let title = TaskProperties(TaskProperty.title)
-    public static let state = TaskProperties(TaskProperty.state)
-    public static let indeterminate = TaskProperties(TaskProperty.indeterminate)
-    public static let fraction = TaskProperties(TaskProperty.fraction)
-    public static let completed = TaskProperties(TaskProperty.completed)
-    public static let total = TaskProperties(TaskProperty.total)
-    public static let unit = TaskProperties(TaskProperty.unit)
-    public static let message = TaskProperties(TaskProperty.message)
-    public static let appId = TaskProperties(TaskProperty.appId)
-    public static let updatesFrequently = TaskProperties(TaskProperty.updatesFrequently)
-    public static let serial = TaskProperties(TaskProperty.serial)
-    public static let created = TaskProperties(TaskProperty.created)
-    public static let updated = TaskProperties(TaskProperty.updated)
-    public static let label = TaskProperties(TaskProperty.label)
-    public static let detail = TaskProperties(TaskProperty.detail)
-    public static let accessibleText = TaskProperties(TaskProperty.accessibleText)
-    public static let rate = TaskProperties(TaskProperty.rate)
-    public static let secondsRemaining = TaskProperties(TaskProperty.secondsRemaining)
-    public static let stalled = TaskProperties(TaskProperty.stalled)
-    public static let lifetime = TaskProperties(TaskProperty.lifetime)
-    public static let cancellable = TaskProperties(TaskProperty.cancellable)
-    public static let pausable = TaskProperties(TaskProperty.pausable)
-    public static let cancelRequested = TaskProperties(TaskProperty.cancelRequested)
-    public static let parent = TaskProperties(TaskProperty.parent)
-    public static let weight = TaskProperties(TaskProperty.weight)
-
-    /// The properties whose values are text in some locale (Label, Detail, AccessibleText).
-    public static let texts: TaskProperties = [.label, .detail, .accessibleText]
-
     /// The members in declaration order, so signals list properties the same way every time.
-    public var members: [TaskProperty] { TaskProperty.allCases.filter { contains(TaskProperties($0)) } }
+    public var members: [TaskProperty] { TaskProperty.allCases.filter { contains($0) } }
+
+    public var isEmpty: Bool { rawValue == 0 }
+    public func contains(_ property: TaskProperty) -> Bool { rawValue & 1 << UInt32(property.rawValue) != 0 }
+    public func isSuperset(of other: TaskProperties) -> Bool { rawValue & other.rawValue == other.rawValue }
+    public func isDisjoint(with other: TaskProperties) -> Bool { rawValue & other.rawValue == 0 }
+    public func union(_ other: TaskProperties) -> TaskProperties { TaskProperties(rawValue: rawValue | other.rawValue) }
+    public func intersection(_ other: TaskProperties) -> TaskProperties { TaskProperties(rawValue: rawValue & other.rawValue) }
+    public func symmetricDifference(_ other: TaskProperties) -> TaskProperties { TaskProperties(rawValue: rawValue ^ other.rawValue) }
+    public func subtracting(_ other: TaskProperties) -> TaskProperties { TaskProperties(rawValue: rawValue & ~other.rawValue) }
+
+    @discardableResult
+    public mutating func insert(_ property: TaskProperty) -> (inserted: Bool, memberAfterInsert: TaskProperty) {
+        let inserted = !contains(property)
+        self = union(TaskProperties(property))
+        return (inserted, property)
+    }
+
+    @discardableResult
+    public mutating func remove(_ property: TaskProperty) -> TaskProperty? {
+        guard contains(property) else { return nil }
+        self = subtracting(TaskProperties(property))
+        return property
+    }
+
+    @discardableResult
+    public mutating func update(with property: TaskProperty) -> TaskProperty? {
+        let present = contains(property)
+        insert(property)
+        return present ? property : nil
+    }
+
+    public mutating func formUnion(_ other: TaskProperties) { self = union(other) }
+    public mutating func formIntersection(_ other: TaskProperties) { self = intersection(other) }
+    public mutating func formSymmetricDifference(_ other: TaskProperties) { self = symmetricDifference(other) }
 }

@@ -1,70 +1,105 @@
-/// Every task property declared once: its name in the API, how a client's value is read,
-/// what a change of it is detected by (or which properties a composed text follows), and
-/// how it is persisted. The diff, the record, the restore and the values on the bus are
-/// all derived from this table, so a new property is one entry here (plus its case in
-/// TaskProperty and its XML).
+/// Every task property declared once: its name in the API, how its value is read from the
+/// task, what a change of it is detected by and which composed texts it changes, how it is
+/// persisted, and the Start/Update option that sets it. The option parsing, the diff, the
+/// record, the restore and the values on the bus are all derived from this table, so a new
+/// property is one row here, the fields that hold it (ProgressTask's, and TaskUpdate's if
+/// a client sets it), and its XML.
 public struct TaskPropertyDescriptor: @unchecked Sendable {
     public enum ChangeRule {
         /// Changed when these two values of the task differ.
         case differs((ProgressTask, ProgressTask) -> Bool)
-        /// A text composed of other properties (by name): changed when any of them is.
-        case composed(of: [String])
+        /// A text composed of other properties: changed when one of the rows that declare
+        /// it among their `texts` changes.
+        case composed
     }
 
     /// The property's name in the API ("Title"), under which the bus exports it.
     public let name: String
     let read: (ProgressTask, TaskDescribing) -> PropertyValue
     let change: ChangeRule
-    /// Where the record keeps it; nil for what follows from other values.
-    let persisted: TaskRecordField?
+    /// The composed texts (Detail, AccessibleText) that say this property's value.
+    let texts: TaskProperties
+    /// Where the record keeps it (nil for what follows from other values), and the
+    /// Start/Update key that sets it (nil for what only the daemon sets).
+    public let setting: TaskSetting
 
-    init(_ name: String, read: @escaping (ProgressTask, TaskDescribing) -> PropertyValue, change: ChangeRule,
-         persisted: TaskRecordField? = nil) {
+    public init(_ name: String, read: @escaping (ProgressTask, TaskDescribing) -> PropertyValue, change: ChangeRule,
+                texts: TaskProperties = [], persisted: TaskRecordField? = nil, option: TaskOption? = nil) {
         self.name = name
         self.read = read
         self.change = change
-        self.persisted = persisted
+        self.texts = texts
+        setting = TaskSetting(persisted: persisted, option: option)
     }
 
     /// A property read straight from the task, changed when the read value changes. A
     /// closure, not a key path: the diff runs on every update, and a key path's projection
     /// through the runtime cost a tenth of a SetFraction.
-    init<Value: Equatable>(
+    public init<Value: Equatable>(
         _ name: String, _ value: @escaping (ProgressTask) -> Value, as wrap: @escaping (Value) -> PropertyValue,
-        persisted: TaskRecordField? = nil
+        texts: TaskProperties = [], persisted: TaskRecordField? = nil, option: TaskOption? = nil
     ) {
         self.init(
             name, read: { task, _ in wrap(value(task)) },
-            change: .differs { value($0) != value($1) }, persisted: persisted)
+            change: .differs { value($0) != value($1) }, texts: texts, persisted: persisted, option: option)
+    }
+}
+
+/// A value the job sets and the daemon keeps that no client reads as a property (timers,
+/// policies), or an option that is kept nowhere (`take-over`).
+public struct TaskSetting: @unchecked Sendable {
+    let persisted: TaskRecordField?
+    public let option: TaskOption?
+
+    public init(persisted: TaskRecordField? = nil, option: TaskOption? = nil) {
+        self.persisted = persisted
+        self.option = option
     }
 }
 
 /// The properties of a task, in the order the interface declares them; `TaskProperties`
-/// bits are indices into it.
-public struct TaskPropertyTable: @unchecked Sendable {
+/// bits are indices into it. A store is made with one (`TaskStore.properties`), and the
+/// daemon's outputs read names and values through the store's. A class: the store reads
+/// it on every change, and a struct of eight arrays would be retained field by field.
+public final class TaskPropertyTable: @unchecked Sendable {
     public let descriptors: [TaskPropertyDescriptor]
-    /// Record fields that no client reads as a property (timers, policies).
-    let storedOnly: [TaskRecordField]
-    /// For each composed text, the bits it follows.
-    private let composed: [(index: Int, follows: TaskProperties)]
-    private let compared: [(index: Int, differs: (ProgressTask, ProgressTask) -> Bool)]
+    /// What the job sets that is no property.
+    public let settings: [TaskSetting]
+    /// The properties compared by value, each with its bit and the bits of the texts it changes.
+    private let compared: [Comparison]
+    /// Every option, in the order of the rows.
+    private let options: [TaskOption]
+    /// The options that apply themselves, in the same order.
+    private let appliers: [TaskOption.Applier]
+    private let persisted: [TaskRecordField]
+    /// A function in a struct's field is called as it is; in an array or an Optional it is
+    /// called through a thunk, a third of the cost of a comparison or an applied option.
+    private struct Comparison {
+        let changes: UInt32
+        let differs: (ProgressTask, ProgressTask) -> Bool
+    }
 
-    public init(descriptors: [TaskPropertyDescriptor], storedOnly: [TaskRecordField] = TaskPropertyTable.storedOnlyFields) {
+    /// The keys Start and Update accept, as an error lists them.
+    public let startKeys: [String]
+    public let updateKeys: [String]
+
+    public init(descriptors: [TaskPropertyDescriptor], settings: [TaskSetting] = TaskPropertyTable.standardSettings) {
         precondition(descriptors.count <= 32, "TaskProperties holds 32 properties")
         self.descriptors = descriptors
-        self.storedOnly = storedOnly
-        let index = Dictionary(uniqueKeysWithValues: descriptors.enumerated().map { ($0.element.name, $0.offset) })
-        var composed: [(Int, TaskProperties)] = []
-        var compared: [(Int, (ProgressTask, ProgressTask) -> Bool)] = []
-        for (offset, descriptor) in descriptors.enumerated() {
-            switch descriptor.change {
-            case .differs(let differs): compared.append((offset, differs))
-            case .composed(let names):
-                composed.append((offset, TaskProperties(rawValue: names.reduce(0) { $0 | (1 << UInt32(index[$1]!)) })))
-            }
+        self.settings = settings
+        var compared: [Comparison] = []
+        for (index, descriptor) in descriptors.enumerated() {
+            guard case .differs(let differs) = descriptor.change else { continue }
+            compared.append(Comparison(changes: 1 << UInt32(index) | descriptor.texts.rawValue, differs: differs))
         }
-        self.composed = composed
         self.compared = compared
+        let allSettings = descriptors.map(\.setting) + settings
+        options = allSettings.compactMap(\.option)
+        precondition(Set(options.map(\.key)).count == options.count, "an option key is declared twice")
+        appliers = options.compactMap(\.applier)
+        persisted = allSettings.compactMap(\.persisted)
+        startKeys = options.filter { $0.isAccepted(by: .start) }.map(\.key)
+        updateKeys = options.filter { $0.isAccepted(by: .update) }.map(\.key)
     }
 
     public var all: TaskProperties { TaskProperties(rawValue: descriptors.count == 32 ? .max : (1 << UInt32(descriptors.count)) - 1) }
@@ -78,15 +113,39 @@ public struct TaskPropertyTable: @unchecked Sendable {
     /// The properties whose client-visible values differ between the two.
     public func differences(_ task: ProgressTask, _ other: ProgressTask) -> TaskProperties {
         var changed: UInt32 = 0
-        for (index, differs) in compared where differs(task, other) { changed |= 1 << UInt32(index) }
-        for (index, follows) in composed where changed & follows.rawValue != 0 { changed |= 1 << UInt32(index) }
+        for comparison in compared where comparison.differs(task, other) { changed |= comparison.changes }
         return TaskProperties(rawValue: changed)
+    }
+
+    /// The keys of one Start or Update call, each read by its row's option.
+    public func parse(
+        _ options: [(key: String, value: OptionValue)], for call: TaskUpdate.Call, limits: Limits
+    ) throws(ProgressError) -> TaskUpdate {
+        var update = TaskUpdate()
+        var reader = OptionReader(for: call == .start ? "Start" : "Update", accepting: call == .start ? startKeys : updateKeys)
+        for (key, value) in options {
+            try reader.admit(key)
+            for option in self.options where option.key == key {
+                do {
+                    try option.read(&update, OptionInput(key: key, value: value, limits: limits))
+                } catch {
+                    throw error as! ProgressError  // what OptionInput and TaskUpdate's checks throw
+                }
+                break
+            }
+        }
+        return update
+    }
+
+    /// Puts the values of `update` that need no rule of the store's into `task`.
+    func applySettings(_ update: TaskUpdate, to task: inout ProgressTask) {
+        for applier in appliers { applier.apply(update, &task) }
     }
 
     /// What the state directory keeps of the task.
     public func record(of task: ProgressTask) -> TaskRecord {
         var fields: [String: RecordValue] = [:]
-        for field in descriptors.compactMap(\.persisted) + storedOnly {
+        for field in persisted {
             if let value = field.save(task) { fields[field.key] = value }
         }
         return TaskRecord(fields: fields)
@@ -95,7 +154,7 @@ public struct TaskPropertyTable: @unchecked Sendable {
     /// Puts a record's values into `task`; the keys whose values have the wrong type.
     func restore(_ record: TaskRecord, into task: inout ProgressTask) -> [String] {
         var wrong: [String] = []
-        for field in descriptors.compactMap(\.persisted) + storedOnly {
+        for field in persisted {
             guard let value = record.fields[field.key] else { continue }
             if !field.restore(&task, value) { wrong.append(field.key) }
         }

@@ -16,10 +16,17 @@ public final class TaskStore {
     /// Brings a client's name to NFC (the daemon passes GLib's: Core imports no normalizer),
     /// so the kept text and the object path are the composed ones.
     let normalizeName: @Sendable (String) -> String
+    /// The properties of its tasks: how options are read and applied, what a change is,
+    /// what is kept, what the bus shows.
+    public let properties: TaskPropertyTable
 
-    public init(clock: Clock, limits: Limits = Limits(), normalizeName: @escaping @Sendable (String) -> String = { $0 }) {
+    public init(
+        clock: Clock, limits: Limits = Limits(), properties: TaskPropertyTable = .standard,
+        normalizeName: @escaping @Sendable (String) -> String = { $0 }
+    ) {
         self.clock = clock
         self.limits = limits
+        self.properties = properties
         self.normalizeName = normalizeName
         caps = CapLedger(limits: limits)
     }
@@ -79,9 +86,9 @@ public final class TaskStore {
         if let parent = task.parent { children[parent, default: []].insert(name) }
         let own: TaskChange = if let existing {
             TaskChange(
-                name: name, kind: .updated, properties: task.differences(from: existing), isImmediate: true, isRestart: true)
+                name: name, kind: .updated, properties: properties.differences(task, existing), isImmediate: true, isRestart: true)
         } else {
-            TaskChange(name: name, kind: .created, properties: .all, isImmediate: true)
+            TaskChange(name: name, kind: .created, properties: properties.all, isImmediate: true)
         }
         return [own] + recomputeAncestors(of: task)
     }
@@ -89,10 +96,7 @@ public final class TaskStore {
     func update(_ name: TaskName, with update: TaskUpdate) throws(ProgressError) -> [TaskChange] {
         let before = try liveTask(name, action: "updated")
         var task = before
-        if task.hasChildren && update.setsValue {
-            throw .invalidValue(
-                "task \(quoted(name.text)) has children: its fraction, completed and total come from them")
-        }
+        if task.hasChildren && update.setsValue { throw Self.valueOfParent(name) }
         try apply(update, to: &task)
         return commitAndPropagate(task, replacing: before, activity: true)
     }
@@ -100,7 +104,12 @@ public final class TaskStore {
     func setFraction(_ name: TaskName, _ fraction: Double) throws(ProgressError) -> [TaskChange] {
         var update = TaskUpdate()
         update.fraction = try TaskUpdate.validFraction(fraction)
-        return try self.update(name, with: update)
+        let before = try liveTask(name, action: "updated")
+        if before.hasChildren { throw Self.valueOfParent(name) }
+        var task = before
+        // The value alone: the update carries no setting for the table to apply.
+        try applyValue(update, to: &task)
+        return commitAndPropagate(task, replacing: before, activity: true)
     }
 
     /// Shows activity: makes the task indeterminate if it was not, and always counts as a change,
@@ -193,7 +202,18 @@ public final class TaskStore {
 
     // MARK: Rules
 
+    private static func valueOfParent(_ name: TaskName) -> ProgressError {
+        .invalidValue("task \(quoted(name.text)) has children: its fraction, completed and total come from them")
+    }
+
     private func apply(_ update: TaskUpdate, to task: inout ProgressTask) throws(ProgressError) {
+        try applyValue(update, to: &task)
+        properties.applySettings(update, to: &task)
+    }
+
+    /// What the store's rules decide: the state a job may request, and the value from
+    /// fraction, completed and total.
+    private func applyValue(_ update: TaskUpdate, to task: inout ProgressTask) throws(ProgressError) {
         // Only an error message needs the quoted name.
         var name: String { quoted(task.name.text) }
         if let requested = update.state, requested != task.ownState {
@@ -231,18 +251,6 @@ public final class TaskStore {
         } else if givesValue {
             task.indeterminate = false
         }
-        if let title = update.title { task.title = title }
-        if let unit = update.unit { task.unit = unit }
-        if let message = update.message { task.message = message }
-        if let appId = update.appId { task.appId = appId }
-        if let frequent = update.updatesFrequently { task.ownerSaysFrequent = frequent }
-        if let seconds = update.leaseSeconds { task.leaseSeconds = seconds }
-        if let seconds = update.stallSeconds { task.stallSeconds = seconds }
-        if let seconds = update.lingerSeconds { task.lingerSeconds = seconds }
-        if let cancellable = update.cancellable { task.cancellable = cancellable }
-        if let pausable = update.pausable { task.pausable = pausable }
-        if let weight = update.weight { task.weight = weight }
-        if let policy = update.childFailure { task.childFailure = policy }
     }
 
     func enterOutcome(_ state: TaskState, _ task: inout ProgressTask) {
@@ -263,7 +271,7 @@ public final class TaskStore {
             task.stalled = false
         }
         updateEstimate(&task, before: before)
-        var changed = task.differences(from: before)
+        var changed = properties.differences(task, before)
         let counts = forceChange || !changed.isEmpty
         if counts {
             task.serial += 1

@@ -4,7 +4,7 @@ extension TaskStore {
     /// truth, and the bridge reads it again after a restart.
     public func record(of name: TaskName) -> TaskRecord? {
         guard let task = tasks[name], task.owner != .system else { return nil }
-        var record = TaskPropertyTable.standard.record(of: task)
+        var record = properties.record(of: task)
         if task.owner != .host { record.fields["owner"] = .string(task.owner.recordText) }
         return record
     }
@@ -29,7 +29,7 @@ extension TaskStore {
                 name: name, caller: ClientID(""), wallMicros: record.fields["created"]?.int64 ?? clock.wallMicros,
                 monotonicMicros: now, limits: limits)
             task.chargedTo = nil
-            var wrong = TaskPropertyTable.standard.restore(record, into: &task)
+            var wrong = properties.restore(record, into: &task)
             if let text = record.fields["owner"] {
                 if case .string(let owner) = text, let owner = TaskOwner(recordText: owner) { task.owner = owner } else { wrong.append("owner") }
             }

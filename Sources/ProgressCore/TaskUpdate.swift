@@ -1,4 +1,5 @@
-/// The keys of a Start or Update call, each parsed and checked on its own.
+/// The keys of a Start or Update call, each parsed and checked on its own (by the options
+/// of TaskPropertyTable's rows); a bridge fills one in directly.
 /// Checks that need the task's current values (completed against total, allowed
 /// state changes) happen when the store applies the update.
 public struct TaskUpdate: Sendable, Equatable {
@@ -33,60 +34,21 @@ public struct TaskUpdate: Sendable, Equatable {
 
     public init() {}
 
-    /// Keys that Start and Update both accept.
-    static let commonKeys = [
-        "title", "fraction", "completed", "total", "unit", "indeterminate", "message", "app-id",
-        "updates-frequently", "lease-seconds", "stall-seconds", "linger-seconds", "cancellable", "pausable",
-        "weight", "child-failure",
-    ]
-    /// Start also takes what fixes the task's place and life: `lifetime` and `parent`.
-    public static let startKeys = commonKeys + ["lifetime", "parent", "take-over"]
-    /// Update also takes `state`: the job's answer to a pause or cancel request.
-    public static let updateKeys = commonKeys + ["state"]
+    /// Keys Start accepts, and those Update accepts: the options of TaskPropertyTable.standard.
+    public static var startKeys: [String] { TaskPropertyTable.standard.startKeys }
+    public static var updateKeys: [String] { TaskPropertyTable.standard.updateKeys }
 
     /// The states a client may request with the `state` key; the others have methods of their own.
     public static let requestableStates: [TaskState] = [.running, .paused, .cancelled]
 
     public enum Call: Sendable { case start, update }
 
+    /// The keys of a Start or Update call, each read by its option in `properties`.
     public static func parse(
-        _ options: [(key: String, value: OptionValue)], for call: Call, limits: Limits = Limits()
+        _ options: [(key: String, value: OptionValue)], for call: Call, limits: Limits = Limits(),
+        properties: TaskPropertyTable = .standard
     ) throws(ProgressError) -> TaskUpdate {
-        var update = TaskUpdate()
-        var reader = OptionReader(for: call == .start ? "Start" : "Update", accepting: call == .start ? startKeys : updateKeys)
-        for (key, value) in options {
-            try reader.admit(key)
-            switch key {
-            case "title": update.title = try reader.text(key, value, maxBytes: limits.maxTitleBytes)
-            case "unit": update.unit = try reader.text(key, value, maxBytes: limits.maxUnitBytes)
-            case "message": update.message = try reader.text(key, value, maxBytes: limits.maxMessageBytes)
-            case "app-id": update.appId = try reader.text(key, value, maxBytes: limits.maxAppIdBytes)
-            case "fraction": update.fraction = try validFraction(reader.number(key, value), key: key)
-            case "completed": update.completed = try reader.count(key, value)
-            case "total": update.total = try reader.count(key, value)
-            case "indeterminate": update.indeterminate = try reader.flag(key, value)
-            case "updates-frequently": update.updatesFrequently = try reader.flag(key, value)
-            case "state": update.state = try requestedState(reader.text(key, value, maxBytes: 64))
-            case "lifetime": update.lifetime = try reader.choice(key, value, Lifetime.self)
-            // Checked as a task name by the store, with the same InvalidName as any other name.
-            case "parent": update.parent = try reader.string(key, value)
-            case "lease-seconds": update.leaseSeconds = try reader.whole(key, value, in: Limits.durationRange)
-            case "stall-seconds": update.stallSeconds = try reader.whole(key, value, in: Limits.durationRange)
-            case "linger-seconds": update.lingerSeconds = try reader.whole(key, value, in: 0...Limits.durationRange.upperBound)
-            case "cancellable": update.cancellable = try reader.flag(key, value)
-            case "pausable": update.pausable = try reader.flag(key, value)
-            case "weight":
-                let weight = try reader.number(key, value)
-                guard weight.isFinite, Limits.weightRange.contains(weight) else {
-                    throw .invalidValue("weight \(weight) is outside \(Limits.weightRange.lowerBound)...\(Int(Limits.weightRange.upperBound))")
-                }
-                update.weight = weight
-            case "take-over": update.takeOver = try reader.flag(key, value)
-            case "child-failure": update.childFailure = try reader.choice(key, value, ChildFailurePolicy.self)
-            default: preconditionFailure("option \(key) is accepted but not read")
-            }
-        }
-        return update
+        try properties.parse(options, for: call, limits: limits)
     }
 
     /// Checks a fraction from any call (the `fraction` key or SetFraction).
@@ -102,7 +64,7 @@ public struct TaskUpdate: Sendable, Equatable {
         try OptionReader.validText(text, key: key, maxBytes: maxBytes)
     }
 
-    private static func requestedState(_ text: String) throws(ProgressError) -> TaskState {
+    static func requestedState(_ text: String) throws(ProgressError) -> TaskState {
         guard let state = TaskState(rawValue: text), requestableStates.contains(state) else {
             let hint = switch TaskState(rawValue: text) {
             case .finished: " (call Finish)"

@@ -41,8 +41,7 @@ final class AnnouncementOutput: ChangeOutput {
 
     private func send(_ spoken: AnnouncementBudget.Spoken) {
         context.signals.broadcast(
-            path: BusNames.managerPath, interface: BusNames.managerInterface, member: "Announcement",
-            TaskVariants.announcement(spoken, texts: context.texts))
+            Progress1Signals.announcement, path: BusNames.managerPath, TaskVariants.announcement(spoken, texts: context.texts))
         context.announced(spoken)
     }
 }

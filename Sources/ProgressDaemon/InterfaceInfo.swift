@@ -17,4 +17,9 @@ final class InterfaceInfo {
         objectManager = try descriptions.interface(BusNames.objectManagerInterface)
         subscription = try descriptions.interface(BusNames.subscriptionInterface)
     }
+
+    /// Any interface of the XML by name.
+    func interface(_ name: String) throws(DaemonError) -> UnsafeMutablePointer<GDBusInterfaceInfo> {
+        try descriptions.interface(name)
+    }
 }

@@ -12,12 +12,12 @@ extension ProgressService {
     static let managerMethods = MethodTable<ManagerHandler>(interface: BusNames.managerInterface, [
         ("Start", { service, call throws(ProgressError) in
             let name = try service.store.name(call.string(0))
-            let update = try TaskUpdate.parse(call.options(1), for: .start, limits: service.store.limits)
+            let update = try TaskUpdate.parse(call.options(1), for: .start, limits: service.store.limits, properties: service.store.properties)
             service.run(Mutation(command: .start(name, update)) { Variant.tuple([Variant.objectPath(BusNames.taskPath(name))]) }, call)
         }),
         ("Update", { service, call throws(ProgressError) in
             let name = try service.store.name(call.string(0))
-            let update = try TaskUpdate.parse(call.options(1), for: .update, limits: service.store.limits)
+            let update = try TaskUpdate.parse(call.options(1), for: .update, limits: service.store.limits, properties: service.store.properties)
             service.run(Mutation(command: .update(name, update)), call)
         }),
         ("UpdateMany", { service, call throws(ProgressError) in
@@ -72,14 +72,14 @@ extension ProgressService {
             service.context.stream.flushBeforeRead(.everything)
             let limit = service.store.limits.maxReplyBytes
             let page = service.variants.tasksByName(
-                service.store.namesInOrder.lazy.compactMap(service.store.task).map { ($0, TaskProperties.all) }, texts: texts,
+                service.store.namesInOrder.lazy.compactMap(service.store.task).map { [properties = service.store.properties] in ($0, properties.all) }, texts: texts,
                 maxBytes: limit, expected: service.store.count)
             guard page.complete else {
                 g_variant_unref(g_variant_ref_sink(page.value))
                 throw .tooBigForOneReply("Snapshot", tasks: service.store.count, limit: limit)
             }
             call.reply(Variant.tuple([page.value]))
-            service.trimmer.replied(tasks: page.count, properties: TaskProperty.allCases.count)
+            service.trimmer.replied(tasks: page.count, properties: service.store.properties.descriptors.count)
         }),
         ("SnapshotPage", { service, call throws(ProgressError) in
             let texts = try service.context.texts(forLocale: call.string(0))
@@ -90,11 +90,11 @@ extension ProgressService {
             service.context.stream.flushBeforeRead(.everything)
             // The page starts after `after` in name order, found without walking the table.
             let page = service.variants.tasksByName(
-                service.store.names(after: after).lazy.compactMap(service.store.task).map { ($0, TaskProperties.all) },
+                service.store.names(after: after).lazy.compactMap(service.store.task).map { [properties = service.store.properties] in ($0, properties.all) },
                 texts: texts, maxBytes: limits.maxReplyBytes, maxCount: count, expected: count)
             let next = page.complete ? "" : (page.last?.text ?? after)
             call.reply(Variant.tuple([page.value, Variant.string(next)]))
-            service.trimmer.replied(tasks: page.count, properties: TaskProperty.allCases.count)
+            service.trimmer.replied(tasks: page.count, properties: service.store.properties.descriptors.count)
         }),
         ("Changes", { service, call throws(ProgressError) in
             let since = Variant.uint64Child(call.parameters, 0)
@@ -141,7 +141,7 @@ extension ProgressService {
             do throws(ProgressError) {
                 parsed.append(NamedUpdate(
                     name: try store.name(Variant.stringChild(entry, 0)),
-                    update: try TaskUpdate.parse(Variant.optionsChild(entry, 1), for: .update, limits: store.limits)))
+                    update: try TaskUpdate.parse(Variant.optionsChild(entry, 1), for: .update, limits: store.limits, properties: store.properties)))
             } catch {
                 throw error.prefixed("entry \(index)")
             }

@@ -2,41 +2,65 @@ import CGLib
 import ProgressBus
 import ProgressCore
 
-/// The manager's TaskCount and Overall, coalesced by the same rules as a task's
-/// properties, so that a burst of Starts is not a burst of signals.
+/// The manager's properties, declared once: each name, how its value is read, and whether a
+/// change of it is announced. Get and GetAll read the same rows as PropertiesChanged, and a
+/// test keeps the names equal to the XML's.
+struct ManagerProperty: @unchecked Sendable {
+    /// What the values are read from.
+    struct Sources {
+        let context: DaemonContext
+        let variants: TaskVariants
+        let changeIndex: ChangeIndex
+    }
+
+    let name: String
+    /// Announced by PropertiesChanged when it changes. Version never changes, and Serial
+    /// moves with every change: pollers read it, so a signal for it would be one per change.
+    let signalled: Bool
+    let value: @Sendable (Sources) -> OpaquePointer
+
+    static let all = [
+        ManagerProperty(name: "Version", signalled: false) { Variant.string($0.context.configuration.version) },
+        ManagerProperty(name: "TaskCount", signalled: true) { g_variant_new_uint32(UInt32(clamping: $0.context.store.count)) },
+        ManagerProperty(name: "Overall", signalled: true) { $0.variants.summary($0.context.store.summary()) },
+        ManagerProperty(name: "Serial", signalled: false) { g_variant_new_uint64(guint64($0.changeIndex.lastSequence)) },
+    ]
+    static let signalledRows = all.filter(\.signalled)
+}
+
+/// The manager's signalled properties (TaskCount and Overall), coalesced by the same rules
+/// as a task's properties, so that a burst of Starts is not a burst of signals.
 final class ManagerPropertiesOutput: ChangeOutput {
     enum Object: Hashable, Sendable { case manager }
 
     struct Properties: OptionSet, Sendable {
         let rawValue: UInt8
-        static let taskCount = Properties(rawValue: 1)
-        static let overall = Properties(rawValue: 2)
+        static let signalled = Properties(rawValue: 1)
     }
 
-    private let context: DaemonContext
-    private let variants: TaskVariants
+    private let sources: ManagerProperty.Sources
     private var coalescer: Coalescer<Object, Properties>
-    private lazy var timer = MainLoopTimer(clock: context.clock) { [unowned self] in sendDue() }
-    private var sentTaskCount: UInt32
-    private var sentOverall: TaskSummary
+    private lazy var timer = MainLoopTimer(clock: sources.context.clock) { [unowned self] in sendDue() }
+    /// The values last announced, one per signalled row (referenced).
+    private var sent: [OpaquePointer]
 
-    init(context: DaemonContext, variants: TaskVariants) {
-        self.context = context
-        self.variants = variants
-        coalescer = Coalescer(maxSignalsPerSecond: context.limits.maxSignalsPerSecond)
-        sentTaskCount = UInt32(context.store.count)
-        sentOverall = context.store.summary()
+    init(sources: ManagerProperty.Sources) {
+        self.sources = sources
+        coalescer = Coalescer(maxSignalsPerSecond: sources.context.limits.maxSignalsPerSecond)
+        sent = ManagerProperty.signalledRows.map { g_variant_ref_sink($0.value(sources)) }
     }
+
+    deinit { sent.forEach { g_variant_unref($0) } }
 
     /// Nothing is sent once the daemon stops.
     func stop() { timer.cancel() }
 
     func publish(_ batch: ChangeBatch) {
-        // Whether they changed is known only by computing them, and computing Overall walks
-        // every task: so they are marked as maybe changed, and computed at the signal rate.
-        // Once a signal is held for both, another change adds nothing to it.
+        // Whether they changed is known only by reading them: so they are marked as maybe
+        // changed, and read at the signal rate. Once a signal is held, another change adds
+        // nothing to it.
         if coalescer.hasHeld && timer.isArmed { return }
-        switch coalescer.record(.manager, [.taskCount, .overall], immediate: false, now: context.clock.monotonicMicros) {
+        switch coalescer.record(.manager, .signalled, immediate: false, now: sources.context.clock.monotonicMicros) {
         case .signal: sendChanged()
         case .hold(let until): timer.arm(at: until)
         case .none: break
@@ -45,35 +69,39 @@ final class ManagerPropertiesOutput: ChangeOutput {
 
     func flushBeforeRead(_ scope: ReadScope) {
         if case .task = scope { return }
-        if coalescer.flush(.manager, now: context.clock.monotonicMicros) != nil { sendChanged() }
+        if coalescer.flush(.manager, now: sources.context.clock.monotonicMicros) != nil { sendChanged() }
     }
 
-    /// A property's current value, for Get and GetAll.
+    /// A property's current value, for Get and GetAll; a read never overtakes a signal about
+    /// an older value.
     func value(of property: String) -> OpaquePointer? {
-        switch property {
-        case "Version": return Variant.string(context.configuration.version)
-        case "TaskCount": return g_variant_new_uint32(UInt32(context.store.count))
-        case "Overall": return variants.summary(context.store.summary())
-        default: return nil
-        }
+        guard let row = ManagerProperty.all.first(where: { $0.name == property }) else { return nil }
+        sources.context.stream.flushBeforeRead(.manager)
+        return row.value(sources)
     }
 
     private func sendDue() {
-        if !coalescer.takeDue(now: context.clock.monotonicMicros).isEmpty { sendChanged() }
+        if !coalescer.takeDue(now: sources.context.clock.monotonicMicros).isEmpty { sendChanged() }
         if let next = coalescer.nextDeadline { timer.arm(at: next) }
     }
 
-    /// Each property only if it differs from what was last sent.
+    /// Each signalled property only if it differs from what was last sent.
     private func sendChanged() {
-        let count = UInt32(context.store.count)
-        let overall = context.store.summary()
-        guard count != sentTaskCount || overall != sentOverall else { return }
-        let changed = Variant.container("a{sv}") { builder in
-            if count != sentTaskCount { Variant.addEntry(builder, "TaskCount", g_variant_new_uint32(count)) }
-            if overall != sentOverall { Variant.addEntry(builder, "Overall", variants.summary(overall)) }
+        var changed: [(String, OpaquePointer)] = []
+        for (index, row) in ManagerProperty.signalledRows.enumerated() {
+            let value = g_variant_ref_sink(row.value(sources))!
+            if g_variant_equal(UnsafeRawPointer(value), UnsafeRawPointer(sent[index])) != 0 {
+                g_variant_unref(value)
+                continue
+            }
+            g_variant_unref(sent[index])
+            sent[index] = value
+            changed.append((row.name, value))
         }
-        sentTaskCount = count
-        sentOverall = overall
-        context.signals.propertiesChanged(path: BusNames.managerPath, interface: BusNames.managerInterface, changed)
+        guard !changed.isEmpty else { return }
+        let properties = Variant.container("a{sv}") { builder in
+            for (name, value) in changed { Variant.addEntry(builder, name, value) }
+        }
+        sources.context.signals.propertiesChanged(path: BusNames.managerPath, interface: BusNames.managerInterface, properties)
     }
 }

@@ -38,7 +38,7 @@ public struct ServiceConfiguration {
 public final class ProgressService {
     public let context: DaemonContext
     let interfaces: InterfaceInfo
-    let variants = TaskVariants()
+    let variants: TaskVariants
     lazy var trimmer = LargeReplyTrimmer(clock: context.clock)
     lazy var objects = TaskObjects(service: self)
     let subscriptions: SubscriptionOutput
@@ -53,15 +53,18 @@ public final class ProgressService {
     public init(connection: OpaquePointer, configuration: ServiceConfiguration, clock: Clock? = nil) throws(DaemonError) {
         interfaces = try InterfaceInfo()
         try Self.managerMethods.check(against: interfaces.manager)
+        for signals in Progress1Signals.tables { try signals.check(against: interfaces.interface(signals.interface)) }
         let context = DaemonContext(connection: connection, configuration: configuration, clock: clock ?? GLibClock())
         self.context = context
+        variants = TaskVariants(table: context.store.properties)
         changeIndex = ChangeIndex(firstSequence: context.frontDoor.lastSequence + 1, maxRemovals: configuration.limits.maxRemovalsKept)
 
         journal = configuration.journal.map { JournalRecorder(journal: $0, store: context.store, clock: context.clock) }
         if let journal { context.stream.add(recorder: journal) }
         context.add(changeIndex)
         context.add(TaskSignalOutput(context: context, variants: variants))
-        managerProperties = ManagerPropertiesOutput(context: context, variants: variants)
+        managerProperties = ManagerPropertiesOutput(
+            sources: ManagerProperty.Sources(context: context, variants: variants, changeIndex: changeIndex))
         context.add(managerProperties)
         context.add(AnnouncementOutput(context: context))
         subscriptions = SubscriptionOutput(context: context, variants: variants, interface: interfaces.subscription)
@@ -124,15 +127,10 @@ public final class ProgressService {
             return
         }
         MethodCall.reply(invocation, Variant.tuple([page.value]), maxBytes: limit)
-        trimmer.replied(tasks: page.count, properties: TaskProperty.allCases.count)
+        trimmer.replied(tasks: page.count, properties: store.properties.descriptors.count)
     }
 
-    func managerProperty(_ property: String) -> OpaquePointer? {
-        // A read never overtakes a signal about an older value.
-        if property != "Version" { context.stream.flushBeforeRead(.manager) }
-        if property == "Serial" { return g_variant_new_uint64(guint64(changeIndex.lastSequence)) }
-        return managerProperties.value(of: property)
-    }
+    func managerProperty(_ property: String) -> OpaquePointer? { managerProperties.value(of: property) }
 
     /// The task an object path under tasks/ stands for, if it exists.
     func task(atPath path: String) -> TaskName? {
@@ -155,9 +153,9 @@ public final class ProgressService {
     /// A Get or GetAll on a task: held signals for it go out first, so the reply never
     /// overtakes a signal about an older value.
     func taskProperty(path: String, property: String) -> OpaquePointer? {
-        guard let name = task(atPath: path), let taskProperty = TaskProperty(dbusName: property) else { return nil }
+        guard let name = task(atPath: path), let index = store.properties.index(named: property) else { return nil }
         context.stream.flushBeforeRead(.task(name))
         guard let task = store.task(name) else { return nil }
-        return Variant.property(task.value(of: taskProperty, describing: context.texts))
+        return Variant.property(store.properties.value(at: index, of: task, describing: context.texts))
     }
 }

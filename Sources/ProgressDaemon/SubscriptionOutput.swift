@@ -63,7 +63,7 @@ final class SubscriptionOutput: ChangeOutput {
             if subscription.options.announcements, let task,
                let announcement = subscription.policy.consider(change, task: task, now: now) {
                 if let spoken = subscription.budget.offer(announcement, task: task, now: now) {
-                    send(to: subscription, "Announcement", TaskVariants.announcement(spoken, texts: subscription.texts))
+                    send(to: subscription, Progress1Signals.subscriptionAnnouncement, TaskVariants.announcement(spoken, texts: subscription.texts))
                 }
                 if let deadline = subscription.budget.nextDeadline { timer.arm(at: deadline) }
             } else if change.kind == .removed {
@@ -74,7 +74,7 @@ final class SubscriptionOutput: ChangeOutput {
             switch (change.kind, subscription.coalescer.record(change, now: now)) {
             case (.removed, _):
                 if subscription.backlog.isEmpty && !pacing.isSilent(subscription.owner, now: now) {
-                    send(to: subscription, "Removed", Variant.tuple([Variant.string(change.name.text)]))
+                    send(to: subscription, Progress1Signals.removed, Variant.tuple([Variant.string(change.name.text)]))
                 } else {
                     subscription.backlog[change.name] = .removed
                 }
@@ -98,7 +98,7 @@ final class SubscriptionOutput: ChangeOutput {
             for entry in subscription.coalescer.takeDue(now: now) { sendChanged(entry.name, entry.properties, to: subscription) }
             if let next = subscription.coalescer.nextDeadline { timer.arm(at: next) }
             if let spoken = subscription.budget.takeDue(now: now) {
-                send(to: subscription, "Announcement", TaskVariants.announcement(spoken, texts: subscription.texts))
+                send(to: subscription, Progress1Signals.subscriptionAnnouncement, TaskVariants.announcement(spoken, texts: subscription.texts))
             }
             if let next = subscription.budget.nextDeadline { timer.arm(at: next) }
         }
@@ -126,7 +126,7 @@ final class SubscriptionOutput: ChangeOutput {
             subscription.backlog[name] = nil
             switch pending {
             case .changed(let properties): emitChanged(name, properties, to: subscription)
-            case .removed: send(to: subscription, "Removed", Variant.tuple([Variant.string(name.text)]))
+            case .removed: send(to: subscription, Progress1Signals.removed, Variant.tuple([Variant.string(name.text)]))
             }
         }
         scheduleBacklog(of: subscription, now: now)
@@ -160,13 +160,11 @@ final class SubscriptionOutput: ChangeOutput {
     private func emitChanged(_ name: TaskName, _ properties: TaskProperties, to subscription: Subscription) {
         guard let task = context.store.task(name) else { return }
         send(
-            to: subscription, "Changed",
+            to: subscription, Progress1Signals.changed,
             Variant.tuple([Variant.string(name.text), variants.properties(properties, of: task, texts: subscription.texts)]))
     }
 
-    private func send(to subscription: Subscription, _ member: String, _ parameters: OpaquePointer) {
-        context.signals.unicast(
-            to: subscription.owner.uniqueName, path: subscription.path, interface: BusNames.subscriptionInterface,
-            member: member, parameters)
+    private func send(to subscription: Subscription, _ signal: InterfaceSignal, _ parameters: OpaquePointer) {
+        context.signals.unicast(signal, to: subscription.owner.uniqueName, path: subscription.path, parameters)
     }
 }

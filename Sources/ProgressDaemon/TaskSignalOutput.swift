@@ -37,9 +37,7 @@ final class TaskSignalOutput: ChangeOutput {
             for request in change.requests where change.kind == .updated {
                 // Requests follow whatever was held for the task, so the job sees them in order.
                 flush(change.name)
-                context.signals.broadcast(
-                    path: BusNames.taskPath(change.name), interface: BusNames.taskInterface, member: request.signalName,
-                    Variant.tuple([]))
+                context.signals.broadcast(request.signal, path: BusNames.taskPath(change.name), Variant.tuple([]))
             }
         }
     }
@@ -56,7 +54,7 @@ final class TaskSignalOutput: ChangeOutput {
     private func interfacesAdded(_ name: TaskName) {
         guard let task = context.store.task(name) else { return }
         context.signals.broadcast(
-            path: BusNames.managerPath, interface: BusNames.objectManagerInterface, member: "InterfacesAdded",
+            Progress1Signals.interfacesAdded, path: BusNames.managerPath,
             Variant.tuple([Variant.objectPath(BusNames.taskPath(name)), variants.interfaces(of: task, texts: context.texts)]))
     }
 
@@ -67,7 +65,7 @@ final class TaskSignalOutput: ChangeOutput {
         }
         let interfaces = Variant.container("as") { Variant.add($0, Variant.string(BusNames.taskInterface)) }
         context.signals.broadcast(
-            path: BusNames.managerPath, interface: BusNames.objectManagerInterface, member: "InterfacesRemoved",
+            Progress1Signals.interfacesRemoved, path: BusNames.managerPath,
             Variant.tuple([Variant.objectPath(BusNames.taskPath(change.name)), interfaces]))
     }
 

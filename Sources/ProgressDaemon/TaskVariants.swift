@@ -5,6 +5,9 @@ import ProgressCore
 /// Tasks and summaries as the GVariants the Progress1 API sends: the one place that knows
 /// the a{sv} shapes of a task, an ObjectManager entry, a Snapshot and an Announcement.
 struct TaskVariants {
+    /// The store's properties: their names and values come from its table.
+    let table: TaskPropertyTable
+
     /// The properties as an a{sv}, in declaration order, with texts in `texts`' locale:
     /// written as the large replies write it, so a task's a{sv} is built in one place.
     func properties(_ properties: TaskProperties, of task: ProgressTask, texts: TaskDescribing) -> OpaquePointer {
@@ -16,17 +19,17 @@ struct TaskVariants {
     /// ObjectManager's a{sa{sv}}: the task interface with every property.
     func interfaces(of task: ProgressTask, texts: TaskDescribing) -> OpaquePointer {
         Variant.container("a{sa{sv}}") { builder in
-            Variant.add(builder, g_variant_new_dict_entry(Variant.string(BusNames.taskInterface), properties(.all, of: task, texts: texts)))
+            Variant.add(builder, g_variant_new_dict_entry(Variant.string(BusNames.taskInterface), properties(table.all, of: task, texts: texts)))
         }
     }
 
     /// The a{sv} of `properties` written into `writer`, in serialized form.
     func write(_ properties: TaskProperties, of task: ProgressTask, texts: TaskDescribing, into writer: SerializedVariant) {
         writer.array(alignment: 8) { element in
-            for property in properties.members {
+            for index in properties.indices {
                 element {
-                    writer.entry(key: property.dbusName, valueAlignment: 8) {
-                        writer.variant(task.value(of: property, describing: texts))
+                    writer.entry(key: table.descriptors[index].name, valueAlignment: 8) {
+                        writer.variant(table.value(at: index, of: task, describing: texts))
                     }
                 }
             }
@@ -65,13 +68,13 @@ struct TaskVariants {
     /// GetManagedObjects' a{oa{sa{sv}}}: every task's path with its interface and
     /// properties, bounded as `tasksByName`.
     func managedObjects(in store: TaskStore, texts: TaskDescribing, maxBytes: Int) -> Page {
-        page(of: store.namesInOrder.lazy.compactMap(store.task).map { ($0, TaskProperties.all) }, type: "a{oa{sa{sv}}}",
+        page(of: store.namesInOrder.lazy.compactMap(store.task).map { [table] in ($0, table.all) }, type: "a{oa{sa{sv}}}",
              capacity: min(store.count * 800, maxBytes), maxBytes: maxBytes) { writer, row in
             writer.entry(key: BusNames.taskPath(row.0.name), valueAlignment: 8) {
                 writer.array(alignment: 8) { interface in
                     interface {
                         writer.entry(key: BusNames.taskInterface, valueAlignment: 8) {
-                            write(.all, of: row.0, texts: texts, into: writer)
+                            write(table.all, of: row.0, texts: texts, into: writer)
                         }
                     }
                 }

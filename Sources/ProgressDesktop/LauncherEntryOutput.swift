@@ -21,6 +21,7 @@ public final class LauncherEntryOutput: ChangeOutput {
           <signal name="Update"><arg type="s" name="app_uri"/><arg type="a{sv}" name="properties"/></signal>
         </interface></node>
         """
+    static let signals = SignalTable(interface: LauncherEntryInput.interface, ["Update"])
 
     /// What a dock shows for one application.
     struct DockState: Equatable {
@@ -163,8 +164,7 @@ public final class LauncherEntryOutput: ChangeOutput {
         app.lastSent = now
         apps[appId] = app
         context.signals.broadcast(
-            path: path(of: appId), interface: LauncherEntryInput.interface, member: "Update",
-            Variant.tuple([Variant.string("application://\(appId).desktop"), Self.properties(state)]))
+            Self.signals["Update"], path: path(of: appId), Variant.tuple([Variant.string("application://\(appId).desktop"), Self.properties(state)]))
         signalsSent += 1
     }
 
@@ -185,14 +185,18 @@ public final class LauncherEntryOutput: ChangeOutput {
         }
     }
 
-    /// The interface from `xml`; GDBus keeps the parsed node for as long as the process runs.
+    /// The interface from `xml`, checked against `signals`; GDBus keeps the parsed node for
+    /// as long as the process runs.
     private static func parseInterface() -> UnsafeMutablePointer<GDBusInterfaceInfo>? {
         var error: UnsafeMutablePointer<GError>?
         guard let node = g_dbus_node_info_new_for_xml(xml, &error) else {
             Log.error("LauncherEntry: the Query interface does not parse: \(consumeMessage(error))")
             return nil
         }
-        return g_dbus_node_info_lookup_interface(node, LauncherEntryInput.interface)
+        let info = g_dbus_node_info_lookup_interface(node, LauncherEntryInput.interface)
+        // The signal table and the XML above must agree, as every interface's do.
+        if let info { do { try signals.check(against: info) } catch { preconditionFailure(error.description) } }
+        return info
     }
 
     private func handleCall(_ method: String, _ call: MethodCall) {

@@ -84,6 +84,10 @@ final class JobView {
         }),
     ])
 
+    static let v2Signals = SignalTable(interface: KDEInterfaces.viewV2Interface, ["suspendRequested", "resumeRequested", "cancelRequested"])
+    static let v3Signals = SignalTable(
+        interface: KDEInterfaces.viewV3Interface, ["updateRequested", "suspendRequested", "resumeRequested", "cancelRequested"])
+
     static let v3Methods = MethodTable<Handler>(interface: KDEInterfaces.viewV3Interface, [
         ("terminate", { view, call in view.terminate(code: call.uint32(0), message: call.string(1), call) }),
         ("update", { view, call in

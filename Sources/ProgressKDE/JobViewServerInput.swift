@@ -56,6 +56,9 @@ public final class JobViewServerInput: DaemonInput {
         try Self.kuiserverMethods.check(against: interfaces.kuiserver)
         try JobView.v2Methods.check(against: interfaces.viewV2)
         try JobView.v3Methods.check(against: interfaces.viewV3)
+        for (signals, info) in [(JobView.v2Signals, interfaces.viewV2), (JobView.v3Signals, interfaces.viewV3)] {
+            try signals.check(against: info)
+        }
         vtable.initialize(to: GDBusInterfaceVTable(
             method_call: { _, sender, path, interface, method, parameters, invocation, userData in
                 assertOnMainLoop()
@@ -272,8 +275,8 @@ public final class JobViewServerInput: DaemonInput {
                 case .resumeRequested: "resumeRequested"
                 }
                 // Both interfaces: a V1 client listens on JobViewV2, a V2 client on JobViewV3.
-                for interface in [KDEInterfaces.viewV2Interface, KDEInterfaces.viewV3Interface] {
-                    context.signals.broadcast(path: view.path, interface: interface, member: member, Variant.tuple([]))
+                for signals in [JobView.v2Signals, JobView.v3Signals] {
+                    context.signals.broadcast(signals[member], path: view.path, Variant.tuple([]))
                 }
             }
         }

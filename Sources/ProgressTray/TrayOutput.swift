@@ -160,7 +160,7 @@ public final class TrayOutput: DaemonInput {
         let old = content
         content = new
         if menu.rebuild(Array(tasks.prefix(Self.maxMenuTasks)), texts: context.texts) && registered {
-            emit(TrayInterfaces.menuPath, TrayInterfaces.menuInterface, "LayoutUpdated",
+            emit(TrayInterfaces.menuPath, Self.menuSignals["LayoutUpdated"],
                  Variant.tuple([g_variant_new_uint32(menu.revision), g_variant_new_int32(0)]))
         }
         if new.picture != old?.picture, let cachedPixmaps {
@@ -169,20 +169,20 @@ public final class TrayOutput: DaemonInput {
         }
         guard registered, let old else { return own() }
         if new.picture != old.picture {
-            emit(TrayInterfaces.itemPath, TrayInterfaces.itemInterface, "NewIcon", Variant.tuple([]))
-            emit(TrayInterfaces.itemPath, TrayInterfaces.itemInterface, "NewAttentionIcon", Variant.tuple([]))
+            emit(TrayInterfaces.itemPath, Self.itemSignals["NewIcon"], Variant.tuple([]))
+            emit(TrayInterfaces.itemPath, Self.itemSignals["NewAttentionIcon"], Variant.tuple([]))
         }
-        if new.title != old.title { emit(TrayInterfaces.itemPath, TrayInterfaces.itemInterface, "NewTitle", Variant.tuple([])) }
+        if new.title != old.title { emit(TrayInterfaces.itemPath, Self.itemSignals["NewTitle"], Variant.tuple([])) }
         if new.title != old.title || new.lines != old.lines {
-            emit(TrayInterfaces.itemPath, TrayInterfaces.itemInterface, "NewToolTip", Variant.tuple([]))
+            emit(TrayInterfaces.itemPath, Self.itemSignals["NewToolTip"], Variant.tuple([]))
         }
         if new.status != old.status {
-            emit(TrayInterfaces.itemPath, TrayInterfaces.itemInterface, "NewStatus", Variant.tuple([Variant.string(new.status)]))
+            emit(TrayInterfaces.itemPath, Self.itemSignals["NewStatus"], Variant.tuple([Variant.string(new.status)]))
         }
     }
 
-    private func emit(_ path: String, _ interface: String, _ member: String, _ parameters: OpaquePointer) {
-        context.signals.broadcast(path: path, interface: interface, member: member, parameters)
+    private func emit(_ path: String, _ signal: InterfaceSignal, _ parameters: OpaquePointer) {
+        context.signals.broadcast(signal, path: path, parameters)
     }
 
     /// The icon's pixmaps, drawn when first read after the picture changed.

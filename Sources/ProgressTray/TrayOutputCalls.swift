@@ -57,6 +57,12 @@ extension TrayOutput {
         }),
     ])
 
+    static let itemSignals = SignalTable(interface: TrayInterfaces.itemInterface, [
+        "NewTitle", "NewIcon", "NewAttentionIcon", "NewOverlayIcon", "NewToolTip", "NewStatus",
+    ])
+    static let menuSignals = SignalTable(
+        interface: TrayInterfaces.menuInterface, ["ItemsPropertiesUpdated", "LayoutUpdated", "ItemActivationRequested"])
+
     static let menuProperties: [String: Getter] = [
         "Version": { _ in g_variant_new_uint32(3) },
         "TextDirection": { Variant.string($0.textDirection) },
@@ -67,6 +73,8 @@ extension TrayOutput {
     func checkTables() throws(DaemonError) {
         try Self.itemMethods.check(against: interfaces.item)
         try Self.menuMethods.check(against: interfaces.menu)
+        try Self.itemSignals.check(against: interfaces.item)
+        try Self.menuSignals.check(against: interfaces.menu)
         for (info, getters) in [(interfaces.item, Self.itemProperties), (interfaces.menu, Self.menuProperties)] {
             let declared = TrayInterfaces.propertyNames(info)
             guard declared == Set(getters.keys) else {

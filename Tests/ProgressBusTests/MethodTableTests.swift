@@ -1,3 +1,4 @@
+import CGLib
 import ProgressBus
 @testable import ProgressDaemon
 import XCTest
@@ -28,5 +29,21 @@ final class MethodTableTests: XCTestCase {
         XCTAssertThrowsError(try rows(adding: "Frobnicate").check(againstXML: BusNames.introspectionXML)) { error in
             XCTAssertTrue("\(error)".contains("handled but not declared: Frobnicate"), "\(error)")
         }
+    }
+}
+
+/// The manager's properties are declared once, in ManagerProperty.all: the same names as the XML.
+final class ManagerPropertyTableTests: XCTestCase {
+    func testTheManagerPropertiesAreTheXMLs() throws {
+        let info = try InterfaceDescriptions(xml: BusNames.introspectionXML, what: "XML")
+        let manager = try info.interface(BusNames.managerInterface)
+        var declared: [String] = []
+        var index = 0
+        while let property = manager.pointee.properties?[index] {
+            declared.append(String(cString: property.pointee.name))
+            index += 1
+        }
+        XCTAssertEqual(ManagerProperty.all.map(\.name), declared)
+        XCTAssertEqual(ManagerProperty.signalledRows.map(\.name), ["TaskCount", "Overall"])
     }
 }

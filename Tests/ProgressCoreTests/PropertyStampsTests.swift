@@ -23,7 +23,7 @@ final class PropertyStampsTests: XCTestCase {
         let count = TaskProperty.allCases.count
         for index in 0..<count { stamps.stamp(TaskProperties(index: index), at: now + UInt64(index)) }
         for index in 0..<count {
-            let expected = TaskProperties((index..<count).map { TaskProperties(index: $0) })
+            let expected = (index..<count).reduce(TaskProperties()) { $0.union(TaskProperties(index: $1)) }
             XCTAssertEqual(stamps.changed(after: now + UInt64(index) - 1), expected, "after property \(index)")
         }
         // Stamping them all again at once leaves one entry each, all at the new sequence.

@@ -15,34 +15,57 @@ final class TaskPropertyTableTests: XCTestCase {
     }
 
     func testTheStandardTableIsTaskPropertyInOrder() {
-        XCTAssertEqual(TaskPropertyTable.standard.descriptors.map(\.name), TaskProperty.allCases.map(\.name))
+        // The cases name the table's first rows; a row no code names needs no case.
+        XCTAssertEqual(TaskPropertyTable.standard.descriptors.prefix(TaskProperty.allCases.count).map(\.name), TaskProperty.allCases.map(\.name))
         XCTAssertEqual(TaskProperties.all.members, TaskProperty.allCases)
     }
 
-    /// A property only a test knows: the length of the title, kept in the record.
-    func testAPropertyAddedToATableFlowsToTheDiffAndTheRecord() throws {
-        let titleLength = TaskPropertyDescriptor(
-            "TitleLength", { $0.title.utf8.count }, as: { .uint64(UInt64($0)) },
-            persisted: TaskRecordField("titleLength", save: { .integer(Int64($0.title.utf8.count)) }) { _, _ in true })
-        let spoken = TaskPropertyDescriptor(
-            "Spoken", read: { task, _ in .string("\(task.title) (\(task.title.utf8.count))") },
-            change: .composed(of: ["TitleLength"]))
-        let table = TaskPropertyTable(descriptors: TaskPropertyTable.standard.descriptors + [titleLength, spoken])
-        let lengthBit = TaskProperties(rawValue: 1 << UInt32(table.index(named: "TitleLength")!))
-        let spokenBit = TaskProperties(rawValue: 1 << UInt32(table.index(named: "Spoken")!))
+    /// A property only a test knows, declared by one row: `Linger`, set with a `linger`
+    /// option by Start and Update, kept as `linger`, said by AccessibleText. Nothing else is
+    /// edited, and the option, the store, the diff, the record and the value all follow.
+    static let lingerRow = TaskPropertyDescriptor(
+        "Linger", { $0.lingerSeconds }, as: { .uint64(UInt64($0)) }, texts: [.accessibleText],
+        persisted: .count("linger", \.lingerSeconds),
+        option: TaskOption("linger", read: { $0.lingerSeconds = try $1.whole(in: 0...UInt32(60)) },
+                           apply: { if let seconds = $0.lingerSeconds { $1.lingerSeconds = seconds } }))
 
+    func testATestOnlyRowFlowsThroughParsingTheStoreTheDiffAndTheRecord() throws {
+        let table = TaskPropertyTable(descriptors: TaskPropertyTable.standard.descriptors + [Self.lingerRow])
+        let index = try XCTUnwrap(table.index(named: "Linger"))
+        let bit = TaskProperties(index: index)
+        XCTAssertTrue(table.startKeys.contains("linger") && table.updateKeys.contains("linger"))
+        XCTAssertFalse(TaskUpdate.startKeys.contains("linger"), "only the table that declares it")
+        XCTAssertThrowsError(try TaskUpdate.parse([("linger", .uint64(5))], for: .start))
+        XCTAssertThrowsError(try TaskUpdate.parse([("linger", .uint64(61))], for: .start, properties: table)) { error in
+            XCTAssertEqual((error as? ProgressError)?.name, "InvalidValue")
+        }
+
+        let store = TaskStore(clock: clock, properties: table)
+        let name = try TaskName("copy")
+        let started = try store.start(name, with: TaskUpdate.parse([("linger", .uint64(5))], for: .start, properties: table), caller: ":1.1")
+        XCTAssertTrue(started[0].properties.isSuperset(of: bit), "a new task has every property of its table")
+        XCTAssertEqual(table.value(at: index, of: try XCTUnwrap(store.task(name)), describing: NoTexts()), .uint64(5))
+
+        let changed = try store.update(name, with: TaskUpdate.parse([("linger", .uint64(7))], for: .update, properties: table))
+        XCTAssertTrue(changed[0].properties.isSuperset(of: bit.union([.accessibleText, .serial])), "\(changed[0].properties)")
+        XCTAssertFalse(changed[0].properties.contains(.title))
+        XCTAssertTrue(try store.update(name, with: TaskUpdate.parse([("linger", .uint64(7))], for: .update, properties: table)).isEmpty)
+
+        let record = try XCTUnwrap(store.record(of: name))
+        XCTAssertEqual(record.fields["linger"], .integer(7))
+        var saved = record
+        saved.fields["lingerSeconds"] = nil
+        let restored = TaskStore(clock: clock, properties: table)
+        XCTAssertEqual(restored.restore([saved]), [])
+        XCTAssertEqual(restored.task(name)?.lingerSeconds, 7, "restored from the row's own key")
+    }
+
+    func testATextFollowsTheRowsThatDeclareIt() throws {
         let short = try task("copy", title: "ab")
         let long = try task("copy", title: "abcd")
-        let changed = table.differences(short, long)
-        XCTAssertTrue(changed.contains(lengthBit))
-        XCTAssertTrue(changed.contains(spokenBit), "a composed property follows what it is made of")
-        XCTAssertTrue(changed.contains(.title))
-        XCTAssertFalse(table.differences(short, short).contains(lengthBit))
-        XCTAssertEqual(table.value(at: table.index(named: "Spoken")!, of: long, describing: NoTexts()), .string("abcd (4)"))
-
-        XCTAssertEqual(table.record(of: long).fields["titleLength"], .integer(4))
-        XCTAssertNil(TaskPropertyTable.standard.record(of: long).fields["titleLength"], "only the table that declares it")
-        XCTAssertTrue(table.all.isSuperset(of: lengthBit.union(spokenBit)))
+        let changed = TaskPropertyTable.standard.differences(short, long)
+        XCTAssertEqual(changed, [.title, .accessibleText])
+        XCTAssertTrue(TaskPropertyTable.standard.differences(short, short).isEmpty)
     }
 
     func testRecordsSurviveJSON() throws {

@@ -52,7 +52,7 @@ final class IntrospectionTests: DaemonTestCase {
         let file = try IntrospectionXML.parse(Self.xmlFile)
         let taskXML = try XCTUnwrap(file.interfaces[BusNames.taskInterface])
         let declared = matches(of: #"<property type="[^"]+" name="([A-Za-z]+)""#, in: taskXML)
-        XCTAssertEqual(declared, TaskProperty.allCases.map(\.dbusName))
+        XCTAssertEqual(declared, TaskPropertyTable.standard.descriptors.map(\.name))
     }
 
     /// gdbus-codegen style: each method, signal and property has a comment opening with
