@@ -32,9 +32,9 @@ final class ManagerPropertiesOutput: ChangeOutput {
     func stop() { timer.cancel() }
 
     func publish(_ batch: ChangeBatch) {
-        // Whether they changed is known only by computing them, and computing Overall walks
-        // every task: so they are marked as maybe changed, and computed at the signal rate.
-        // Once a signal is held for both, another change adds nothing to it.
+        // Any batch may change them, and what changed is only known by comparing with what was
+        // sent: so they are marked as maybe changed, and compared when a signal may go (at
+        // the signal rate). Once a signal is held for both, another change adds nothing to it.
         if coalescer.hasHeld && timer.isArmed { return }
         switch coalescer.record(.manager, [.taskCount, .overall], immediate: false, now: context.clock.monotonicMicros) {
         case .signal: sendChanged()
