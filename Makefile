@@ -91,7 +91,6 @@ bench: release
 	cc -O2 -Wall -o $(BENCH_BUILD)/load-client bench/load/load-client.c $$(pkg-config --cflags --libs dbus-1) -lm -lpthread
 	cc -O2 -Wall -o $(BENCH_BUILD)/render-bench-c bench/render/render-bench.c $$(pkg-config --cflags --libs pangocairo libpng zlib) -lm
 	cc -O2 -Wall -shared -fPIC -o $(BENCH_BUILD)/no-mallopt.so bench/variants/no-mallopt.c
-	cc -O2 -Wall -shared -fPIC -o $(BENCH_BUILD)/no-malloc-trim.so bench/variants/no-malloc-trim.c
 	cp "$$($(SWIFT) build -c release --show-bin-path)/progressd" $(BENCH_BUILD)/
 	cp "$$($(SWIFT) build -c release --show-bin-path)/render-bench" $(BENCH_BUILD)/render-bench-swift
 	python3 bench/run-bench.py $(BENCH_BUILD) $(BENCH_ARGS)

@@ -209,14 +209,15 @@ def rows_for_fairness(bus):
 
 
 def allocator_variants():
-    """progressd as built, and without each of its allocator settings: GLib's slice allocator
-    (G_SLICE empty: progressd then leaves it as it is), mallopt and malloc_trim made to do
-    nothing (bench/variants, preloaded), and, when BENCH_VARIANT_PROGRESSD names one, a
-    second build (such as one without an exclusivity attribute)."""
+    """progressd as built, and with each allocator setting it could have and has not, or
+    without the one it has: GLib's slice allocator off (G_SLICE=always-malloc), one malloc
+    arena for every thread (a glibc tunable), glibc's sliding mapping threshold (mallopt made
+    to do nothing by bench/variants, preloaded); and, when BENCH_VARIANT_PROGRESSD names one,
+    a second build (such as one without an exclusivity attribute)."""
     variants = [("as built", {}, None),
-                ("slice allocator (G_SLICE empty)", {"G_SLICE": ""}, None),
-                ("no mallopt", {"LD_PRELOAD": os.path.join(BUILD, "no-mallopt.so")}, None),
-                ("no malloc_trim", {"LD_PRELOAD": os.path.join(BUILD, "no-malloc-trim.so")}, None)]
+                ("G_SLICE=always-malloc", {"G_SLICE": "always-malloc"}, None),
+                ("one malloc arena", {"GLIBC_TUNABLES": "glibc.malloc.arena_max=1"}, None),
+                ("no mallopt", {"LD_PRELOAD": os.path.join(BUILD, "no-mallopt.so")}, None)]
     other = os.environ.get("BENCH_VARIANT_PROGRESSD")
     if other:
         variants.append((os.environ.get("BENCH_VARIANT_NAME", os.path.basename(other)), {}, other))
