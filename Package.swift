@@ -32,12 +32,7 @@ let package = Package(
         // the names and XML of the Progress1 API that both sides share.
         .target(
             name: "ProgressBus", dependencies: ["ProgressCore", "CGLib"],
-            resources: [.embedInCode("org.progressd.Progress1.xml")],
-            // SerializedVariant appends to a class's buffer inside its callers' closures, so
-            // every append was checked for exclusive access at run time (6 % of a Snapshot's
-            // perf samples; without it a Snapshot of 10,000 tasks took 269 ms against 294).
-            // Release builds skip that check here; debug builds, the tests', keep it.
-            swiftSettings: [.unsafeFlags(["-enforce-exclusivity=unchecked"], .when(configuration: .release))]),
+            resources: [.embedInCode("org.progressd.Progress1.xml")]),
         // The client side: calls and signals, for progressctl, progress-render and the tests.
         .target(name: "ProgressClient", dependencies: ["ProgressBus", "ProgressCore", "CGLib"]),
         // The Progress1 server: the front door's D-Bus inputs and the change stream's outputs.

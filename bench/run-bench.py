@@ -60,7 +60,7 @@ def load(bus, *arguments):
 class Server:
     """progressd or the reference, started on `bus`; `started` is from exec to name owned."""
 
-    def __init__(self, bus, kind, signals=False, on_disk=False):
+    def __init__(self, bus, kind, signals=False, on_disk=False, environment=None, program=None):
         self.kind = kind
         self.name = PROGRESSD if kind == "progressd" else REFERENCE
         watcher = subprocess.Popen([os.path.join(BUILD, "load-client"), "owner", self.name], env=bus.env,
@@ -71,14 +71,15 @@ class Server:
         place = BUILD if on_disk else ("/dev/shm" if os.path.isdir("/dev/shm") else None)
         self.state = tempfile.mkdtemp(prefix="progressd-bench-", dir=place)
         if kind == "progressd":
-            command = [os.path.join(BUILD, "progressd"), "--state-directory", self.state,
+            command = [program or os.path.join(BUILD, "progressd"), "--state-directory", self.state,
                        "--max-tasks", "200000", "--max-tasks-per-caller", "200000"]
         else:
             command = [os.path.join(BUILD, "reference-server")] + (["--signals"] if signals else [])
             if on_disk:
                 command += ["--fsync", os.path.join(self.state, "journal")]
         began = time.monotonic()
-        self.process = subprocess.Popen(command, env=bus.env, stderr=subprocess.DEVNULL, preexec_fn=die_with_parent)
+        self.process = subprocess.Popen(command, env=dict(bus.env, **(environment or {})), stderr=subprocess.DEVNULL,
+                                        preexec_fn=die_with_parent)
         owned = float(watcher.stdout.readline().split("=")[1])
         watcher.wait()
         self.started = owned - began
@@ -205,6 +206,59 @@ def rows_for_fairness(bus):
     return [(f"List from a fresh process, ms, median of {samples}: while 30 connections of another process poll Changes "
              "flat out and 2,000 SetFractions/s flow vs a quiet daemon", median(busy), median(quiet), "lower", "< 50 ms"),
             ("  the same, 99th percentile", p99(busy), p99(quiet), "lower", "< 100 ms")]
+
+
+def allocator_variants():
+    """progressd as built, and with each allocator setting it could have and has not, or
+    without the one it has: GLib's slice allocator off (G_SLICE=always-malloc), one malloc
+    arena for every thread (a glibc tunable), glibc's sliding mapping threshold (mallopt made
+    to do nothing by bench/variants, preloaded); and, when BENCH_VARIANT_PROGRESSD names one,
+    a second build (such as one without an exclusivity attribute)."""
+    variants = [("as built", {}, None),
+                ("G_SLICE=always-malloc", {"G_SLICE": "always-malloc"}, None),
+                ("one malloc arena", {"GLIBC_TUNABLES": "glibc.malloc.arena_max=1"}, None),
+                ("no mallopt", {"LD_PRELOAD": os.path.join(BUILD, "no-mallopt.so")}, None)]
+    other = os.environ.get("BENCH_VARIANT_PROGRESSD")
+    if other:
+        variants.append((os.environ.get("BENCH_VARIANT_NAME", os.path.basename(other)), {}, other))
+    return variants
+
+
+def rows_for_allocator(bus):
+    """Each allocator setting against progressd without it, rounds interleaved: CPU per
+    SetFraction (64 in flight, and one at a time), a Snapshot of 10,000 tasks, and what five
+    Snapshots in a row leave behind."""
+    variants = allocator_variants()
+    figures = {name: {"pipeline": [], "call": [], "snapshot": [], "left": []} for name, _, _ in variants}
+    calls = 5000 if QUICK else 20000
+    for _ in range(REPEATS):
+        for name, environment, program in variants:
+            server = Server(bus, "progressd", environment=environment, program=program)
+            try:
+                load(bus, "start", server.name, 10000)
+                time.sleep(1.5)
+                for mode, arguments in (("pipeline", [calls, 64]), ("call", [calls // 4])):
+                    before = server.cpu_seconds()
+                    result = load(bus, mode, server.name, *arguments)
+                    figures[name][mode].append((server.cpu_seconds() - before) / result["calls"] * 1e6)
+                before = server.rss()
+                figures[name]["snapshot"].append(median(load(bus, "snapshot", server.name, 5)["snapshot_ms"]))
+                time.sleep(1.5)
+                figures[name]["left"].append((server.rss() - before) / 2**20)
+            finally:
+                server.stop()
+    base = figures["as built"]
+    rows = []
+    for name, _, _ in variants[1:]:
+        rows.append((f"Allocator: daemon CPU µs per SetFraction, 64 in flight, {name} vs as built",
+                     median(figures[name]["pipeline"]), median(base["pipeline"]), "lower", "(kept if lower)"))
+        rows.append((f"  one at a time, {name} vs as built", median(figures[name]["call"]), median(base["call"]),
+                     "lower", "(kept if lower)"))
+        rows.append((f"  Snapshot of 10,000 tasks, ms, {name} vs as built", median(figures[name]["snapshot"]),
+                     median(base["snapshot"]), "lower", "(kept if lower)"))
+        rows.append((f"  MB left behind by 5 Snapshots of 10,000 tasks, {name} vs as built",
+                     median(figures[name]["left"]), median(base["left"]), "lower", "(kept if lower)"))
+    return rows
 
 
 def sandbox_available():
@@ -551,7 +605,7 @@ def main():
     try:
         rows = (rows_for_calls(bus) + rows_for_sandboxed_caller(bus) + rows_for_fairness(bus) + rows_for_paging(bus)
                 + rows_for_flood(bus) + rows_for_memory(bus) + rows_for_snapshot_and_start(bus)
-                + rows_for_polling(bus) + rows_for_durable_starts(bus))
+                + rows_for_polling(bus) + rows_for_durable_starts(bus) + rows_for_allocator(bus))
     finally:
         bus.stop()
     rows += rows_for_accessibility()

@@ -21,22 +21,11 @@ static inline void shim_set_dbus_error(GError **error, GDBusError code, const ch
     g_set_error_literal(error, G_DBUS_ERROR, code, message);
 }
 
-/* Gives freed heap memory back to the kernel, in every malloc arena (GDBus's worker
-   thread frees a large reply's message in its own). */
-static inline int shim_malloc_trim(void) {
-    return malloc_trim(0);
-}
-
 /* Blocks of at least `bytes` are mapped on their own and unmapped when freed. Setting it at
  * all turns off glibc's adjustment, which raises the threshold to the largest mapped block
  * freed (up to 32 MiB), after which large replies are built in the heap and keep it big. */
 static inline int shim_malloc_map_blocks_from(int bytes) {
     return mallopt(M_MMAP_THRESHOLD, bytes);
-}
-
-/* At most `count` malloc arenas; threads started later share them. */
-static inline int shim_malloc_arenas(int count) {
-    return mallopt(M_ARENA_MAX, count);
 }
 
 /* The name an installed desktop file gives an application, or NULL: GDesktopAppInfo's

@@ -30,6 +30,16 @@ public struct AnnouncementPolicy: Sendable {
         self.minimumPercentStep = max(1, minimumPercentStep)
     }
 
+    /// False when `consider` would say nothing whatever the task is: an update that leaves
+    /// the state and the stall as they were, of a task whose progress was said less than
+    /// `interval` ago (or that is not a new value). A listener can then skip the task.
+    public func mayAnnounce(_ change: TaskChange, now: Int64) -> Bool {
+        guard change.kind == .updated, !change.isRestart, change.properties.isDisjoint(with: [.state, .stalled]) else { return true }
+        guard change.properties.contains(.serial) else { return false }
+        guard let last = lastProgress[change.name] else { return true }
+        return now - last.time >= intervalMicros
+    }
+
     /// The announcement `change` deserves, if any; `task` is the task after the change.
     public mutating func consider(_ change: TaskChange, task: ProgressTask?, now: Int64) -> Announcement? {
         if change.kind == .removed {

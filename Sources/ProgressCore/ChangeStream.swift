@@ -13,6 +13,11 @@ public enum ReadScope: Sendable, Equatable {
 /// the stream in order: batches (restored tasks at start among them), departures, and the
 /// stop; it needs no start-up path of its own and holds no other output.
 public protocol ChangeOutput: AnyObject {
+    /// The task properties this output acts on, read once when it is added. A batch whose
+    /// changes are all updates of none of these (no task came or went, no request, no
+    /// restart) is not published to it: most updates change a value only, and an output
+    /// that does nothing for one costs nothing. All of them (the default) hears every batch.
+    var interest: TaskProperties { get }
     /// Every non-empty batch, in sequence order, after the caller has its reply.
     func publish(_ batch: ChangeBatch)
     /// A read of `scope` is about to be answered; send what is held for it.
@@ -25,6 +30,7 @@ public protocol ChangeOutput: AnyObject {
 }
 
 extension ChangeOutput {
+    public var interest: TaskProperties { .all }
     public func flushBeforeRead(_ scope: ReadScope) {}
     public func clientLeft(_ client: ClientID) {}
     public func stop() {}
@@ -60,6 +66,8 @@ public final class ChangeStream {
 
     private var recorders: [ChangeRecorder] = []
     private var outputs: [ChangeOutput] = []
+    /// Each output's `interest`, by position; nil for one that hears every batch.
+    private var interests: [TaskProperties?] = []
     private var lastPublished: UInt64?
     /// Events held until the recorders commit.
     private var waiting: [Event] = []
@@ -72,7 +80,11 @@ public final class ChangeStream {
     public init() {}
 
     public func add(recorder: ChangeRecorder) { recorders.append(recorder) }
-    public func add(_ output: ChangeOutput) { outputs.append(output) }
+    public func add(_ output: ChangeOutput) {
+        outputs.append(output)
+        let interest = output.interest
+        interests.append(interest == .all ? nil : interest)
+    }
 
     /// A batch and what tells its caller (nil when nobody waits on a reply).
     public func submit(_ batch: ChangeBatch, reply: (() -> Void)? = nil) {
@@ -92,7 +104,7 @@ public final class ChangeStream {
     }
 
     private func enqueue(_ event: Event) {
-        if waiting.isEmpty && !recorders.contains(where: \.hasPending) { return deliver([event]) }
+        if waiting.isEmpty && !recorders.contains(where: \.hasPending) { return deliver(event) }
         if waiting.isEmpty { scheduleCommit() }
         waiting.append(event)
     }
@@ -107,6 +119,16 @@ public final class ChangeStream {
 
     public var hasWaiting: Bool { !waiting.isEmpty }
 
+    /// One event, the usual case: delivered at once, with no list built for it, unless
+    /// others are being delivered (then it follows them).
+    private func deliver(_ event: Event) {
+        guard !isDelivering else { return delivering.append(event) }
+        isDelivering = true
+        handle(event)
+        isDelivering = false
+        if !delivering.isEmpty { deliver([]) }
+    }
+
     private func deliver(_ events: [Event]) {
         delivering += events
         guard !isDelivering else { return }
@@ -114,18 +136,22 @@ public final class ChangeStream {
         defer { isDelivering = false }
         var next = 0
         while next < delivering.count {
-            switch delivering[next] {
-            case .batch(let batch, let reply):
-                reply?()
-                publish(batch)
-            case .departed(let client):
-                for output in outputs { output.clientLeft(client) }
-            case .stopping:
-                for output in outputs { output.stop() }
-            }
+            handle(delivering[next])
             next += 1
         }
         delivering.removeAll()
+    }
+
+    private func handle(_ event: Event) {
+        switch event {
+        case .batch(let batch, let reply):
+            reply?()
+            publish(batch)
+        case .departed(let client):
+            for output in outputs { output.clientLeft(client) }
+        case .stopping:
+            for output in outputs { output.stop() }
+        }
     }
 
     private func publish(_ batch: ChangeBatch) {
@@ -135,7 +161,20 @@ public final class ChangeStream {
         precondition(
             lastPublished.map { first.sequence == $0 + 1 } ?? true, "change \(first.sequence) published after \(lastPublished ?? 0)")
         lastPublished = last
-        for output in outputs { output.publish(batch) }
+        // What the batch could matter to: nil when a task came or went, or a request or a
+        // restart came with it (every output hears those).
+        var touched: TaskProperties? = []
+        for change in batch.changes {
+            guard change.kind == .updated, change.requests.isEmpty, !change.isRestart else {
+                touched = nil
+                break
+            }
+            touched?.formUnion(change.properties)
+        }
+        for (output, interest) in zip(outputs, interests) {
+            if let interest, let touched, touched.isDisjoint(with: interest) { continue }
+            output.publish(batch)
+        }
     }
 
     public func flushBeforeRead(_ scope: ReadScope) {

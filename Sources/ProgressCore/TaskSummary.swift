@@ -18,8 +18,7 @@ public struct TaskSummary: Equatable, Sendable {
 }
 
 /// The sums behind a summary, kept as tasks change (`TaskTable`), so that `Overall` and
-/// `Aggregate` cost the same among 100,000 tasks as among ten: reading them by a walk of
-/// every task was a quarter of the daemon's time for a SetFraction among 100,000.
+/// `Aggregate` cost the same among 100,000 tasks as among ten: every update may change them.
 struct SummaryTotals: Equatable, Sendable {
     var live = 0
     var determinate = 0

@@ -25,7 +25,7 @@ final class AnnouncementOutput: ChangeOutput {
         // A restored task did not just happen: nothing to say about it.
         if batch.origin == .restore { return }
         let now = context.clock.monotonicMicros
-        for change in batch.changes {
+        for change in batch.changes where policy.mayAnnounce(change, now: now) {
             let task = context.store.task(change.name)
             if change.kind == .removed { budget.removed(change.name) }
             guard let announcement = policy.consider(change, task: task, now: now), let task else { continue }

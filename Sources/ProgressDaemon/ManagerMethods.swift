@@ -65,7 +65,6 @@ extension ProgressService {
                 throw .tooBigForOneReply("List", tasks: store.count, limit: store.limits.maxReplyBytes)
             }
             call.reply(Variant.tuple([names]))
-            service.trimmer.replied(tasks: store.count, properties: 1)
         }),
         ("Snapshot", { service, call throws(ProgressError) in
             let texts = try service.context.texts(forLocale: call.string(0))
@@ -79,7 +78,6 @@ extension ProgressService {
                 throw .tooBigForOneReply("Snapshot", tasks: service.store.count, limit: limit)
             }
             call.reply(Variant.tuple([page.value]))
-            service.trimmer.replied(tasks: page.count, properties: service.store.properties.descriptors.count)
         }),
         ("SnapshotPage", { service, call throws(ProgressError) in
             let texts = try service.context.texts(forLocale: call.string(0))
@@ -94,7 +92,6 @@ extension ProgressService {
                 texts: texts, maxBytes: limits.maxReplyBytes, maxCount: count, expected: count)
             let next = page.complete ? "" : (page.last?.text ?? after)
             call.reply(Variant.tuple([page.value, Variant.string(next)]))
-            service.trimmer.replied(tasks: page.count, properties: service.store.properties.descriptors.count)
         }),
         ("Changes", { service, call throws(ProgressError) in
             let since = Variant.uint64Child(call.parameters, 0)
@@ -102,7 +99,6 @@ extension ProgressService {
             let texts = try service.context.texts(forLocale: options.locale)
             let (reply, tasks) = try service.changes(since: since, options, texts: texts)
             call.reply(reply)
-            service.trimmer.replied(tasks: tasks, properties: options.properties.indices.count)
         }),
         ("Describe", { service, call throws(ProgressError) in
             let name = try service.store.name(call.string(0))

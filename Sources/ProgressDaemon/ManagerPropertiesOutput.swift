@@ -56,9 +56,9 @@ final class ManagerPropertiesOutput: ChangeOutput {
     func stop() { timer.cancel() }
 
     func publish(_ batch: ChangeBatch) {
-        // Whether they changed is known only by reading them: so they are marked as maybe
-        // changed, and read at the signal rate. Once a signal is held, another change adds
-        // nothing to it.
+        // Any batch may change them, and what changed is only known by comparing with what was
+        // sent: so they are marked as maybe changed, and compared when a signal may go (at
+        // the signal rate). Once a signal is held for both, another change adds nothing to it.
         if coalescer.hasHeld && timer.isArmed { return }
         switch coalescer.record(.manager, .signalled, immediate: false, now: sources.context.clock.monotonicMicros) {
         case .signal: sendChanged()

@@ -39,7 +39,6 @@ public final class ProgressService {
     public let context: DaemonContext
     let interfaces: InterfaceInfo
     let variants: TaskVariants
-    lazy var trimmer = LargeReplyTrimmer(clock: context.clock)
     lazy var objects = TaskObjects(service: self)
     let subscriptions: SubscriptionOutput
     let changeIndex: ChangeIndex
@@ -127,7 +126,6 @@ public final class ProgressService {
             return
         }
         MethodCall.reply(invocation, Variant.tuple([page.value]), maxBytes: limit)
-        trimmer.replied(tasks: page.count, properties: store.properties.descriptors.count)
     }
 
     func managerProperty(_ property: String) -> OpaquePointer? { managerProperties.value(of: property) }

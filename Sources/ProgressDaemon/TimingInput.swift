@@ -15,15 +15,14 @@ final class TimingInput: DaemonInput {
     /// The restored tasks' deadlines were armed as their batch went by.
     func start() {}
 
+    /// The store queues a deadline that a change brought closer, so the earliest queued is
+    /// never later than any task's (it may be earlier: the rules then find nothing due).
     func publish(_ batch: ChangeBatch) {
-        for change in batch.changes {
-            if let deadline = context.store.deadline(of: change.name) { timer.arm(at: deadline) }
-        }
+        if let next = context.store.nextDeadline { timer.arm(at: next) }
     }
 
     private func run() {
         context.stream.submit(context.frontDoor.runTimers())
-        // A scan of every task, so only after the rules ran.
         if let next = context.store.nextDeadline { timer.arm(at: next) }
     }
 

@@ -72,6 +72,13 @@ public final class LauncherEntryOutput: ChangeOutput {
 
     public func publish(_ batch: ChangeBatch) {
         for change in batch.changes {
+            // Which app a task counts for follows its app id, parent and state only: any
+            // other change of a task that counts for an app changes that app's entry.
+            if change.kind == .updated && !change.isRestart && change.properties.isDisjoint(with: [.appId, .parent, .state]) {
+                let isReported = change.name.text.hasPrefix("launcher/")
+                if let appId = isReported ? reportedTasks[change.name] : appOfTask[change.name] { markDirty(appId) }
+                continue
+            }
             // What came in from a dock protocol never goes back out to the docks.
             let before = change.name.text.hasPrefix("launcher/") ? trackReported(change.name) : appOfTask[change.name]
             if !change.name.text.hasPrefix("launcher/") { track(change.name) }

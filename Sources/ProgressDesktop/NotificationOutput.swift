@@ -100,6 +100,16 @@ public final class NotificationOutput: ChangeOutput {
         }
     }
 
+    /// Outcomes follow the state; whether a task is notified at all, its parent. Progress
+    /// notifications follow everything shown in them.
+    public var interest: TaskProperties {
+        switch mode {
+        case .none: []
+        case .outcomes: [.state, .parent]
+        case .progress: .all
+        }
+    }
+
     public func publish(_ batch: ChangeBatch) {
         // Restored outcomes were notified by the run that saw them happen.
         guard mode != .none, batch.origin != .restore else { return }

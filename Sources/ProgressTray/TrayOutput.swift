@@ -120,8 +120,19 @@ public final class TrayOutput: DaemonInput {
 
     public func publish(_ batch: ChangeBatch) {
         var changed = false
-        for change in batch.changes { changed = consider(change.name) || changed }
+        for change in batch.changes { changed = consider(change) || changed }
         if changed { schedule() }
+    }
+
+    /// As `consider(_ name:)`, without looking the task up when the change can not move it
+    /// in or out of `shown`.
+    private func consider(_ change: TaskChange) -> Bool {
+        // Whether a task is shown follows its state and parent only: for any other change,
+        // a shown task may look different and another is still not shown.
+        if change.kind == .updated && !change.isRestart && change.properties.isDisjoint(with: [.state, .parent]) {
+            return shown.contains(change.name)
+        }
+        return consider(change.name)
     }
 
     /// Keeps `shown` up to date for one task; true when the item may look different.

@@ -13,17 +13,6 @@ import ProgressTray
 
 /// progressd: parses its flags, resolves its locale from the environment, and runs.
 
-// GLib 2.74's slice allocator keeps every GVariant it ever freed in its own magazines, so
-// one Snapshot of 10,000 tasks would leave the daemon 140 MB larger for good; plain malloc
-// gives it back (LargeReplyTrimmer trims after large replies). GLib reads G_SLICE in its
-// constructor, before main, so without it the daemon runs itself again with it set (the
-// systemd unit sets it, which spares that).
-if ProcessInfo.processInfo.environment["G_SLICE"] == nil {
-    setenv("G_SLICE", "always-malloc", 1)
-    execv("/proc/self/exe", CommandLine.unsafeArgv)
-    // Could not: run on with the slice allocator.
-}
-LargeReplyTrimmer.configureAllocator()
 let syntax = CommandSyntax(program: "progressd", help: #"""
     Usage: progressd [OPTIONS]
 

@@ -4,8 +4,8 @@ import ProgressClient
 import ProgressTestSupport
 import XCTest
 
-/// A large reply leaves the daemon as large as it was: freed GVariants go back to the
-/// system, not into GLib's slice magazines or glibc's free lists.
+/// A large reply leaves the daemon as large as it was: its buffers go back to the system,
+/// not into glibc's free lists.
 final class LargeReplyMemoryTests: DaemonTestCase {
     override var daemonArguments: [String] { ["--max-tasks-per-caller", "10000"] }
 
@@ -30,14 +30,12 @@ final class LargeReplyMemoryTests: DaemonTestCase {
             Thread.sleep(forTimeInterval: 1.0)
         }
         let after = try daemon.residentBytes()
-        // Kept in GLib's slice allocator, the three replies left about 70 MB behind.
         XCTAssertLessThan(after - before, 12 << 20, "RSS \(before >> 20) MB before, \(after >> 20) MB after")
     }
 
     /// glibc maps a large block alone, but raises that size to the largest block freed: the
-    /// replies after the first were then built in the heap, and five Snapshots of 10,000 tasks
-    /// in a row left the daemon about 8 MB (21 %) larger for good; GDBus's worker's own malloc
-    /// arena kept 5 MB in about half the runs (LargeReplyTrimmer).
+    /// replies after the first would be built in the heap, which keeps their size (the
+    /// daemon fixes the size as it starts).
     func testSnapshotsInARowLeaveItAsLargeAsBefore() throws {
         startTasks(100, idleFor: 3_600)
         let before = try daemon.residentBytes()

@@ -9,8 +9,6 @@
 # Usage: callgrind-percall.sh BUILD_DIR [COUNT] [OUT_DIR]
 # BUILD_DIR holds progressd (release), reference-server and load-client (make bench builds them).
 set -eu
-# progressd runs itself again without it (main.swift); under valgrind it must not.
-export G_SLICE=always-malloc
 build=$(cd "$1" && pwd)
 count=${2:-2000}
 out=${3:-$(mktemp -d /tmp/progressd-callgrind-XXXXXX)}
