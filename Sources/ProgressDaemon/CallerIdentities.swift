@@ -36,7 +36,7 @@ final class CallerIdentities {
     private let ownUserID = getuid()
     private var known: [String: Known] = [:]
     private var pending: [String: Waiting] = [:]
-    private let fairness = FairCallQueue()
+    private let fairness: FairCallQueue
     /// Handles a connection's departure (what it held goes, its `caller` tasks fail).
     var clientLeft: (ClientID) -> Void = { _ in }
 
@@ -56,8 +56,9 @@ final class CallerIdentities {
         var left = false
     }
 
-    init(connection: OpaquePointer) {
+    init(connection: OpaquePointer, clock: Clock) {
         self.connection = connection
+        fairness = FairCallQueue(clock: clock)
     }
 
     /// Connections whose identity is known, for tests of the cache and for the log.

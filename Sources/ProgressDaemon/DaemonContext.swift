@@ -37,7 +37,7 @@ public final class DaemonContext {
         self.configuration = configuration
         self.clock = clock
         signals = SignalSender(connection: connection)
-        identities = CallerIdentities(connection: connection)
+        identities = CallerIdentities(connection: connection, clock: clock)
         // Sequence numbers start from the clock, so they keep growing across restarts.
         // Names are kept in NFC (GLib's normalizer: Core imports none), and every client
         // input is checked by the owner rules.

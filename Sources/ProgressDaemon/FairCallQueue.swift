@@ -1,4 +1,3 @@
-import CGLib
 import ProgressBus
 import ProgressCore
 
@@ -20,15 +19,19 @@ import ProgressCore
 /// The order of one caller's calls never changes (a call waits whenever one of its caller's
 /// is waiting), so neither does the order of one connection's: they are the same caller.
 /// The fast path, a call from a caller within its share and nothing of its own waiting, is
-/// one clock read before and after, and no allocation.
+/// one clock read before and after, and no allocation. Time is the daemon's clock, so tests
+/// drive the share and the window with a `ManualClock`.
 final class FairCallQueue {
     /// How much of the main loop one caller may use in a window before its calls take turns.
     static let defaultShareMicros: Int64 = 2_000
     static let defaultWindowMicros: Int64 = 10_000
     let shareMicros: Int64
     let windowMicros: Int64
+    private let clock: Clock
 
-    init(shareMicros: Int64 = FairCallQueue.defaultShareMicros, windowMicros: Int64 = FairCallQueue.defaultWindowMicros) {
+    init(clock: Clock, shareMicros: Int64 = FairCallQueue.defaultShareMicros,
+         windowMicros: Int64 = FairCallQueue.defaultWindowMicros) {
+        self.clock = clock
         self.shareMicros = shareMicros
         self.windowMicros = windowMicros
     }
@@ -55,7 +58,7 @@ final class FairCallQueue {
     /// Callers served in this window and in the one before: more than one is contention.
     private var callersThisWindow = 0
     private var callersLastWindow = 0
-    private lazy var server = MainLoopTimer(clock: GLibClock()) { [unowned self] in serveRotation() }
+    private lazy var server = MainLoopTimer(clock: clock) { [unowned self] in serveRotation() }
 
     /// Callers with a turn (for tests: nothing stays once their connections have left).
     var callerCount: Int { turns.count }
@@ -77,7 +80,7 @@ final class FairCallQueue {
     /// Runs `call` for `client` now, or in `turn`'s queue when the caller has used its share
     /// or has calls waiting.
     func run(_ turn: Turn, _ client: ClientID, _ call: @escaping (ClientID) -> Void) {
-        let now = Int64(g_get_monotonic_time())
+        let now = clock.monotonicMicros
         startWindow(ifDueAt: now, for: turn)
         let contended = max(callersThisWindow, callersLastWindow) > 1
         guard !turn.hasWaiting, turn.usedMicros < shareMicros || !contended else {
@@ -90,7 +93,7 @@ final class FairCallQueue {
             return
         }
         call(client)
-        turn.usedMicros += Int64(g_get_monotonic_time()) - now
+        turn.usedMicros += clock.monotonicMicros - now
     }
 
     private func startWindow(ifDueAt now: Int64, for turn: Turn) {
@@ -113,14 +116,14 @@ final class FairCallQueue {
         let round = rotation
         rotation.removeAll(keepingCapacity: true)
         for turn in round {
-            let start = Int64(g_get_monotonic_time())
+            let start = clock.monotonicMicros
             var now = start
             while turn.hasWaiting && now - start < shareMicros {
                 let waiting = turn.waiting[turn.next]
                 turn.waiting[turn.next].call = { _ in }
                 turn.next += 1
                 waiting.call(waiting.client)
-                now = Int64(g_get_monotonic_time())
+                now = clock.monotonicMicros
             }
             startWindow(ifDueAt: now, for: turn)
             turn.usedMicros += now - start

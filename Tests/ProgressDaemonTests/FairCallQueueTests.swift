@@ -5,26 +5,34 @@ import ProgressCore
 import XCTest
 
 /// Fair service between callers: a busy caller past its share waits its turn, a quiet
-/// caller's call runs ahead of what waits, one caller's calls keep their order, and nothing
-/// of a caller stays once its connections have left.
+/// caller's call runs ahead of what waits, waiting callers take turns of one share each, a
+/// share comes back with the next window, one caller's calls keep their order, and nothing
+/// of a caller stays once its connections have left. The queue reads a `ManualClock` that
+/// the calls themselves move, so each call "takes" exactly the time the test says.
 final class FairCallQueueTests: XCTestCase {
-    /// Runs the main loop until `done` or 20 s.
+    private let clock = ManualClock()
+
+    /// Runs the main loop until `done`, or gives up after 20 s (a hang, not a timing).
     private func spin(until done: () -> Bool) {
         let end = Date().addingTimeInterval(20)
         while !done() && Date() < end { g_main_context_iteration(nil, 0) }
     }
 
+    /// A queue whose window is far longer than any test, so no share is given back meanwhile.
+    private func queueWithoutWindows() -> FairCallQueue {
+        FairCallQueue(clock: clock, shareMicros: 1_000, windowMicros: 600_000_000)
+    }
+
     func testAQuietCallerGoesAheadOfABusyCallersQueueAndOrderIsKept() {
-        // A window far longer than the test, so the share is never given back meanwhile.
-        let queue = FairCallQueue(shareMicros: 1_000, windowMicros: 600_000_000)
+        let queue = queueWithoutWindows()
         let busy = queue.join(.process(1))
         let quiet = queue.join(.process(2))
         var ran: [String] = []
         queue.run(quiet, ClientID(":1.2")) { _ in ran.append("quiet0") }
         for index in 0..<5 {
-            queue.run(busy, ClientID(":1.1")) { _ in
+            queue.run(busy, ClientID(":1.1")) { [clock] _ in
                 ran.append("busy\(index)")
-                usleep(2_000)  // more than the share
+                clock.monotonicMicros += 2_000  // more than the share
             }
         }
         queue.run(quiet, ClientID(":1.2")) { _ in ran.append("quiet1") }
@@ -34,11 +42,11 @@ final class FairCallQueueTests: XCTestCase {
     }
 
     func testACallWaitsWhileItsCallersEarlierCallsWait() {
-        let queue = FairCallQueue(shareMicros: 1_000, windowMicros: 600_000_000)
+        let queue = queueWithoutWindows()
         let busy = queue.join(.process(1))
         var ran: [Int] = []
         queue.run(queue.join(.process(2)), ClientID(":1.2")) { _ in }
-        queue.run(busy, ClientID(":1.1")) { _ in ran.append(0); usleep(2_000) }
+        queue.run(busy, ClientID(":1.1")) { [clock] _ in ran.append(0); clock.monotonicMicros += 2_000 }
         queue.run(busy, ClientID(":1.1")) { _ in ran.append(1) }
         queue.run(busy, ClientID(":1.3")) { _ in ran.append(2) }
         XCTAssertEqual(ran, [0])
@@ -46,16 +54,59 @@ final class FairCallQueueTests: XCTestCase {
         XCTAssertEqual(ran, [0, 1, 2])
     }
 
+    func testWaitingCallersTakeTurnsOfOneShareEach() {
+        let queue = queueWithoutWindows()
+        let first = queue.join(.process(1))
+        let second = queue.join(.process(2))
+        var ran: [String] = []
+        // 400 µs a call against a share of 1 000 µs: three calls a share (the third starts
+        // at 800 µs, still inside it).
+        for index in 0..<8 {
+            for (name, turn) in [("a", first), ("b", second)] {
+                queue.run(turn, ClientID(":1.\(name)")) { [clock] _ in
+                    ran.append("\(name)\(index)")
+                    clock.monotonicMicros += 400
+                }
+            }
+        }
+        XCTAssertEqual(ran, ["a0", "b0", "a1", "b1", "a2", "b2"], "both run at once until each has used its share")
+        spin { ran.count == 16 }
+        XCTAssertEqual(ran.dropFirst(6), ["a3", "a4", "a5", "b3", "b4", "b5", "a6", "a7", "b6", "b7"],
+                       "in rotation, each caller runs for one share, then the next caller's turn")
+    }
+
+    func testAShareComesBackInTheNextWindowAndContentionIsRememberedForOne() {
+        let queue = FairCallQueue(clock: clock, shareMicros: 1_000, windowMicros: 10_000)
+        let busy = queue.join(.process(1))
+        let quiet = queue.join(.process(2))
+        var ran: [String] = []
+        let busyCall = { [clock] (name: String) in
+            queue.run(busy, ClientID(":1.1")) { _ in ran.append(name); clock.monotonicMicros += 2_000 }
+        }
+        queue.run(quiet, ClientID(":1.2")) { _ in ran.append("quiet0") }
+        busyCall("busy0")
+        clock.monotonicMicros += 10_000
+        // A new window, the busy caller alone in it: its share is whole again, and the quiet
+        // caller of the last window still makes this contention.
+        busyCall("busy1")
+        busyCall("busy2")
+        XCTAssertEqual(ran, ["quiet0", "busy0", "busy1"])
+        spin { ran.count == 4 }
+        XCTAssertEqual(ran.last, "busy2")
+    }
+
     func testACallerAloneIsNeverQueued() {
-        let queue = FairCallQueue(shareMicros: 1_000, windowMicros: 600_000_000)
+        let queue = queueWithoutWindows()
         let alone = queue.join(.process(1))
         var ran: [Int] = []
-        for index in 0..<4 { queue.run(alone, ClientID(":1.1")) { _ in ran.append(index); usleep(2_000) } }
+        for index in 0..<4 {
+            queue.run(alone, ClientID(":1.1")) { [clock] _ in ran.append(index); clock.monotonicMicros += 2_000 }
+        }
         XCTAssertEqual(ran, [0, 1, 2, 3])
     }
 
     func testNothingOfACallerIsKeptOnceItsLastConnectionLeaves() {
-        let queue = FairCallQueue()
+        let queue = FairCallQueue(clock: clock)
         let first = queue.join(.process(7))
         let second = queue.join(.process(7))
         XCTAssertTrue(first === second, "connections of one process share one turn")
