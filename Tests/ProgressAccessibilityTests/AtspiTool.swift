@@ -76,9 +76,10 @@ final class AtspiListener {
         return nil
     }
 
-    /// Events received so far are returned once the listener has stopped.
-    func finish() throws -> [[String: Any]] {
-        _ = FileManager.default.createFile(atPath: stopFile.path, contents: nil)
+    /// Events received so far are returned once the listener has stopped. With `value`, it
+    /// stops once an event carrying that value has been heard (or 20 s after this call).
+    func finish(afterHearingValue value: Double? = nil) throws -> [[String: Any]] {
+        _ = FileManager.default.createFile(atPath: stopFile.path, contents: value.map { Data("\($0)".utf8) })
         defer { try? FileManager.default.removeItem(at: stopFile) }
         let line = readLine(within: 60)
         process.waitUntilExit()

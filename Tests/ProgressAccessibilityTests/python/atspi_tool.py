@@ -94,8 +94,22 @@ def listen(events, stop_file, seconds):
     for event in events:
         pyatspi.Registry.registerEventListener(on_event, event)
 
+    # The stop file may name a value still owed (a paced event leaves late): then listening
+    # goes on until an event with that value is heard, or 20 s have passed since the stop.
+    stop_asked = []
+
     def check():
-        if os.path.exists(stop_file) or time.monotonic() - started > seconds:
+        now = time.monotonic()
+        if not stop_asked and os.path.exists(stop_file):
+            with open(stop_file) as wanted:
+                text = wanted.read().strip()
+            stop_asked.append((now, float(text) if text else None))
+        done = now - started > seconds
+        if stop_asked:
+            asked, value = stop_asked[0]
+            heard = value is None or any(item.get("value") == value for item in received)
+            done = done or heard or now - asked > 20
+        if done:
             pyatspi.Registry.stop()
             return False
         return True
