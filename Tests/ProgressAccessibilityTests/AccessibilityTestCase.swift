@@ -21,14 +21,37 @@ class AccessibilityTestCase: DaemonTestCase {
         try super.setUpWithError()
     }
 
+    /// Match rules for a `monitor` of the session bus, started before the daemon (none: no monitor).
+    var monitorRules: [String] { [] }
+    var monitor: BusMonitor!
+
     override func prepareBus() throws {
         a11y = try AccessibilityBus(session: bus)
         if enabledAtStart { try a11y.setEnabled(true) }
+        if !monitorRules.isEmpty {
+            monitor = try BusMonitor(address: bus.address, rules: monitorRules + [
+                "type='method_call',interface='org.freedesktop.DBus.Peer',member='Ping'",
+            ])
+        }
     }
 
     override func tearDownPeers() {
+        monitor?.stop()
+        monitor = nil
         a11y?.stop()
         a11y = nil
+    }
+
+    /// What the monitor saw the daemon send (header and arguments of each message) up to a
+    /// reply of the daemon to a call made now: the daemon has sent all it was going to send
+    /// for what it had handled by then. A Ping sent after that reply marks how far the
+    /// monitor must read.
+    func messagesFromTheDaemon() throws -> [String] {
+        let daemonName = try XCTUnwrap(nameOwner(BusNames.busName))
+        try settle()
+        try client.call(BusNames.busName, "/", "org.freedesktop.DBus.Peer", "Ping")
+        XCTAssertTrue(monitor.waitFor { $0.contains("member=Ping") }, "the monitor saw the Ping")
+        return monitor.messages.filter { $0.contains("sender=\(daemonName) ") }
     }
 
     /// The tree once the daemon's application is listed with `task` in it.

@@ -10,6 +10,8 @@ final class BusMonitor {
     private var buffer = Data()
     /// Header lines ("method call time=… sender=… -> destination=… … member=…") read so far.
     private(set) var headers: [String] = []
+    /// The same messages, each its header line and then its arguments' lines.
+    private(set) var messages: [String] = []
 
     /// Returns once the monitor is in place: messages routed after this are all seen.
     init(address: String, rules: [String]) throws {
@@ -34,8 +36,12 @@ final class BusMonitor {
             while let newline = buffer.firstIndex(of: UInt8(ascii: "\n")) {
                 let line = String(decoding: buffer[..<newline], as: UTF8.self)
                 buffer.removeSubrange(...newline)
-                guard !line.hasPrefix(" ") else { continue }  // a message's arguments
+                if line.hasPrefix(" ") {  // an argument of the message before
+                    if !messages.isEmpty { messages[messages.count - 1] += "\n" + line }
+                    continue
+                }
                 headers.append(line)
+                messages.append(line)
                 if condition(line) { return true }
             }
             let chunk = output.fileHandleForReading.availableData
