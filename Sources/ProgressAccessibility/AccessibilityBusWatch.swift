@@ -47,7 +47,7 @@ final class AccessibilityBusWatch {
     }
 
     func start() {
-        if let overrideAddress {
+        if overrideAddress != nil {
             // Reported from the loop, not from inside start(), so the caller is set up first.
             reportOverride.arm(at: 0)
             return

@@ -58,6 +58,15 @@ public enum Variant {
         }
     }
 
+    /// Each child of a container, for what the body does with it.
+    public static func forEachChild(_ container: OpaquePointer, _ body: (OpaquePointer) -> Void) {
+        for index in 0..<Int(g_variant_n_children(container)) {
+            let child = g_variant_get_child_value(container, gsize(index))!
+            defer { g_variant_unref(child) }
+            body(child)
+        }
+    }
+
     /// Child `index` of a container, which the caller unrefs.
     public static func child(_ container: OpaquePointer, _ index: Int) -> OpaquePointer {
         g_variant_get_child_value(container, gsize(index))!

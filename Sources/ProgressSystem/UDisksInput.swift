@@ -72,7 +72,7 @@ final class UDisksInput: SystemJobSource {
             defer { g_variant_unref(objects) }
             // Drives and block devices first, so that a job's title can name them.
             for jobsToo in [false, true] {
-                Variant.mapChildren(objects) { entry in
+                Variant.forEachChild(objects) { entry in
                     let interfaces = Variant.child(entry, 1)
                     defer { g_variant_unref(interfaces) }
                     added(Variant.stringChild(entry, 0), interfaces, jobs: jobsToo)
@@ -100,7 +100,7 @@ final class UDisksInput: SystemJobSource {
 
     /// An object's interfaces (a{sa{sv}}): a job is tracked; a drive or block device named.
     private func added(_ path: String, _ interfaces: OpaquePointer, jobs jobsToo: Bool = true) {
-        Variant.mapChildren(interfaces) { entry in
+        Variant.forEachChild(interfaces) { entry in
             let interface = Variant.stringChild(entry, 0)
             let properties = VariantDictionary(child: 1, of: entry)
             switch interface {

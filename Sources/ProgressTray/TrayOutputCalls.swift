@@ -169,9 +169,8 @@ extension TrayOutput {
         defer { g_variant_unref(events) }
         var unknown: [Int32] = []
         var known: [(id: Int32, eventID: String)] = []
-        Variant.mapChildren(events) { event in
-            let id = Variant.int32Child(event, 0)
-            if menu.entry(id) == nil { unknown.append(id) } else { known.append((id, Variant.stringChild(event, 1))) }
+        for (id, eventID) in Variant.mapChildren(events, { (Variant.int32Child($0, 0), Variant.stringChild($0, 1)) }) {
+            if menu.entry(id) == nil { unknown.append(id) } else { known.append((id, eventID)) }
         }
         if known.isEmpty && !unknown.isEmpty { return TrayOutput.unknownItem(call, unknown[0]) }
         context.withIdentity(of: call.sender.uniqueName) { [weak self] client in

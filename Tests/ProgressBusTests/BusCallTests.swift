@@ -81,7 +81,7 @@ final class BusCallTests: XCTestCase {
     func closureRan(cancellable: BusCancellable?, cancelAfterCalling: Bool) -> Bool {
         final class Token {}
         var token: Token? = Token()
-        weak var released = token
+        weak let released = token
         var ran = false
         BusCall.call(
             connection, destination: "org.freedesktop.DBus", path: "/org/freedesktop/DBus", interface: "org.freedesktop.DBus",

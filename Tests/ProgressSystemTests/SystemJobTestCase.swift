@@ -76,6 +76,7 @@ class SystemJobTestCase: DaemonTestCase {
         return last
     }
 
+    @discardableResult
     func waitForState(_ name: String, _ state: String, file: StaticString = #filePath, line: UInt = #line) -> [String: BusValue]? {
         waitFor(name, file: file, line: line) { $0["State"]?.string == state }
     }
