@@ -7,14 +7,6 @@ import XCTest
 /// The owner rules, names and caps on a private bus, from host clients (this test process,
 /// and gdbus processes of its own). SandboxTests covers a sandboxed app behind a proxy.
 final class AccessBusTests: DaemonTestCase {
-    func gdbus(_ method: String, _ arguments: String...) throws -> CommandResult {
-        try CommandResult.run(
-            "gdbus",
-            ["call", "--session", "--dest", BusNames.busName, "--object-path", BusNames.managerPath,
-             "--method", "\(BusNames.managerInterface).\(method)"] + arguments,
-            environment: bus.environment)
-    }
-
     /// Today's behaviour kept: the host is one identity, so another connection, and a one-shot
     /// gdbus process, drive a task a first connection started.
     func testASecondHostConnectionStillDrivesTheTask() throws {

@@ -122,6 +122,16 @@ open class DaemonTestCase: XCTestCase {
         XCTAssertTrue(gone, "\(uniqueName) left the bus", file: file, line: line)
     }
 
+    /// A Manager method called by a `gdbus` process of its own (another client process, with
+    /// gdbus's own parsing of the arguments).
+    public func gdbus(_ method: String, _ arguments: String...) throws -> CommandResult {
+        try CommandResult.run(
+            "gdbus",
+            ["call", "--session", "--dest", BusNames.busName, "--object-path", BusNames.managerPath,
+             "--method", "\(BusNames.managerInterface).\(method)"] + arguments,
+            environment: bus.environment)
+    }
+
     /// The unique name that owns `name` on the bus, or nil.
     public func nameOwner(_ name: String) -> String? {
         (try? client.call("org.freedesktop.DBus", "/org/freedesktop/DBus", "org.freedesktop.DBus", "GetNameOwner", [.string(name)]))?
