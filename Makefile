@@ -63,8 +63,10 @@ man: deps
 build: deps catalogs man
 	$(SWIFT) build
 
+# The programs only: a release build of every target would build the tests' support
+# module, which needs XCTest (absent from a static-stdlib build such as the package's).
 release: deps catalogs man
-	$(SWIFT) build -c release $(RELEASE_FLAGS)
+	for program in $(PROGRAMS); do $(SWIFT) build -c release $(RELEASE_FLAGS) --product $$program || exit 1; done
 
 run: build
 	@sh scripts/run-daemon.sh $(DEBUG_BIN)/progressd --locale-directory $(LOCALE_BUILD) $(ARGS)
@@ -86,6 +88,7 @@ interop: interop-deps catalogs man deb
 # The benchmark: progressd (release) against bench/reference on one private bus; see bench/run-bench.py.
 BENCH_BUILD = .build/bench
 bench: release
+	$(SWIFT) build -c release --product render-bench
 	mkdir -p $(BENCH_BUILD)
 	cc -O2 -Wall -o $(BENCH_BUILD)/reference-server bench/reference/reference-server.c $$(pkg-config --cflags --libs gio-2.0)
 	cc -O2 -Wall -o $(BENCH_BUILD)/load-client bench/load/load-client.c $$(pkg-config --cflags --libs dbus-1) -lm -lpthread
