@@ -32,8 +32,19 @@ public struct TaskProperties: SetAlgebra, Sendable, Hashable {
 
     public static let all = TaskPropertyTable.standard.all
 
-    /// The indices of the members, in order.
-    public var indices: [Int] { (0..<32).filter { rawValue & (1 << UInt32($0)) != 0 } }
+    /// The indices of the members, in order, read off the bits without building an array:
+    /// a Snapshot walks them for every task.
+    public var indices: MemberIndices { MemberIndices(bits: rawValue) }
+
+    public struct MemberIndices: Sequence, IteratorProtocol {
+        var bits: UInt32
+
+        public mutating func next() -> Int? {
+            guard bits != 0 else { return nil }
+            defer { bits &= bits - 1 }
+            return bits.trailingZeroBitCount
+        }
+    }
 
     /// The members in declaration order, so signals list properties the same way every time.
     public var members: [TaskProperty] { TaskProperty.allCases.filter { contains($0) } }

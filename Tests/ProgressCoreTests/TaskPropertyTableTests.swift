@@ -20,6 +20,12 @@ final class TaskPropertyTableTests: XCTestCase {
         XCTAssertEqual(TaskProperties.all.members, TaskProperty.allCases)
     }
 
+    func testMemberIndicesAreTheSetBitsInOrder() {
+        XCTAssertEqual(Array(TaskProperties(rawValue: 1 << 31 | 1 << 2 | 1).indices), [0, 2, 31])
+        XCTAssertEqual(Array(TaskProperties([]).indices), [])
+        XCTAssertEqual(Array(TaskPropertyTable.standard.all.indices), Array(TaskPropertyTable.standard.descriptors.indices))
+    }
+
     /// A property only a test knows, declared by one row: `Linger`, set with a `linger`
     /// option by Start and Update, kept as `linger`, said by AccessibleText. Nothing else is
     /// edited, and the option, the store, the diff, the record and the value all follow.
