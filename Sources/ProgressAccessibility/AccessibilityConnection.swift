@@ -183,15 +183,16 @@ final class AccessibilityConnection {
     }
 
     /// Broadcasts `org.a11y.atspi.Event.<interface>.<member>(s i i v a{sv})` from `path`.
-    func emit(path: String, eventInterface: String, member: String, detail: String, detail1: Int32, detail2: Int32, value: OpaquePointer) {
+    /// One event of AtspiInterfaces.objectEvents, with the siiva{sv} argument libatspi accepts.
+    func emit(path: String, _ event: InterfaceSignal, detail: String, detail1: Int32, detail2: Int32, value: OpaquePointer) {
         guard isOpen else { return }
         let parameters = Variant.tuple([
             Variant.string(detail), g_variant_new_int32(detail1), g_variant_new_int32(detail2),
             g_variant_new_variant(value), Variant.container("a{sv}") { _ in },
         ])
         var error: UnsafeMutablePointer<GError>?
-        if g_dbus_connection_emit_signal(connection, nil, path, "org.a11y.atspi.Event." + eventInterface, member, parameters, &error) == 0 {
-            Log.warning("could not send \(eventInterface):\(member) on \(path): \(consumeMessage(error))")
+        if g_dbus_connection_emit_signal(connection, nil, path, event.interface, event.member, parameters, &error) == 0 {
+            Log.warning("could not send \(event.member) on \(path): \(consumeMessage(error))")
         }
     }
 

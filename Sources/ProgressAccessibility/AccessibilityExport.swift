@@ -210,7 +210,7 @@ public final class AccessibilityExport: DaemonInput, AccessibleModel {
         sent[name] = nil
         pacer.forget(name)
         if bus.events.anyListener {
-            bus.emit(path: place.parentPath, eventInterface: "Object", member: "ChildrenChanged", detail: "remove",
+            bus.emit(path: place.parentPath, AtspiInterfaces.childrenChanged, detail: "remove",
                      detail1: Int32(place.index), detail2: 0, value: Variant.reference(bus.objects.busName, path))
         }
         for child in moved {
@@ -220,7 +220,7 @@ public final class AccessibilityExport: DaemonInput, AccessibleModel {
 
     private func childrenChanged(_ detail: String, _ place: AccessibleTree.Place, _ name: TaskName, _ bus: AccessibilityConnection) {
         guard bus.events.anyListener else { return }
-        bus.emit(path: place.parentPath, eventInterface: "Object", member: "ChildrenChanged", detail: detail,
+        bus.emit(path: place.parentPath, AtspiInterfaces.childrenChanged, detail: detail,
                  detail1: Int32(place.index), detail2: 0, value: Variant.reference(bus.objects.busName, tree.path(of: name)))
     }
 
@@ -231,13 +231,13 @@ public final class AccessibilityExport: DaemonInput, AccessibleModel {
         let difference = BarDifference(from: old, to: new)
         let path = tree.path(of: name)
         if difference.name && bus.events.anyListener {
-            bus.emit(path: path, eventInterface: "Object", member: "PropertyChange", detail: "accessible-name",
+            bus.emit(path: path, AtspiInterfaces.propertyChange, detail: "accessible-name",
                      detail1: 0, detail2: 0, value: Variant.string(new.name))
         }
         if bus.events.anyListener {
             for (states, on) in [(difference.gained, Int32(1)), (difference.lost, Int32(0))] {
                 for state in states {
-                    bus.emit(path: path, eventInterface: "Object", member: "StateChanged", detail: state.nick,
+                    bus.emit(path: path, AtspiInterfaces.stateChanged, detail: state.nick,
                              detail1: on, detail2: 0, value: Variant.string("0"))
                 }
             }
@@ -261,7 +261,7 @@ public final class AccessibilityExport: DaemonInput, AccessibleModel {
         }
         // ATSPI_LIVE_POLITE = 1, ATSPI_LIVE_ASSERTIVE = 2 (atspi-constants.h AtspiLive).
         let politeness: Int32 = spoken.politeness == AnnouncementPolicy.Politeness.assertive ? 2 : 1
-        bus.emit(path: tree.path(of: spoken.name), eventInterface: "Object", member: "Announcement", detail: "",
+        bus.emit(path: tree.path(of: spoken.name), AtspiInterfaces.announcement, detail: "",
                  detail1: politeness, detail2: 0, value: Variant.string(spoken.sentence(configuration.texts)))
     }
 
@@ -279,12 +279,12 @@ public final class AccessibilityExport: DaemonInput, AccessibleModel {
             let old = sent[name] ?? new
             let path = tree.path(of: name)
             if old.description != new.description {
-                bus.emit(path: path, eventInterface: "Object", member: "PropertyChange", detail: "accessible-description",
+                bus.emit(path: path, AtspiInterfaces.propertyChange, detail: "accessible-description",
                          detail1: 0, detail2: 0, value: Variant.string(new.description))
             }
             if (old.current != new.current || old.valueText != new.valueText)
                 && bus.events.wants("object:property-change:accessible-value") {
-                bus.emit(path: path, eventInterface: "Object", member: "PropertyChange", detail: "accessible-value",
+                bus.emit(path: path, AtspiInterfaces.propertyChange, detail: "accessible-value",
                          detail1: 0, detail2: 0, value: g_variant_new_double(new.current))
             }
             sent[name] = new

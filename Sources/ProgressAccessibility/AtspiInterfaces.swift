@@ -14,6 +14,13 @@ public final class AtspiInterfaces {
     public static let value = "org.a11y.atspi.Value"
     public static let component = "org.a11y.atspi.Component"
     public static let cacheName = "org.a11y.atspi.Cache"
+    /// The events progressd sends; no object serves this interface.
+    public static let objectEvents = SignalTable(
+        interface: "org.a11y.atspi.Event.Object", ["PropertyChange", "StateChanged", "ChildrenChanged", "Announcement"])
+    static let propertyChange = objectEvents["PropertyChange"]
+    static let stateChanged = objectEvents["StateChanged"]
+    static let childrenChanged = objectEvents["ChildrenChanged"]
+    static let announcement = objectEvents["Announcement"]
 
     private let descriptions: InterfaceDescriptions
     /// What the root serves, and what each bar serves, in GetInterfaces order.
@@ -27,6 +34,7 @@ public final class AtspiInterfaces {
             root = [try descriptions.interface(Self.accessible), try descriptions.interface(Self.application)]
             bar = [try descriptions.interface(Self.accessible), try descriptions.interface(Self.value), try descriptions.interface(Self.component)]
             cache = try descriptions.interface(Self.cacheName)
+            try Self.objectEvents.check(against: descriptions.interface(Self.objectEvents.interface))
         } catch {
             throw AccessibilityError(error.description)
         }

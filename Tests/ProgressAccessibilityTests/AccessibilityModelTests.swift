@@ -1,3 +1,4 @@
+import ProgressBus
 import ProgressCore
 import XCTest
 
@@ -85,5 +86,17 @@ final class AccessibilityModelTests: XCTestCase {
     func testStateWordsAreTwoWordsOfBits() {
         XCTAssertEqual(AccessibleBar.words([.visible, .showing, .sensitive, .enabled]), [0x4300_0100, 0])
         XCTAssertEqual(AccessibleBar.words([.indeterminate]), [0, 1])
+    }
+
+    /// The events the export sends are declared in the shipped XML with libatspi's argument,
+    /// and a table naming an event the XML lacks is refused by name.
+    func testTheEventsSentAreTheOnesTheXMLDeclares() throws {
+        XCTAssertNoThrow(try AtspiInterfaces.objectEvents.check(againstXML: AtspiInterfaces.xml))
+        let interface = try XCTUnwrap(IntrospectionXML.parse(AtspiInterfaces.xml).interfaces[AtspiInterfaces.objectEvents.interface])
+        XCTAssertEqual(interface.components(separatedBy: #"type="a{sv}""#).count - 1, 4, "siiva{sv} on each of the four")
+        let extra = SignalTable(interface: AtspiInterfaces.objectEvents.interface, ["PropertyChange", "StateChanged", "ChildrenChanged", "Announcement", "BoundsChanged"])
+        XCTAssertThrowsError(try extra.check(againstXML: AtspiInterfaces.xml)) { error in
+            XCTAssertTrue("\(error)".contains("BoundsChanged"), "\(error)")
+        }
     }
 }
