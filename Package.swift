@@ -91,7 +91,7 @@ let package = Package(
 
         // Private dbus-daemon and daemon processes for the integration tests.
         .target(name: "ProgressTestSupport", dependencies: ["ProgressClient", "ProgressBus", "ProgressCore"], path: "Tests/Support"),
-        .testTarget(name: "ProgressCoreTests", dependencies: ["ProgressCore"]),
+        .testTarget(name: "ProgressCoreTests", dependencies: ["ProgressCore", "ProgressTestSupport"]),
         .testTarget(name: "ProgressTextTests", dependencies: ["ProgressText", "ProgressCore", "ProgressTestSupport"]),
         .testTarget(name: "ProgressStateTests", dependencies: ["ProgressState", "ProgressCore"]),
         .testTarget(
@@ -116,7 +116,7 @@ let package = Package(
             dependencies: ["ProgressAccessibility", "ProgressBus", "ProgressClient", "ProgressCore", "ProgressTestSupport", "progressd"],
             exclude: ["python"]),
         // ProgressBus itself: variants, method tables.
-        .testTarget(name: "ProgressBusTests", dependencies: ["ProgressDaemon", "ProgressBus", "ProgressCore"]),
+        .testTarget(name: "ProgressBusTests", dependencies: ["ProgressDaemon", "ProgressBus", "ProgressCore", "ProgressTestSupport"]),
         // The daemon on a private bus: the Progress1 API, its lifecycle, faults and a short fuzz.
         .testTarget(
             name: "ProgressDaemonTests",

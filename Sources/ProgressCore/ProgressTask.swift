@@ -45,6 +45,9 @@ public struct ProgressTask: Sendable {
     /// restart until the job starts the task again.
     var boundConnection: ClientID?
     var estimator = RateEstimator()
+    /// The values of the properties that keep their own (TaskPropertyDescriptor's
+    /// `initial:` rows); empty, allocating nothing, for the standard table's tasks.
+    var rowValues = RowValues()
 
     /// The determinate value. While indeterminate it is kept but not shown.
     public internal(set) var storedFraction = 0.0

@@ -50,6 +50,22 @@ public struct TaskOption: @unchecked Sendable {
     }
 }
 
+/// The option of a row that keeps its own value (TaskPropertyDescriptor's `initial:`
+/// rows): its key, the calls that take it, and how a client's value is read, with its
+/// checks, as a value of the row's type. Where it goes and how it applies follow from the row.
+public struct ValueOption: @unchecked Sendable {
+    public let key: String
+    public let calls: TaskOption.Calls
+    /// Throws only ProgressError (OptionInput's), as TaskOption's `read`.
+    let read: (OptionInput) throws -> PropertyValue
+
+    public init(_ key: String, _ calls: TaskOption.Calls = .both, read: @escaping (OptionInput) throws -> PropertyValue) {
+        self.key = key
+        self.calls = calls
+        self.read = read
+    }
+}
+
 /// One option's value with its key and the reader's checks, as a TaskOption reads it.
 public struct OptionInput {
     /// The reader's checks depend only on the key and the value (what the call accepts is

@@ -2,8 +2,10 @@
 /// task, what a change of it is detected by and which composed texts it changes, how it is
 /// persisted, and the Start/Update option that sets it. The option parsing, the diff, the
 /// record, the restore and the values on the bus are all derived from this table, so a new
-/// property is one row here, the fields that hold it (ProgressTask's, and TaskUpdate's if
-/// a client sets it), and its XML.
+/// property is one row here and its XML: a row declared with an `initial:` value keeps its
+/// value in storage of its own (RowValues), in the task and in the update that sets it.
+/// The standard rows keep theirs in ProgressTask's fields, which the hot paths read
+/// directly; a new row needs a field only if it must be as fast as they are.
 public struct TaskPropertyDescriptor: @unchecked Sendable {
     public enum ChangeRule {
         /// Changed when these two values of the task differ.
@@ -21,7 +23,9 @@ public struct TaskPropertyDescriptor: @unchecked Sendable {
     let texts: TaskProperties
     /// Where the record keeps it (nil for what follows from other values), and the
     /// Start/Update key that sets it (nil for what only the daemon sets).
-    public let setting: TaskSetting
+    public private(set) var setting: TaskSetting
+    /// For a row that keeps its own value: which of the task's and the update's RowValues are its.
+    private(set) var storage: RowIdentity?
 
     public init(_ name: String, read: @escaping (ProgressTask, TaskDescribing) -> PropertyValue, change: ChangeRule,
                 texts: TaskProperties = [], persisted: TaskRecordField? = nil, option: TaskOption? = nil) {
@@ -43,6 +47,38 @@ public struct TaskPropertyDescriptor: @unchecked Sendable {
             name, read: { task, _ in wrap(value(task)) },
             change: .differs { value($0) != value($1) }, texts: texts, persisted: persisted, option: option)
     }
+
+    /// A property that needs no field: the task keeps its value for this row, `initial`
+    /// until something sets it, and `initial`'s case is its D-Bus type. `option` reads a
+    /// client's value into the update (a bridge sets `update[row]`), which the store puts
+    /// into the task; `persisted` is its key in the record, which keeps it once it is set.
+    /// A change of it changes the row's bit and those of `texts`.
+    public init(_ name: String, initial: PropertyValue, texts: TaskProperties = [], persisted: String? = nil, option: ValueOption? = nil) {
+        let row = RowIdentity(initial: initial)
+        let current = { (task: ProgressTask) in task.rowValues[row] ?? initial }
+        let record = persisted.map { key in
+            TaskRecordField(key, save: { $0.rowValues[row]?.recordValue }) { task, saved in
+                guard let restored = initial.restored(from: saved) else { return false }
+                task.rowValues[row] = restored
+                return true
+            }
+        }
+        // The store's rules know nothing of the row: its option's applier puts the value
+        // in, or, for a row no client sets, the setting's (a bridge may set it).
+        let apply = { (update: TaskUpdate, task: inout ProgressTask) in
+            if let value = update.rowValues[row] { task.rowValues[row] = value }
+        }
+        let taskOption = option.map { option in
+            TaskOption(option.key, option.calls, read: { update, input in
+                let value = try option.read(input)
+                precondition(value.hasType(of: initial), "option \(option.key) read a value of another type than \(name)'s")
+                update.rowValues[row] = value
+            }, apply: apply)
+        }
+        self.init(name, read: { task, _ in current(task) }, change: .differs { current($0) != current($1) }, texts: texts)
+        setting = TaskSetting(persisted: record, option: taskOption, apply: taskOption == nil ? apply : nil)
+        storage = row
+    }
 }
 
 /// A value the job sets and the daemon keeps that no client reads as a property (timers,
@@ -50,10 +86,17 @@ public struct TaskPropertyDescriptor: @unchecked Sendable {
 public struct TaskSetting: @unchecked Sendable {
     let persisted: TaskRecordField?
     public let option: TaskOption?
+    /// How a value no option reads reaches the task: a bridge's, for a row that keeps its own.
+    let applier: TaskOption.Applier?
 
     public init(persisted: TaskRecordField? = nil, option: TaskOption? = nil) {
+        self.init(persisted: persisted, option: option, apply: nil)
+    }
+
+    init(persisted: TaskRecordField?, option: TaskOption?, apply: ((TaskUpdate, inout ProgressTask) -> Void)?) {
         self.persisted = persisted
         self.option = option
+        applier = apply.map(TaskOption.Applier.init)
     }
 }
 
@@ -96,7 +139,7 @@ public final class TaskPropertyTable: @unchecked Sendable {
         let allSettings = descriptors.map(\.setting) + settings
         options = allSettings.compactMap(\.option)
         precondition(Set(options.map(\.key)).count == options.count, "an option key is declared twice")
-        appliers = options.compactMap(\.applier)
+        appliers = options.compactMap(\.applier) + allSettings.compactMap(\.applier)
         persisted = allSettings.compactMap(\.persisted)
         startKeys = options.filter { $0.isAccepted(by: .start) }.map(\.key)
         updateKeys = options.filter { $0.isAccepted(by: .update) }.map(\.key)

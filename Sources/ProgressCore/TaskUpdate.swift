@@ -28,11 +28,25 @@ public struct TaskUpdate: Sendable, Equatable {
     /// Only through Start: re-attach a live `caller` task even though the connection it is
     /// bound to is still on the bus (the access policy refuses that otherwise).
     public var takeOver: Bool?
+    /// The values of the rows that keep their own (`self[row]`).
+    var rowValues = RowValues()
 
     /// Whether the update sets the task's value (which a parent's children own).
     var setsValue: Bool { fraction != nil || completed != nil || total != nil }
 
     public init() {}
+
+    /// The value this update sets for a row that keeps its own (declared with `initial:`),
+    /// as a row's option reads it or a bridge sets it; nil leaves the task's as it is. A
+    /// row that keeps its value in a field is set through the field (`title`).
+    public subscript(row: TaskPropertyDescriptor) -> PropertyValue? {
+        get { row.storage.flatMap { rowValues[$0] } }
+        set {
+            guard let storage = row.storage else { preconditionFailure("\(row.name) is set through its field of TaskUpdate") }
+            precondition(newValue.map { $0.hasType(of: storage.initial) } ?? true, "\(row.name) takes values of the type of \(storage.initial)")
+            rowValues[storage] = newValue
+        }
+    }
 
     /// Keys Start accepts, and those Update accepts: the options of TaskPropertyTable.standard.
     public static var startKeys: [String] { TaskPropertyTable.standard.startKeys }

@@ -33,14 +33,6 @@ final class OnePathTests: XCTestCase {
         func publish(_ batch: ChangeBatch) { log.append(batch.origin == .restore ? "restore" : "batch") }
     }
 
-    struct PlainTexts: TaskDescribing {
-        func label(wholePercent: Int) -> String { "\(wholePercent) %" }
-        func detail(of task: ProgressTask) -> String { "" }
-        func accessibleText(of task: ProgressTask) -> String { task.title }
-        func summary(_ summary: AnnouncementSummary) -> String { "" }
-        func burst(_ burst: NotificationBursts.Burst) -> (title: String, body: String) { ("", "") }
-    }
-
     /// Records as a previous run left them: a parent, its child, and a task to tidy.
     func previousRun() throws -> [TaskRecord] {
         let door = TaskFrontDoor(store: TaskStore(clock: ManualClock()))
