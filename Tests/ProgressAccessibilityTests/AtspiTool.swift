@@ -78,10 +78,12 @@ final class AtspiListener {
         return nil
     }
 
-    /// Events received so far are returned once the listener has stopped. With `value`, it
-    /// stops once an event carrying that value has been heard (or 20 s after this call).
-    func finish(afterHearingValue value: Double? = nil) throws -> [[String: Any]] {
-        _ = FileManager.default.createFile(atPath: stopFile.path, contents: value.map { Data("\($0)".utf8) })
+    /// Events received so far are returned once the listener has stopped. With `value` (or
+    /// `data`), it stops once an event carrying that value (or text) has been heard, or 20 s
+    /// after this call.
+    func finish(afterHearingValue value: Double? = nil, data: String? = nil) throws -> [[String: Any]] {
+        let owed = data.map { "data:" + $0 } ?? value.map { "\($0)" }
+        _ = FileManager.default.createFile(atPath: stopFile.path, contents: owed.map { Data($0.utf8) })
         defer { try? FileManager.default.removeItem(at: stopFile) }
         let line = readLine(within: 60)
         exit.wait()
