@@ -109,7 +109,11 @@ let package = Package(
             ],
             exclude: ["help"]),
         .testTarget(
-            name: "ProgressDesktopTests", dependencies: ["ProgressClient", "ProgressBus", "ProgressTestSupport", "progressd"],
+            name: "ProgressDesktopTests",
+            dependencies: [
+                "ProgressDesktop", "ProgressDaemon", "ProgressText", "ProgressCore", "ProgressClient", "ProgressBus",
+                "ProgressTestSupport", "progressd",
+            ],
             exclude: ["helpers"]),
         .testTarget(
             name: "ProgressAccessibilityTests",

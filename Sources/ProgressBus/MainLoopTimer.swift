@@ -4,12 +4,17 @@ import ProgressCore
 /// A one-shot GLib timeout on the main loop that can be armed again: `arm(at:)` keeps the
 /// earlier of the armed and the new deadline, and the action runs once when it comes.
 /// The one place that turns a monotonic deadline into a GLib timeout, so rounding and
-/// clamping are done alike for every timer in the daemon.
+/// clamping are done alike for every timer in the daemon. On a `TimerClock` (a test's
+/// ManualTimerClock) a deadline still ahead is the clock's to run when moved there; one
+/// already due goes to the main loop as now, so a part's timed rules run in-process on
+/// the test's time, the rest of it as in the daemon.
 public final class MainLoopTimer {
     private let clock: Clock
     private let priority: Int32
     private let action: () -> Void
     private var source: UInt32 = 0
+    /// The armed timer's id on a TimerClock (0: none).
+    private var clockTimer = 0
     /// When the armed source fires; `.max` while unarmed.
     public private(set) var deadline: Int64 = .max
 
@@ -23,14 +28,18 @@ public final class MainLoopTimer {
 
     deinit { cancel() }
 
-    public var isArmed: Bool { source != 0 }
+    public var isArmed: Bool { source != 0 || clockTimer != 0 }
 
     /// Arms the timer for `deadline` (monotonic microseconds), unless it already fires sooner.
     public func arm(at deadline: Int64) {
-        if source != 0 && self.deadline <= deadline { return }
+        if isArmed && self.deadline <= deadline { return }
         cancel()
         self.deadline = deadline
         let delayMicros = max(0, deadline - clock.monotonicMicros)
+        if delayMicros > 0, let timers = clock as? TimerClock {
+            clockTimer = timers.addTimer(at: deadline) { [weak self] in self?.fire() }
+            return
+        }
         // Rounded up, so the action never runs before the deadline; clamped to what a
         // GLib timeout can wait.
         let milliseconds = UInt32(min(Int64(UInt32.max), (delayMicros + 999) / 1000))
@@ -44,12 +53,15 @@ public final class MainLoopTimer {
 
     public func cancel() {
         if source != 0 { g_source_remove(source) }
+        if clockTimer != 0 { (clock as? TimerClock)?.removeTimer(clockTimer) }
         source = 0
+        clockTimer = 0
         deadline = .max
     }
 
     private func fire() {
         source = 0
+        clockTimer = 0
         deadline = .max
         action()
     }

@@ -49,9 +49,8 @@ final class AccessibilityEventTests: AccessibilityTestCase {
         _ = try treeWith("upload")
         try manager("Fail", [.string("upload"), .string("network down")])
         let failedText = try accessibleText("upload")
-        let deadline = Date().addingTimeInterval(2)
-        while Date() < deadline { Thread.sleep(forTimeInterval: 0.1) }
-        let events = try listener.finish().filter { ($0["type"] as? String)?.hasPrefix("object:announcement") == true }
+        // Said when the budget's interval after the start is over.
+        let events = try listener.finish(data: failedText).filter { ($0["type"] as? String)?.hasPrefix("object:announcement") == true }
         let failure = try XCTUnwrap(events.last, "an Announcement event for the failure: \(events)")
         XCTAssertEqual(failure["detail1"] as? Int, 2, "politeness assertive (ATSPI_LIVE_ASSERTIVE)")
         XCTAssertEqual(failure["data"] as? String, failedText, "the text is the task's AccessibleText")

@@ -44,6 +44,7 @@ final class AtspiListener {
     private let process = Process()
     private let output = Pipe()
     private let stopFile: URL
+    private let exit: ProcessExit
     private var buffer = Data()
 
     init(events: [String], environment: [String: String]) throws {
@@ -53,6 +54,7 @@ final class AtspiListener {
         process.environment = environment
         process.standardOutput = output
         process.standardError = FileHandle.nullDevice
+        exit = ProcessExit(process)
         try process.run()
         let ready = readLine(within: 30)
         guard ready == "READY" else {
@@ -76,13 +78,15 @@ final class AtspiListener {
         return nil
     }
 
-    /// Events received so far are returned once the listener has stopped. With `value`, it
-    /// stops once an event carrying that value has been heard (or 20 s after this call).
-    func finish(afterHearingValue value: Double? = nil) throws -> [[String: Any]] {
-        _ = FileManager.default.createFile(atPath: stopFile.path, contents: value.map { Data("\($0)".utf8) })
+    /// Events received so far are returned once the listener has stopped. With `value` (or
+    /// `data`), it stops once an event carrying that value (or text) has been heard, or 20 s
+    /// after this call.
+    func finish(afterHearingValue value: Double? = nil, data: String? = nil) throws -> [[String: Any]] {
+        let owed = data.map { "data:" + $0 } ?? value.map { "\($0)" }
+        _ = FileManager.default.createFile(atPath: stopFile.path, contents: owed.map { Data($0.utf8) })
         defer { try? FileManager.default.removeItem(at: stopFile) }
         let line = readLine(within: 60)
-        process.waitUntilExit()
+        exit.wait()
         guard let line, let events = try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [[String: Any]] else {
             throw TestSupportError("the pyatspi listener printed no events: \(line ?? "nothing")")
         }

@@ -145,9 +145,10 @@ final class ProgressctlTests: DaemonTestCase {
         driver.executableURL = URL(fileURLWithPath: "/bin/sh")
         driver.arguments = ["-c", "for i in 1 2 3 4; do sleep 0.4; \"$0\" set w --completed $i; done; \"$0\" finish w", binary]
         driver.environment = bus.environment
+        let driverExit = ProcessExit(driver)
         try driver.run()
         let watch = try ctl("watch", "w", "--interval", "0.1")
-        driver.waitUntilExit()
+        driverExit.wait()
         XCTAssertEqual(watch.status, 0, watch.errors)
         let lines = watch.output.split(separator: "\n")
         XCTAssertEqual(lines.first, "Work: running 0% 0 of 4 items", "the title, not the name")

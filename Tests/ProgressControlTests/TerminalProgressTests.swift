@@ -1,5 +1,6 @@
 import Foundation
 import ProgressControl
+import ProgressTestSupport
 import XCTest
 
 #if canImport(Glibc)
@@ -131,10 +132,11 @@ final class TerminalProgressTests: XCTestCase {
         child.arguments = ["-c", "exec 3<\"$0\"; read -r _; exit 0", big.path]
         let lifeline = Pipe()
         child.standardInput = lifeline
+        let childExit = ProcessExit(child)
         try child.run()
         defer {
             lifeline.fileHandleForWriting.write(Data("\n".utf8))
-            child.waitUntilExit()
+            childExit.wait()
         }
         var seen: ProcessFileProgress.Sample?
         for _ in 0..<200 where seen?.path != big.path {

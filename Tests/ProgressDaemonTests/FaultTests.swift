@@ -27,6 +27,7 @@ final class FaultTests: XCTestCase {
         run.executableURL = BuildProducts.url(of: "progressctl")
         run.arguments = ["run", "bound", "--", "sleep", "30"]
         run.environment = bus.environment
+        let runExit = ProcessExit(run)
         try run.run()
         let leased = Process()
         leased.executableURL = URL(fileURLWithPath: "/bin/sh")
@@ -39,14 +40,15 @@ final class FaultTests: XCTestCase {
             done
             """]
         leased.environment = bus.environment
+        let leasedExit = ProcessExit(leased)
         try leased.run()
         XCTAssertTrue(BusConnection.pump(seconds: 10) {
             self.state(client, "bound")?["State"]?.string == "running" && self.state(client, "leased")?["Fraction"]?.double == 0.5
         })
         kill(run.processIdentifier, SIGKILL)
         kill(leased.processIdentifier, SIGKILL)
-        run.waitUntilExit()
-        leased.waitUntilExit()
+        runExit.wait()
+        leasedExit.wait()
         XCTAssertTrue(BusConnection.pump(seconds: 5) { self.state(client, "bound")?["State"]?.string == "failed" })
         XCTAssertTrue(state(client, "bound")?["Message"]?.string?.hasPrefix("owner went away") == true)
         XCTAssertTrue(BusConnection.pump(seconds: 5) { self.state(client, "leased")?["Stalled"]?.bool == true })
@@ -131,7 +133,7 @@ final class FaultTests: XCTestCase {
         _ = try client.call(BusNames.busName, BusNames.managerPath, BusNames.managerInterface, "SetFraction",
                             [.string("copy"), .double(0.75)])  // within a second: only in memory so far
         bus.stop()
-        XCTAssertEqual(daemon.stop(), 1)
+        XCTAssertEqual(daemon.waitForExit(), 1, "exits on its own")
         bus = try PrivateBus()
         defer { bus.stop() }
         let restarted = try DaemonProcess(bus: bus, arguments: ["--state-directory", state.path])

@@ -52,6 +52,8 @@ final class FwupdAndBusTests: SystemJobTestCase {
         let socket = FileManager.default.temporaryDirectory.appendingPathComponent("progressd-late-system-\(UUID().uuidString)")
         try startDaemon(environment: ["DBUS_SYSTEM_BUS_ADDRESS": "unix:path=\(socket.path)"])
         XCTAssertNil(call("Start", "copy", [.vardict([])]), "the daemon serves without a system bus")
+        // Its first try (asynchronous) has failed before the bus comes, or it would simply succeed.
+        XCTAssertTrue(BusConnection.pump(seconds: 20) { self.daemon.errors.contains("could not connect to the system bus") })
         let late = try PrivateBus(system: true, socket: socket)
         defer { late.stop() }
         system.stop()

@@ -16,6 +16,7 @@ public final class AccessibilityBus {
     public let session: PrivateBus
     public let directory: URL
     private var shell: Process?
+    private var shellExit: ProcessExit?
     private var lifeline: Pipe?
 
     public init(session: PrivateBus) throws {
@@ -57,6 +58,7 @@ public final class AccessibilityBus {
         shell.standardInput = lifeline
         shell.standardOutput = FileHandle.nullDevice
         shell.standardError = FileHandle.nullDevice
+        shellExit = ProcessExit(shell)
         try shell.run()
         self.shell = shell
         self.lifeline = lifeline
@@ -73,7 +75,7 @@ public final class AccessibilityBus {
     public func kill() {
         guard let shell, shell.isRunning else { return }
         try? lifeline?.fileHandleForWriting.close()
-        shell.waitUntilExit()
+        shellExit?.wait()
         self.shell = nil
         // The old bus's socket stays behind; a new launcher binds a fresh one.
         try? FileManager.default.removeItem(at: directory.appendingPathComponent("runtime/at-spi"))

@@ -13,6 +13,7 @@ public final class DaemonProcess {
     public let errorFile: URL
     /// Open from the start, so that stderr can be read after the bus's directory is gone.
     private let errorReader: FileHandle
+    private let exit: ProcessExit
 
     /// Starts the daemon and waits until it owns its bus name.
     /// Without `--state-directory` in `arguments`, state goes to a directory of the bus's,
@@ -30,6 +31,7 @@ public final class DaemonProcess {
         _ = FileManager.default.createFile(atPath: errorFile.path, contents: nil)
         process.standardError = try FileHandle(forWritingTo: errorFile)
         errorReader = try FileHandle(forReadingFrom: errorFile)
+        exit = ProcessExit(process)
         try process.run()
         let connection = try bus.connect()
         let owned = BusConnection.pump(seconds: 20) {
@@ -48,8 +50,14 @@ public final class DaemonProcess {
     @discardableResult
     public func stop() -> Int32 {
         if process.isRunning { process.terminate() }
-        process.waitUntilExit()
+        exit.wait()
         return process.terminationStatus
+    }
+
+    /// Waits for the daemon to exit on its own (a lost bus: a SIGTERM first would be an exit
+    /// of its own, 15); returns the exit status, or nil if it is still running after `seconds`.
+    public func waitForExit(seconds: Double = 20) -> Int32? {
+        exit.wait(seconds: seconds) ? process.terminationStatus : nil
     }
 
     /// The daemon's resident memory, from /proc.
@@ -62,7 +70,7 @@ public final class DaemonProcess {
     /// SIGKILL: no chance to save anything.
     public func kill() {
         if process.isRunning { Glibc.kill(process.processIdentifier, SIGKILL) }
-        process.waitUntilExit()
+        exit.wait()
     }
 
     /// What the daemon wrote to stderr, once it has exited.
@@ -82,7 +90,7 @@ public final class DaemonProcess {
         errors.split(separator: "\n", omittingEmptySubsequences: false).suffix(count).joined(separator: "\n")
     }
 
-    deinit { if process.isRunning { process.terminate(); process.waitUntilExit() } }
+    deinit { if process.isRunning { process.terminate(); exit.wait() } }
 }
 
 /// Where `swift build` put the executables: beside the test bundle.
@@ -123,9 +131,10 @@ public struct CommandResult {
         let output = Pipe()
         process.standardOutput = output
         process.standardError = try FileHandle(forWritingTo: errorFile)
+        let exit = ProcessExit(process)
         try process.run()
         let outputData = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
+        exit.wait()
         let errorData = (try? Data(contentsOf: errorFile)) ?? Data()
         return CommandResult(
             status: process.terminationStatus, output: String(decoding: outputData, as: UTF8.self),

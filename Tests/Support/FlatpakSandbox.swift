@@ -16,6 +16,7 @@ public final class FlatpakSandbox {
     private let process = Process()
     private let directory: URL
     private let errors: URL
+    private let exit: ProcessExit
 
     /// Why bwrap could not start a sandbox here, if it can not (no namespaces in this
     /// container, no bwrap): tests skip with this message, and only then.
@@ -57,6 +58,7 @@ public final class FlatpakSandbox {
         ]
         process.standardError = try FileHandle(forWritingTo: errors)
         process.standardOutput = FileHandle.nullDevice
+        exit = ProcessExit(process)
         try process.run()
         let socketPath = proxyDirectory.appendingPathComponent("bus").path
         address = "unix:path=" + socketPath
@@ -79,7 +81,7 @@ public final class FlatpakSandbox {
 
     public func stop() {
         if process.isRunning { process.terminate() }
-        process.waitUntilExit()
+        exit.wait()
         try? FileManager.default.removeItem(at: directory)
     }
 

@@ -13,6 +13,7 @@ public final class HelperProcess: @unchecked Sendable {
     public let shell: Process
     private let lifeline = Pipe()
     private let output = Pipe()
+    private let exit: ProcessExit
     private let lock = NSLock()
     private var buffer = Data()
     private var collected: [String] = []
@@ -37,6 +38,7 @@ public final class HelperProcess: @unchecked Sendable {
         shell.environment = environment
         shell.standardInput = lifeline
         shell.standardOutput = output
+        exit = ProcessExit(shell)
         if let errorFile {
             _ = FileManager.default.createFile(atPath: errorFile.path, contents: nil)
             shell.standardError = try FileHandle(forWritingTo: errorFile)
@@ -100,7 +102,7 @@ public final class HelperProcess: @unchecked Sendable {
     /// Closes the lifeline (the helper is killed if still running) and waits.
     public func stop() {
         try? lifeline.fileHandleForWriting.close()
-        shell.waitUntilExit()
+        exit.wait()
         output.fileHandleForReading.readabilityHandler = nil
     }
 

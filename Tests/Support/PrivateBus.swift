@@ -10,6 +10,7 @@ public final class PrivateBus {
     public let address: String
     private let shell: Process
     private let lifeline: Pipe
+    private let exit: ProcessExit
     private let directory: URL
     /// A system bus (`<type>system</type>`, for the system-job tests) rather than a session bus.
     public let isSystemBus: Bool
@@ -76,6 +77,7 @@ public final class PrivateBus {
         shell.environment = environment
         shell.standardInput = lifeline
         shell.standardOutput = output
+        exit = ProcessExit(shell)
         try shell.run()
         var line = Data()
         while !line.contains(UInt8(ascii: "\n")) {
@@ -106,7 +108,7 @@ public final class PrivateBus {
     public func stop() {
         guard shell.isRunning else { return }
         try? lifeline.fileHandleForWriting.close()
-        shell.waitUntilExit()
+        exit.wait()
         try? FileManager.default.removeItem(at: directory)
     }
 

@@ -94,20 +94,24 @@ def listen(events, stop_file, seconds):
     for event in events:
         pyatspi.Registry.registerEventListener(on_event, event)
 
-    # The stop file may name a value still owed (a paced event leaves late): then listening
-    # goes on until an event with that value is heard, or 20 s have passed since the stop.
+    # The stop file may name a value still owed (a paced event leaves late), or with "data:"
+    # an event's text: then listening goes on until such an event is heard, or 20 s have
+    # passed since the stop.
     stop_asked = []
 
     def check():
         now = time.monotonic()
         if not stop_asked and os.path.exists(stop_file):
             with open(stop_file) as wanted:
-                text = wanted.read().strip()
-            stop_asked.append((now, float(text) if text else None))
+                text = wanted.read()
+            if text.startswith("data:"):
+                stop_asked.append((now, "data", text[len("data:"):]))
+            else:
+                stop_asked.append((now, "value", float(text) if text.strip() else None))
         done = now - started > seconds
         if stop_asked:
-            asked, value = stop_asked[0]
-            heard = value is None or any(item.get("value") == value for item in received)
+            asked, key, wanted = stop_asked[0]
+            heard = wanted is None or any(item.get(key) == wanted for item in received)
             done = done or heard or now - asked > 20
         if done:
             pyatspi.Registry.stop()
