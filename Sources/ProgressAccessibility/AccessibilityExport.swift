@@ -195,6 +195,7 @@ public final class AccessibilityExport: DaemonInput, AccessibleModel {
         case .removed:
             removeBar(change.name, bus)
         case .updated:
+            if change.properties.isDisjoint(with: Self.barShape) { return valueChanged(change.name, bus) }
             guard let task = configuration.store.task(change.name), let bar = tree.bar(change.name) else { return }
             if bar.parent != task.parent {
                 removeBar(change.name, bus)
@@ -222,6 +223,21 @@ public final class AccessibilityExport: DaemonInput, AccessibleModel {
         guard bus.events.anyListener else { return }
         bus.emit(path: place.parentPath, AtspiInterfaces.childrenChanged, detail: detail,
                  detail1: Int32(place.index), detail2: 0, value: Variant.reference(bus.objects.busName, tree.path(of: name)))
+    }
+
+    /// What a bar's name, states, attributes and place in the tree follow. A change of none
+    /// of them (most updates) can move only the value and the description, whose events the
+    /// pacer spaces out anyway.
+    private static let barShape: TaskProperties = [.title, .state, .indeterminate, .appId, .parent]
+
+    /// A change that can move the value and the description only: the task is marked for the
+    /// pacer, which looks at it when its event may go (and sends nothing if nothing moved).
+    /// So a flood of updates costs a set lookup each, not the texts of every update. With
+    /// nobody listening nothing is marked: what was last told stays in `sent`, and the next
+    /// event after a tool registers says the value as it is then.
+    private func valueChanged(_ name: TaskName, _ bus: AccessibilityConnection) {
+        guard bus.events.anyListener, !pacer.isMarked(name) else { return }
+        armPacer(at: pacer.mark(name, now: monotonicNow))
     }
 
     /// Names and states go out at once (they are rare, and libatspi's cache depends on
@@ -273,22 +289,38 @@ public final class AccessibilityExport: DaemonInput, AccessibleModel {
         pacerTimer.arm(at: deadline)
     }
 
+    /// The first waiting task that has an event to send sends it; those whose value came back
+    /// to what was told are unmarked on the way, using up no spacing.
     private func pacerFired() {
         let now = monotonicNow
-        if let bus, let name = pacer.take(now: now), let new = look(name) {
-            let old = sent[name] ?? new
-            let path = tree.path(of: name)
-            if old.description != new.description {
-                bus.emit(path: path, AtspiInterfaces.propertyChange, detail: "accessible-description",
-                         detail1: 0, detail2: 0, value: Variant.string(new.description))
+        while let bus, let name = pacer.next(now: now) {
+            if sendValueEvents(name, bus) {
+                pacer.sent(name, now: now)
+                break
             }
-            if (old.current != new.current || old.valueText != new.valueText)
-                && bus.events.wants("object:property-change:accessible-value") {
-                bus.emit(path: path, AtspiInterfaces.propertyChange, detail: "accessible-value",
-                         detail1: 0, detail2: 0, value: g_variant_new_double(new.current))
-            }
-            sent[name] = new
+            pacer.unmark(name)
         }
         armPacer(at: pacer.nextDeadline(now: now))
+    }
+
+    /// The description and value events of what moved since the tools were told; whether any went.
+    private func sendValueEvents(_ name: TaskName, _ bus: AccessibilityConnection) -> Bool {
+        guard let new = look(name) else { return false }
+        let old = sent[name] ?? new
+        sent[name] = new
+        let path = tree.path(of: name)
+        var spoke = false
+        if old.description != new.description {
+            bus.emit(path: path, AtspiInterfaces.propertyChange, detail: "accessible-description",
+                     detail1: 0, detail2: 0, value: Variant.string(new.description))
+            spoke = true
+        }
+        if (old.current != new.current || old.valueText != new.valueText)
+            && bus.events.wants("object:property-change:accessible-value") {
+            bus.emit(path: path, AtspiInterfaces.propertyChange, detail: "accessible-value",
+                     detail1: 0, detail2: 0, value: g_variant_new_double(new.current))
+            spoke = true
+        }
+        return spoke
     }
 }

@@ -55,14 +55,33 @@ struct ValueEventPacer {
         return max(earliestTask, globalDue, now)
     }
 
-    /// The task whose event goes now, if one may; it is then unmarked.
-    mutating func take(now: Int64) -> TaskName? {
+    /// Whether the task waits for an event already (a later change then needs no mark).
+    func isMarked(_ name: TaskName) -> Bool { isWaiting.contains(name) }
+
+    /// The task whose event may go now, if one may; it stays marked until it is `sent` or
+    /// `unmarked`.
+    func next(now: Int64) -> TaskName? {
         if let lastAny, now < lastAny + globalGapMicros { return nil }
-        guard let index = waiting.firstIndex(where: { due($0) <= now }) else { return nil }
-        let name = waiting.remove(at: index)
-        isWaiting.remove(name)
+        return waiting.first { due($0) <= now }
+    }
+
+    /// The task's event went: the spacing counts from now.
+    mutating func sent(_ name: TaskName, now: Int64) {
+        unmark(name)
         lastByTask[name] = now
         lastAny = now
+    }
+
+    /// The task had nothing to say after all (its value came back to what the tools were
+    /// told): unmarked, with no spacing used up.
+    mutating func unmark(_ name: TaskName) {
+        if isWaiting.remove(name) != nil { waiting.removeAll { $0 == name } }
+    }
+
+    /// The task whose event goes now, if one may; it is then unmarked.
+    mutating func take(now: Int64) -> TaskName? {
+        guard let name = next(now: now) else { return nil }
+        sent(name, now: now)
         return name
     }
 }

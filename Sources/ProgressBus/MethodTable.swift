@@ -28,9 +28,37 @@ public struct MethodTable<Handler> {
             rows: methodNames, missing: "declared but without a handler", extra: "handled but not declared")
     }
 
+    /// The handlers by the method infos of `info` (which must outlive the dispatch): GDBus
+    /// hands each call its method's info, so a call finds its handler by one pointer
+    /// comparison a row, with no string made or hashed.
+    public func dispatch(for info: UnsafeMutablePointer<GDBusInterfaceInfo>) -> MethodDispatch<Handler> {
+        var rows: [(method: UnsafeRawPointer, handler: Handler)] = []
+        var index = 0
+        while let method = info.pointee.methods?[index] {
+            if let name = method.pointee.name, let handler = handlers[String(cString: name)] {
+                rows.append((UnsafeRawPointer(method), handler))
+            }
+            index += 1
+        }
+        return MethodDispatch(rows: rows)
+    }
+
     /// The same check against the interface of that name in `xml`.
     public func check(againstXML xml: String) throws(DaemonError) {
         try InterfaceMembers.withInterface(interface, in: xml, check(against:))
+    }
+}
+
+/// A MethodTable's handlers by the address of their GDBusMethodInfo.
+public struct MethodDispatch<Handler> {
+    let rows: [(method: UnsafeRawPointer, handler: Handler)]
+
+    /// The handler of the call `invocation` carries, if its method has one.
+    public func handler(of invocation: OpaquePointer) -> Handler? {
+        guard let method = g_dbus_method_invocation_get_method_info(invocation) else { return nil }
+        let address = UnsafeRawPointer(method)
+        for row in rows where row.method == address { return row.handler }
+        return nil
     }
 }
 

@@ -43,13 +43,13 @@ public struct Coalescer<Key: Hashable & Sendable, Properties: SetAlgebra & Senda
     /// A change of `properties` of `key`; `immediate` ones are never held.
     public mutating func record(_ key: Key, _ properties: Properties, immediate: Bool, now: Int64) -> Decision {
         if properties.isEmpty { return .none }
-        let pending = held[key] ?? Properties()
+        // Each lookup hashes the key: two for a held change, three for one signalled.
         guard let last = lastSignal[key], !immediate, now - last < intervalMicros else {
-            held[key] = nil
+            let pending = held.removeValue(forKey: key) ?? Properties()
             signalled(key, now: now)
             return .signal(pending.union(properties))
         }
-        held[key] = pending.union(properties)
+        held[key, default: Properties()].formUnion(properties)
         return .hold(until: last + intervalMicros)
     }
 

@@ -35,6 +35,10 @@ final class CallerIdentities {
     private let connection: OpaquePointer
     private let ownUserID = getuid()
     private var known: [String: Known] = [:]
+    /// The connection of the last call: a job's updates come one after another from one
+    /// connection, which is then found by comparing its name, without a Swift string made
+    /// from the sender or hashed.
+    private var lastKnown: Known?
     private var pending: [String: Waiting] = [:]
     private let fairness: FairCallQueue
     /// Handles a connection's departure (what it held goes, its `caller` tasks fail).
@@ -47,6 +51,10 @@ final class CallerIdentities {
         init(_ client: ClientID, _ turn: FairCallQueue.Turn) {
             self.client = client
             self.turn = turn
+        }
+
+        func isNamed(_ sender: UnsafePointer<CChar>) -> Bool {
+            client.uniqueName.withCString { strcmp($0, sender) == 0 }
         }
     }
 
@@ -77,6 +85,28 @@ final class CallerIdentities {
         askTheBus(about: sender)
     }
 
+    /// `withIdentity` for a sender as GDBus gives it: when the connection is known and its
+    /// caller may run now (the usual call), `now` runs at once and nothing is allocated for
+    /// it; otherwise the closure `later` makes waits as `withIdentity`'s would.
+    func withIdentity(
+        of sender: UnsafePointer<CChar>, now: (ClientID) -> Void, later: () -> (ClientID) -> Void
+    ) {
+        let connection: Known
+        if let last = lastKnown, last.isNamed(sender) {
+            connection = last
+        } else {
+            let name = String(cString: sender)
+            guard let found = known[name] else { return withIdentity(of: name, later()) }
+            connection = found
+            lastKnown = found
+        }
+        guard let start = fairness.startNow(connection.turn) else {
+            return fairness.wait(connection.turn, connection.client, later())
+        }
+        now(connection.client)
+        fairness.finished(connection.turn, startedAt: start)
+    }
+
     /// A unique name lost its owner: forget it, after its waiting calls if it has any.
     func connectionLeft(_ name: String) {
         if let waiting = pending[name] {
@@ -87,6 +117,7 @@ final class CallerIdentities {
         // After the calls of its caller that wait, so that its own calls come first.
         fairness.run(connection.turn, connection.client) { [unowned self] client in
             known[name] = nil
+            if lastKnown === connection { lastKnown = nil }
             fairness.leave(connection.turn)
             clientLeft(client)
         }

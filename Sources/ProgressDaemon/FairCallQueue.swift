@@ -80,20 +80,35 @@ final class FairCallQueue {
     /// Runs `call` for `client` now, or in `turn`'s queue when the caller has used its share
     /// or has calls waiting.
     func run(_ turn: Turn, _ client: ClientID, _ call: @escaping (ClientID) -> Void) {
+        guard let start = startNow(turn) else { return wait(turn, client, call) }
+        call(client)
+        finished(turn, startedAt: start)
+    }
+
+    /// When a call of `turn` may run at once, the time it starts (to be passed to
+    /// `finished` after it ran); nil when it must `wait` in its caller's queue. Split from
+    /// `run` so that the usual call runs without a closure kept for it.
+    func startNow(_ turn: Turn) -> Int64? {
         let now = clock.monotonicMicros
         startWindow(ifDueAt: now, for: turn)
         let contended = max(callersThisWindow, callersLastWindow) > 1
-        guard !turn.hasWaiting, turn.usedMicros < shareMicros || !contended else {
-            turn.waiting.append((client, call))
-            if !turn.inRotation {
-                turn.inRotation = true
-                rotation.append(turn)
-            }
-            server.arm(at: 0)
-            return
+        guard !turn.hasWaiting, turn.usedMicros < shareMicros || !contended else { return nil }
+        return now
+    }
+
+    /// A call that `startNow` let run is over: its time counts towards its caller's share.
+    func finished(_ turn: Turn, startedAt start: Int64) {
+        turn.usedMicros += clock.monotonicMicros - start
+    }
+
+    /// Queues `call` behind its caller's waiting calls, to run in the rotation.
+    func wait(_ turn: Turn, _ client: ClientID, _ call: @escaping (ClientID) -> Void) {
+        turn.waiting.append((client, call))
+        if !turn.inRotation {
+            turn.inRotation = true
+            rotation.append(turn)
         }
-        call(client)
-        turn.usedMicros += clock.monotonicMicros - now
+        server.arm(at: 0)
     }
 
     private func startWindow(ifDueAt now: Int64, for turn: Turn) {

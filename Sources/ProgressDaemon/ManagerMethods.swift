@@ -190,23 +190,32 @@ extension ProgressService {
     /// persist, reply, publish (the stream holds the reply until what it says is on disk).
     func run(_ mutation: Mutation, _ call: MethodCall) {
         let outcome = context.frontDoor.perform(mutation.command, by: .client(call.sender))
-        context.stream.submit(outcome.batch) {
-            if let error = outcome.error { call.reply(error) } else { call.reply(mutation.replyValue()) }
-        }
+        context.stream.submit(
+            outcome.batch,
+            replyNow: { Self.reply(outcome, mutation, call) },
+            later: { { Self.reply(outcome, mutation, call) } })
     }
 
-    func handleManagerCall(_ method: String, _ call: MethodCall) {
-        guard let handler = Self.managerMethods[method] else {
-            // GDBus checks calls against the XML and the table matches it, so only a
-            // malformed registration gets here.
-            g_dbus_method_invocation_return_dbus_error(
-                call.invocation, "org.freedesktop.DBus.Error.UnknownMethod", "no method \(method) on \(BusNames.managerInterface)")
-            return
-        }
+    private static func reply(_ outcome: CommandOutcome, _ mutation: Mutation, _ call: MethodCall) {
+        if let error = outcome.error { call.reply(error) } else { call.reply(mutation.replyValue()) }
+    }
+
+    func handleManagerCall(_ handler: ManagerHandler, _ client: ClientID, _ parameters: OpaquePointer, _ invocation: OpaquePointer) {
+        let call = MethodCall(
+            sender: client, path: BusNames.managerPath, parameters: parameters, invocation: invocation,
+            maxReplyBytes: store.limits.maxReplyBytes)
         do throws(ProgressError) {
             try handler(self, call)
         } catch {
             call.reply(error)
         }
+    }
+
+    /// GDBus checks calls against the XML and the table matches it, so only a malformed
+    /// registration gets here.
+    func refuseUnknownMethod(_ invocation: OpaquePointer) {
+        let method = String(cString: g_dbus_method_invocation_get_method_name(invocation))
+        g_dbus_method_invocation_return_dbus_error(
+            invocation, "org.freedesktop.DBus.Error.UnknownMethod", "no method \(method) on \(BusNames.managerInterface)")
     }
 }

@@ -38,6 +38,8 @@ public struct ServiceConfiguration {
 public final class ProgressService {
     public let context: DaemonContext
     let interfaces: InterfaceInfo
+    /// The manager's handlers by method info, for the calls GDBus hands over.
+    let managerDispatch: MethodDispatch<ManagerHandler>
     let variants: TaskVariants
     lazy var objects = TaskObjects(service: self)
     let subscriptions: SubscriptionOutput
@@ -52,6 +54,7 @@ public final class ProgressService {
     public init(connection: OpaquePointer, configuration: ServiceConfiguration, clock: Clock? = nil) throws(DaemonError) {
         interfaces = try InterfaceInfo()
         try Self.managerMethods.check(against: interfaces.manager)
+        managerDispatch = Self.managerMethods.dispatch(for: interfaces.manager)
         for signals in Progress1Signals.tables { try signals.check(against: interfaces.interface(signals.interface)) }
         let context = DaemonContext(connection: connection, configuration: configuration, clock: clock ?? GLibClock())
         self.context = context

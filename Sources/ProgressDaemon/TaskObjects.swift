@@ -20,17 +20,18 @@ final class TaskObjects {
     init(service: ProgressService) {
         self.service = service
         managerVTable.initialize(to: GDBusInterfaceVTable(
-            method_call: { _, sender, _, _, method, parameters, invocation, userData in
+            method_call: { _, sender, _, _, _, parameters, invocation, userData in
                 assertOnMainLoop()
                 let service = TaskObjects.service(userData)
-                let method = String(cString: method!)
+                guard let handler = service.managerDispatch.handler(of: invocation!) else {
+                    return service.refuseUnknownMethod(invocation!)
+                }
                 // The parameters belong to the invocation, which lives until it is answered,
                 // so a call that waits for its sender's identity keeps them.
-                service.identities.withIdentity(of: String(cString: sender!)) { client in
-                    service.handleManagerCall(method, MethodCall(
-                        sender: client, path: BusNames.managerPath, parameters: parameters!, invocation: invocation!,
-                        maxReplyBytes: service.store.limits.maxReplyBytes))
-                }
+                service.identities.withIdentity(
+                    of: sender!,
+                    now: { client in service.handleManagerCall(handler, client, parameters!, invocation!) },
+                    later: { { client in service.handleManagerCall(handler, client, parameters!, invocation!) } })
             },
             get_property: { _, _, _, _, property, error, userData in
                 assertOnMainLoop()

@@ -32,6 +32,22 @@ final class AccessibilityModelTests: XCTestCase {
         XCTAssertTrue(pacer.isEmpty)
     }
 
+    func testAnUnmarkedTaskUsesUpNoSpacing() {
+        var pacer = ValueEventPacer(taskIntervalMicros: 100_000, globalGapMicros: 105_000)
+        _ = pacer.mark(a, now: 0)
+        _ = pacer.mark(b, now: 0)
+        XCTAssertTrue(pacer.isMarked(a))
+        XCTAssertEqual(pacer.next(now: 0), a, "the oldest mark first, still marked until sent or unmarked")
+        pacer.unmark(a)
+        XCTAssertFalse(pacer.isMarked(a))
+        XCTAssertEqual(pacer.next(now: 0), b, "a task with nothing to say keeps no other waiting")
+        pacer.sent(b, now: 0)
+        XCTAssertTrue(pacer.isEmpty)
+        _ = pacer.mark(a, now: 1_000)
+        XCTAssertNil(pacer.next(now: 1_000), "a sent event's gap holds")
+        XCTAssertEqual(pacer.nextDeadline(now: 1_000), 105_000, "the gap counts from b's event only")
+    }
+
     func testPacerSpreadsSeveralTasksOldestFirst() {
         var pacer = ValueEventPacer(taskIntervalMicros: 100_000, globalGapMicros: 105_000)
         _ = pacer.mark(a, now: 0)
