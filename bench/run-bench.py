@@ -596,7 +596,10 @@ def main():
     if only:
         bus = Bus()
         try:
-            rows = [row for group in only[0] for row in globals()["rows_for_" + group](bus)]
+            # accessibility and render start buses or programs of their own
+            rows = [row for group in only[0]
+                    for row in (globals()["rows_for_" + group]() if group in ("accessibility", "render")
+                                else globals()["rows_for_" + group](bus))]
         finally:
             bus.stop()
         print_table(rows)
