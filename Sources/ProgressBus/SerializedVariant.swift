@@ -14,6 +14,9 @@ public final class SerializedVariant {
     /// a checked access would be checked at run time on every append; nothing outside this
     /// class writes it, and each method writes it through one access at a time.
     @exclusivity(unchecked) public private(set) var bytes: [UInt8] = []
+    /// The end offsets of the arrays being written, the innermost's last: one buffer for
+    /// all of them, where an array of each task's 26 would be allocated and grown per task.
+    @exclusivity(unchecked) private var ends: [Int] = []
 
     public init(capacity: Int = 0) {
         bytes.reserveCapacity(capacity)
@@ -30,14 +33,13 @@ public final class SerializedVariant {
     /// An array of variable-size elements, each aligned to `alignment`, then their end offsets.
     public func array(alignment: Int, _ elements: (_ element: (() -> Void) -> Void) -> Void) {
         pad(to: alignment)
-        let start = bytes.count
-        var ends: [Int] = []
+        let start = bytes.count, first = ends.count
         elements { write in
             pad(to: alignment)
             write()
             ends.append(bytes.count - start)
         }
-        if !ends.isEmpty { appendOffsets(ends, containerStart: start) }
+        appendOffsets(from: first, containerStart: start)
     }
 
     /// As `array`, bounded for a reply: an element that would take the buffer past
@@ -45,20 +47,19 @@ public final class SerializedVariant {
     /// `element` returns false; the caller stops there.
     public func boundedArray(alignment: Int, maxBytes: Int, _ elements: (_ element: (() -> Void) -> Bool) -> Void) {
         pad(to: alignment)
-        let start = bytes.count
-        var ends: [Int] = []
+        let start = bytes.count, first = ends.count
         elements { write in
             let before = bytes.count
             pad(to: alignment)
             write()
-            guard bytes.count + 8 * (ends.count + 1) <= maxBytes else {
+            guard bytes.count + 8 * (ends.count - first + 1) <= maxBytes else {
                 bytes.removeSubrange(before...)
                 return false
             }
             ends.append(bytes.count - start)
             return true
         }
-        if !ends.isEmpty { appendOffsets(ends, containerStart: start) }
+        appendOffsets(from: first, containerStart: start)
     }
 
     /// A dict entry `{sX}`: the key, the value at its alignment, and the offset of the
@@ -111,16 +112,22 @@ public final class SerializedVariant {
         }
     }
 
+    /// Byte by byte, at most seven: a repeated element appends through the generic path.
+    /// An alignment is a power of two, so the remainder is a mask, not a division.
     private func pad(to alignment: Int) {
-        let remainder = bytes.count % alignment
-        if remainder != 0 { bytes.append(contentsOf: repeatElement(0, count: alignment - remainder)) }
+        assert(alignment.nonzeroBitCount == 1, "an alignment is a power of two")
+        let padding = (alignment - bytes.count & (alignment - 1)) & (alignment - 1)
+        for _ in 0..<padding { bytes.append(0) }
     }
 
-    /// Framing offsets, each as wide as the container's total size needs (1, 2, 4 or 8
-    /// bytes), little-endian as the host is: the rule of gvs_calculate_total_size.
-    private func appendOffsets(_ offsets: [Int], containerStart: Int) {
-        let width = offsetWidth(body: bytes.count - containerStart, offsets: offsets.count)
-        for offset in offsets { append(offset, width: width) }
+    /// The framing offsets of the array that started at `containerStart` (its ends from
+    /// `first` on), each as wide as the container's total size needs (1, 2, 4 or 8 bytes),
+    /// little-endian as the host is: the rule of gvs_calculate_total_size.
+    private func appendOffsets(from first: Int, containerStart: Int) {
+        guard ends.count > first else { return }
+        let width = offsetWidth(body: bytes.count - containerStart, offsets: ends.count - first)
+        for index in first..<ends.count { append(ends[index], width: width) }
+        ends.removeSubrange(first...)
     }
 
     /// One entry's one offset, without an array for it: a Snapshot has one per property.
@@ -135,8 +142,9 @@ public final class SerializedVariant {
         else { 8 }
     }
 
+    /// A raw buffer appends with one copy; a slice of one goes through the generic path.
     private func append(_ offset: Int, width: Int) {
         var value = UInt64(offset).littleEndian
-        withUnsafeBytes(of: &value) { bytes.append(contentsOf: $0.prefix(width)) }
+        withUnsafeBytes(of: &value) { bytes.append(contentsOf: UnsafeRawBufferPointer(rebasing: $0[..<width])) }
     }
 }

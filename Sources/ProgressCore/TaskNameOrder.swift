@@ -44,20 +44,35 @@ struct TaskNameOrder {
     }
 
     /// Every name, in order.
-    var all: some Sequence<TaskName> { chunks.lazy.joined() }
+    var all: Names { Names(chunks: chunks, chunk: 0, index: 0) }
 
     /// The names that sort after `text` (all of them for ""), in order, found without a walk.
-    func names(after text: String) -> some Sequence<TaskName> {
-        var start = (chunk: chunks.count, index: 0)
-        if text.isEmpty {
-            start = (0, 0)
-        } else if !chunks.isEmpty {
-            let chunk = chunkIndex(for: text)
-            let index = Self.firstIndex(in: chunks[chunk]) { Self.precedes(text, $0.text) }
-            start = index < chunks[chunk].count ? (chunk, index) : (chunk + 1, 0)
-        }
-        return chunks[start.chunk...].enumerated().lazy.flatMap { offset, names in
-            names[(offset == 0 ? start.index : 0)...]
+    func names(after text: String) -> Names {
+        guard !text.isEmpty, !chunks.isEmpty else { return all }
+        let chunk = chunkIndex(for: text)
+        let index = Self.firstIndex(in: chunks[chunk]) { Self.precedes(text, $0.text) }
+        return index < chunks[chunk].count ? Names(chunks: chunks, chunk: chunk, index: index)
+            : Names(chunks: chunks, chunk: chunk + 1, index: 0)
+    }
+
+    /// The names from a position on, walked chunk by chunk. A type of its own: a joined or
+    /// flat-mapped lazy sequence, iterated in another module, runs the standard library's
+    /// generic iterator, which looks up type metadata for every name.
+    struct Names: Sequence, IteratorProtocol {
+        let chunks: [[TaskName]]
+        var chunk: Int
+        var index: Int
+
+        mutating func next() -> TaskName? {
+            while chunk < chunks.count {
+                if index < chunks[chunk].count {
+                    defer { index += 1 }
+                    return chunks[chunk][index]
+                }
+                chunk += 1
+                index = 0
+            }
+            return nil
         }
     }
 

@@ -8,7 +8,8 @@
  *   batch DEST COUNT SIZE      UpdateMany with SIZE entries per call (COUNT updates in all)
  *   flood DEST RATE SECONDS TASKS   RATE updates a second over TASKS tasks, no replies; the
  *                              last value of every task is 1.0
- *   start DEST COUNT           Start COUNT tasks (t0, t1, ...), 64 in flight
+ *   start DEST COUNT [STALL]   Start COUNT tasks (t0, t1, ...), 64 in flight; with STALL,
+ *                              each with that stall-seconds
  *   snapshot DEST TIMES        Snapshot(""), TIMES times; prints each call's milliseconds
  *   listen SECONDS             counts PropertiesChanged per task object and the last Fraction
  *   owner NAME                 waits until NAME has an owner; prints CLOCK_MONOTONIC then
@@ -141,6 +142,9 @@ static void pipelined(const char *dest, long count, int depth, DBusMessage *(*ma
 
 static DBusMessage *next_fraction(const char *dest, long i) { return set_fraction(dest, "t0", (i % 1000) / 1000.0); }
 
+/* The stall-seconds of started tasks; 0 leaves the daemon's default. */
+static dbus_uint32_t start_stall_seconds;
+
 static DBusMessage *next_start(const char *dest, long i) {
     char name[32];
     snprintf(name, sizeof name, "t%ld", i);
@@ -150,6 +154,7 @@ static DBusMessage *next_start(const char *dest, long i) {
     dbus_message_iter_init_append(message, &args);
     dbus_message_iter_append_basic(&args, DBUS_TYPE_STRING, &p);
     dbus_message_iter_open_container(&args, DBUS_TYPE_ARRAY, "{sv}", &dict);
+    if (start_stall_seconds) append_entry(&dict, "stall-seconds", DBUS_TYPE_UINT32, &start_stall_seconds);
     dbus_message_iter_close_container(&args, &dict);
     return message;
 }
@@ -336,6 +341,7 @@ int main(int argc, char **argv) {
         batch_size = atol(argv[4]);
         pipelined(dest, count / batch_size, 8, next_batch);
     } else if (strcmp(mode, "start") == 0) {
+        if (argc > 4) start_stall_seconds = (dbus_uint32_t) atol(argv[4]);
         pipelined(dest, count, 64, next_start);
     } else if (strcmp(mode, "flood") == 0) {
         double rate = atof(argv[3]), seconds = atof(argv[4]);
