@@ -71,9 +71,15 @@ release: deps catalogs man
 run: build
 	@sh scripts/run-daemon.sh $(DEBUG_BIN)/progressd --locale-directory $(LOCALE_BUILD) $(ARGS)
 
+# Each test runs in a process of its own, three at a time: a test mostly waits on its
+# private bus, its daemon and their helpers, so three keep the two cores busy. Every test
+# has its own bus and scratch directories; a failing test's output (with its daemon's
+# stderr tail) is printed, and the exit status says whether all passed.
+TEST_WORKERS ?= 3
 test: deps catalogs man
 	$(SWIFT) build --build-tests
-	PROGRESSD_LOCALE_DIR=$(CURDIR)/$(LOCALE_BUILD) $(SWIFT) test --skip ProgressInteropTests --skip ProgressSoakTests
+	PROGRESSD_LOCALE_DIR=$(CURDIR)/$(LOCALE_BUILD) $(SWIFT) test --skip-build --parallel --num-workers $(TEST_WORKERS) \
+	    --skip ProgressInteropTests --skip ProgressSoakTests
 
 # Real desktop clients against progressd on private buses (kioclient5 for the KDE bridge;
 # libunity, a dock-like listener and dunst under Xvfb for docks and notifications); installs
