@@ -33,7 +33,7 @@ struct ValueEventPacer {
     }
 
     mutating func forget(_ name: TaskName) {
-        if isWaiting.remove(name) != nil { waiting.removeAll { $0 == name } }
+        unmark(name)
         lastByTask[name] = nil
     }
 

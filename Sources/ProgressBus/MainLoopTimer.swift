@@ -10,6 +10,9 @@ import ProgressCore
 /// the test's time, the rest of it as in the daemon.
 public final class MainLoopTimer {
     private let clock: Clock
+    /// The clock as a TimerClock, when it is one (a test's), found once rather than at
+    /// every arm.
+    private let timerClock: TimerClock?
     private let priority: Int32
     private let action: () -> Void
     private var source: UInt32 = 0
@@ -22,6 +25,7 @@ public final class MainLoopTimer {
     /// call or other event of default priority is ready.
     public init(clock: Clock, priority: Int32 = G_PRIORITY_DEFAULT, _ action: @escaping () -> Void) {
         self.clock = clock
+        timerClock = clock as? TimerClock
         self.priority = priority
         self.action = action
     }
@@ -36,7 +40,7 @@ public final class MainLoopTimer {
         cancel()
         self.deadline = deadline
         let delayMicros = max(0, deadline - clock.monotonicMicros)
-        if delayMicros > 0, let timers = clock as? TimerClock {
+        if delayMicros > 0, let timers = timerClock {
             clockTimer = timers.addTimer(at: deadline) { [weak self] in self?.fire() }
             return
         }
@@ -53,7 +57,7 @@ public final class MainLoopTimer {
 
     public func cancel() {
         if source != 0 { g_source_remove(source) }
-        if clockTimer != 0 { (clock as? TimerClock)?.removeTimer(clockTimer) }
+        if clockTimer != 0 { timerClock?.removeTimer(clockTimer) }
         source = 0
         clockTimer = 0
         deadline = .max
