@@ -49,7 +49,34 @@ public struct MethodCall {
                 "the reply to \(method) would be \(size) bytes; the limit is \(maxBytes); ask for less (SnapshotPage reads tasks in pages)")
             return
         }
+        if value == nil, hasNoOutArguments(invocation) {
+            return replyEmpty(invocation)
+        }
         g_dbus_method_invocation_return_value(invocation, value)
+    }
+
+    /// Whether the call's method, as the XML declares it, returns nothing.
+    private static func hasNoOutArguments(_ invocation: OpaquePointer) -> Bool {
+        guard let method = g_dbus_method_invocation_get_method_info(invocation) else { return false }
+        return method.pointee.out_args?[0] == nil
+    }
+
+    /// The reply to a method that returns nothing: a method return with no body (the D-Bus
+    /// specification reads a missing signature as the empty one). GDBus's own return would
+    /// build an empty tuple, derive the method's out-signature from its XML to check the
+    /// tuple against, and give the reply that body, on every SetFraction a job sends. A call
+    /// sent with NO_REPLY_EXPECTED gets nothing, as GDBus would do. Either way the
+    /// invocation, which a return takes over, is released here.
+    private static func replyEmpty(_ invocation: OpaquePointer) {
+        let message = g_dbus_method_invocation_get_message(invocation)
+        if g_dbus_message_get_flags(message).rawValue & G_DBUS_MESSAGE_FLAGS_NO_REPLY_EXPECTED.rawValue == 0 {
+            let reply = g_dbus_message_new_method_reply(message)
+            // A connection that closed meanwhile refuses the send; there is nobody to tell.
+            g_dbus_connection_send_message(
+                g_dbus_method_invocation_get_connection(invocation), reply, G_DBUS_SEND_MESSAGE_FLAGS_NONE, nil, nil)
+            g_object_unref(UnsafeMutableRawPointer(reply))
+        }
+        g_object_unref(UnsafeMutableRawPointer(invocation))
     }
 
     public func reply(_ error: ProgressError) {

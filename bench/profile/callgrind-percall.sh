@@ -23,7 +23,9 @@ cleanup() {
 }
 trap cleanup EXIT INT TERM
 
-for kind in progressd reference; do
+# reference-empty is the reference answering SetFraction as progressd does (a reply with no
+# body): the difference between progressd and it is what progressd's own layers cost.
+for kind in progressd reference reference-empty; do
     dbus-daemon --session --nofork --nopidfile --print-address=1 >"$scratch/address" 2>/dev/null &
     bus_pid=$!
     while [ ! -s "$scratch/address" ]; do sleep 0.05; done
@@ -36,6 +38,7 @@ for kind in progressd reference; do
     else
         name=org.progressd.Reference
         set -- "$build/reference-server"
+        [ "$kind" = reference-empty ] && set -- "$@" --empty-replies
     fi
     valgrind --tool=callgrind --callgrind-out-file="$out/$kind.%p" --dump-instr=no \
         --separate-threads=no "$@" 2>"$out/$kind.valgrind.log" &

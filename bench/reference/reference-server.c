@@ -6,7 +6,9 @@
  * once as a serialized a{sv} (at the first Snapshot, so that Start stays the least a
  * server can do): the same a{sa{sv}} progressd returns. Same bus, same load client,
  * same interface names.
- * Usage: reference-server [--signals] [--fsync FILE] (bus name org.progressd.Reference). */
+ * With --empty-replies, SetFraction is answered as progressd answers it (a reply with no
+ * body, built without GDBus's typed return), to show what of a difference is that reply.
+ * Usage: reference-server [--signals] [--empty-replies] [--fsync FILE] (bus name org.progressd.Reference). */
 #include <gio/gio.h>
 #include <string.h>
 #include <fcntl.h>
@@ -14,6 +16,7 @@
 
 static GHashTable *tasks;
 static gboolean emit_signals;
+static gboolean empty_replies;
 static int journal = -1;
 static GDBusConnection *bus;
 
@@ -85,7 +88,18 @@ static void method_call(GDBusConnection *connection, const gchar *sender, const 
             g_hash_table_insert(tasks, g_strdup(name), slot);
         }
         slot->fraction = fraction;
-        g_dbus_method_invocation_return_value(invocation, NULL);
+        if (empty_replies) {
+            /* As progressd answers a method that returns nothing: a reply with no body. */
+            GDBusMessage *call = g_dbus_method_invocation_get_message(invocation);
+            if (!(g_dbus_message_get_flags(call) & G_DBUS_MESSAGE_FLAGS_NO_REPLY_EXPECTED)) {
+                GDBusMessage *reply = g_dbus_message_new_method_reply(call);
+                g_dbus_connection_send_message(connection, reply, G_DBUS_SEND_MESSAGE_FLAGS_NONE, NULL, NULL);
+                g_object_unref(reply);
+            }
+            g_object_unref(invocation);
+        } else {
+            g_dbus_method_invocation_return_value(invocation, NULL);
+        }
         if (emit_signals) {
             GVariantBuilder changed;
             g_variant_builder_init(&changed, G_VARIANT_TYPE_VARDICT);
@@ -127,6 +141,7 @@ static const GDBusInterfaceVTable vtable = {method_call, NULL, NULL, {0}};
 int main(int argc, char **argv) {
     for (int i = 1; i < argc; i++) {
         if (strcmp(argv[i], "--signals") == 0) emit_signals = TRUE;
+        if (strcmp(argv[i], "--empty-replies") == 0) empty_replies = TRUE;
         if (strcmp(argv[i], "--fsync") == 0 && i + 1 < argc) {
             journal = open(argv[++i], O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0600);
             if (journal < 0) { g_printerr("reference: can not open %s\n", argv[i]); return 1; }
