@@ -101,15 +101,20 @@ public final class TaskStore {
         return commitAndPropagate(task, replacing: before, activity: true)
     }
 
+    /// The call a job makes most, hundreds of times a second: the task changes in its slot,
+    /// with one copy of it kept for what changed, instead of copies out and back in.
     func setFraction(_ name: TaskName, _ fraction: Double) throws(ProgressError) -> [TaskChange] {
-        var update = TaskUpdate()
-        update.fraction = try TaskUpdate.validFraction(fraction)
-        let before = try liveTask(name, action: "updated")
-        if before.hasChildren { throw Self.valueOfParent(name) }
-        var task = before
-        // The value alone: the update carries no setting for the table to apply.
-        try applyValue(update, to: &task)
-        return commitAndPropagate(task, replacing: before, activity: true)
+        let fraction = try TaskUpdate.validFraction(fraction)
+        let changed = try tasks.modify(name) { (task, before) throws(ProgressError) -> (change: TaskChange, parent: TaskName?) in
+            try Self.refuseValue(of: task, action: "updated")
+            Self.apply(fraction: fraction, to: &task)
+            task.indeterminate = false
+            return (count(&task, replacing: before, activity: true), task.parent)
+        }
+        guard let changed else { throw Self.noSuchTask(name) }
+        let ancestors = changed.parent == nil ? [] : recomputeAncestors(of: tasks[name]!)
+        if changed.change.isEmpty { return ancestors }
+        return ancestors.isEmpty ? [changed.change] : [changed.change] + ancestors
     }
 
     /// Shows activity: makes the task indeterminate if it was not, and always counts as a change,
@@ -238,8 +243,7 @@ public final class TaskStore {
         task.total = total
         task.completed = completed
         if let fraction = update.fraction {
-            task.storedFraction = fraction
-            if total > 0 { task.completed = UInt64((fraction * Double(total)).rounded(.down)) }
+            Self.apply(fraction: fraction, to: &task)
         } else if (update.completed != nil || update.total != nil) && total > 0 {
             task.storedFraction = Double(completed) / Double(total)
         }
@@ -251,6 +255,12 @@ public final class TaskStore {
         } else if givesValue {
             task.indeterminate = false
         }
+    }
+
+    /// A fraction, and with a total the completed units it stands for.
+    private static func apply(fraction: Double, to task: inout ProgressTask) {
+        task.storedFraction = fraction
+        if task.total > 0 { task.completed = UInt64((fraction * Double(task.total)).rounded(.down)) }
     }
 
     func enterOutcome(_ state: TaskState, _ task: inout ProgressTask) {
@@ -266,6 +276,18 @@ public final class TaskStore {
         requests: [TaskRequest] = []
     ) -> TaskChange {
         var task = task
+        let change = count(&task, replacing: before, activity: activity, forceChange: forceChange, requests: requests)
+        // Stored even when nothing visible changed: the activity time or binding may have.
+        tasks[task.name] = task
+        return change
+    }
+
+    /// What `commit` does before it stores the task: the activity, the estimate, and the
+    /// change with what counting it moved.
+    private func count(
+        _ task: inout ProgressTask, replacing before: ProgressTask, activity: Bool, forceChange: Bool = false,
+        requests: [TaskRequest] = []
+    ) -> TaskChange {
         if activity {
             task.lastActivity = clock.monotonicMicros
             task.stalled = false
@@ -282,8 +304,6 @@ public final class TaskStore {
             if task.updated != before.updated { changed.insert(.updated) }
             if task.updatesFrequently != before.updatesFrequently { changed.insert(.updatesFrequently) }
         }
-        // Stored even when nothing visible changed: the activity time or binding may have.
-        tasks[task.name] = task
         let immediate = !changed.isDisjoint(with: [.state, .indeterminate, .stalled, .cancelRequested]) || !requests.isEmpty
         return TaskChange(name: task.name, kind: .updated, properties: changed, isImmediate: immediate, requests: requests)
     }
@@ -377,17 +397,31 @@ public final class TaskStore {
     }
 
     func anyTask(_ name: TaskName) throws(ProgressError) -> ProgressTask {
-        guard let task = tasks[name] else { throw .noSuchTask("no task is named \(quoted(name.text))") }
+        guard let task = tasks[name] else { throw Self.noSuchTask(name) }
         return task
+    }
+
+    private static func noSuchTask(_ name: TaskName) -> ProgressError {
+        .noSuchTask("no task is named \(quoted(name.text))")
     }
 
     private func liveTask(_ name: TaskName, action: String) throws(ProgressError) -> ProgressTask {
         let task = try anyTask(name)
+        try Self.refuseEnded(task, action: action)
+        return task
+    }
+
+    private static func refuseEnded(_ task: ProgressTask, action: String) throws(ProgressError) {
         if !task.isLive {
             throw .invalidValue(
-                "task \(quoted(name.text)) is \(task.state.rawValue) and can not be \(action); Start it again to reuse the name")
+                "task \(quoted(task.name.text)) is \(task.state.rawValue) and can not be \(action); Start it again to reuse the name")
         }
-        return task
+    }
+
+    /// A value is refused for an ended task and for a parent, whose value its children make.
+    private static func refuseValue(of task: ProgressTask, action: String) throws(ProgressError) {
+        try refuseEnded(task, action: action)
+        if task.hasChildren { throw valueOfParent(task.name) }
     }
 
     private func pausableTask(_ name: TaskName) throws(ProgressError) -> ProgressTask {

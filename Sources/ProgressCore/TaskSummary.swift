@@ -50,6 +50,14 @@ struct SummaryTotals: Equatable, Sendable {
         }
     }
 
+    /// Counts a top-level task that changed from `old` to `new`, and tells whether the
+    /// totals count no task after it.
+    mutating func moveLeavingEmpty(from old: ProgressTask, to new: ProgressTask) -> Bool {
+        count(old, -1)
+        count(new, 1)
+        return isEmpty
+    }
+
     var summary: TaskSummary {
         var summary = TaskSummary()
         summary.active = UInt32(clamping: live)

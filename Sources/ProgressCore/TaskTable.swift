@@ -58,17 +58,37 @@ final class TaskTable {
             let earlier: Int64?
             if let slot = slots[name] {
                 earlier = deadline(slot.task)
-                removeFromTotals(slot.task)
+                moveTotals(from: slot.task, to: newValue)
                 slot.task = newValue
             } else {
                 earlier = nil
                 slots[name] = Slot(newValue)
                 order.insert(name)
+                addToTotals(newValue)
             }
-            addToTotals(newValue)
             // A deadline that moved later keeps its earlier entry (checked when it comes).
             if let due = deadline(newValue), earlier.map({ due < $0 }) ?? true { schedule(due, name) }
         }
+    }
+
+    /// Changes the task named in its slot, without copying it out and back: `body` gets the
+    /// task to change and a copy of it as it was. What `body` throws leaves the task as it
+    /// was. Nil when there is no such task.
+    func modify<Result>(
+        _ name: TaskName, _ body: (inout ProgressTask, ProgressTask) throws(ProgressError) -> Result
+    ) throws(ProgressError) -> Result? {
+        guard let slot = slots[name] else { return nil }
+        let before = slot.task
+        let result: Result
+        do {
+            result = try body(&slot.task, before)
+        } catch {
+            slot.task = before
+            throw error
+        }
+        moveTotals(from: before, to: slot.task)
+        if let due = deadline(slot.task), deadline(before).map({ due < $0 }) ?? true { schedule(due, name) }
+        return result
     }
 
     @discardableResult
@@ -110,8 +130,26 @@ final class TaskTable {
 
     private func addToTotals(_ task: ProgressTask) {
         count(task)
+        countChange()
+    }
+
+    private func countChange() {
         changesSinceRecount += 1
         if changesSinceRecount > max(Self.changesBetweenRecounts, slots.count) { recount() }
+    }
+
+    /// A task that stays in the table changed from `old` to `new`: when it stays in the same
+    /// application's totals (as every value change does), those are found once.
+    private func moveTotals(from old: ProgressTask, to new: ProgressTask) {
+        guard old.parent == nil, new.parent == nil, old.appId == new.appId else {
+            removeFromTotals(old)
+            return addToTotals(new)
+        }
+        overall.count(old, -1)
+        overall.count(new, 1)
+        // An application's totals with no task left in them go, as in `removeFromTotals`.
+        if byApp[new.appId, default: SummaryTotals()].moveLeavingEmpty(from: old, to: new) { byApp[new.appId] = nil }
+        countChange()
     }
 
     private func removeFromTotals(_ task: ProgressTask) {

@@ -6,7 +6,7 @@
 # Under valgrind a call takes some fifty times as long, so the signals and the once-a-second
 # save, paced by the clock, would fall on every few calls instead of every thousand: the
 # daemon runs with one signal a second a task, which leaves the call path itself.
-# Usage: callgrind-percall.sh BUILD_DIR [COUNT] [OUT_DIR]
+# Usage: [KINDS="progressd ..."] callgrind-percall.sh BUILD_DIR [COUNT] [OUT_DIR]
 # BUILD_DIR holds progressd (release), reference-server and load-client (make bench builds them).
 set -eu
 build=$(cd "$1" && pwd)
@@ -25,7 +25,7 @@ trap cleanup EXIT INT TERM
 
 # reference-empty is the reference answering SetFraction as progressd does (a reply with no
 # body): the difference between progressd and it is what progressd's own layers cost.
-for kind in progressd reference reference-empty; do
+for kind in ${KINDS:-progressd reference reference-empty}; do
     dbus-daemon --session --nofork --nopidfile --print-address=1 >"$scratch/address" 2>/dev/null &
     bus_pid=$!
     while [ ! -s "$scratch/address" ]; do sleep 0.05; done
