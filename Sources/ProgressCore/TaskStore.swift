@@ -105,14 +105,14 @@ public final class TaskStore {
     /// with one copy of it kept for what changed, instead of copies out and back in.
     func setFraction(_ name: TaskName, _ fraction: Double) throws(ProgressError) -> [TaskChange] {
         let fraction = try TaskUpdate.validFraction(fraction)
-        let changed = try tasks.modify(name) { (task, before) throws(ProgressError) -> (change: TaskChange, parent: TaskName?) in
+        let changed = try tasks.modify(name) { (task, before) throws(ProgressError) -> (change: TaskChange, isTopLevel: Bool) in
             try Self.refuseValue(of: task, action: "updated")
             Self.apply(fraction: fraction, to: &task)
             task.indeterminate = false
-            return (count(&task, replacing: before, activity: true), task.parent)
+            return (count(&task, replacing: before, activity: true), task.parent == nil)
         }
         guard let changed else { throw Self.noSuchTask(name) }
-        let ancestors = changed.parent == nil ? [] : recomputeAncestors(of: tasks[name]!)
+        let ancestors = changed.isTopLevel ? [] : recomputeAncestors(of: tasks[name]!)
         if changed.change.isEmpty { return ancestors }
         return ancestors.isEmpty ? [changed.change] : [changed.change] + ancestors
     }

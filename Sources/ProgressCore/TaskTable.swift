@@ -78,17 +78,30 @@ final class TaskTable {
         _ name: TaskName, _ body: (inout ProgressTask, ProgressTask) throws(ProgressError) -> Result
     ) throws(ProgressError) -> Result? {
         guard let slot = slots[name] else { return nil }
-        let before = slot.task
+        let (result, due) = try change(&slot.task, body)
+        // A recount and a rebuilt queue read every slot, this one's too: not while it changes.
+        countChange()
+        if let due { schedule(due, name) }
+        return result
+    }
+
+    /// `modify` on the slot's task, which the table reads here as a parameter: a read of the
+    /// slot's property itself would copy the task for each call it is passed to. Also gives
+    /// the task's deadline if it moved earlier (one that moved later keeps its entry).
+    private func change<Result>(
+        _ task: inout ProgressTask, _ body: (inout ProgressTask, ProgressTask) throws(ProgressError) -> Result
+    ) throws(ProgressError) -> (Result, earlierDeadline: Int64?) {
+        let before = task
         let result: Result
         do {
-            result = try body(&slot.task, before)
+            result = try body(&task, before)
         } catch {
-            slot.task = before
+            task = before
             throw error
         }
-        moveTotals(from: before, to: slot.task)
-        if let due = deadline(slot.task), deadline(before).map({ due < $0 }) ?? true { schedule(due, name) }
-        return result
+        moveTotals(from: before, to: task, countingTheChange: false)
+        guard let due = deadline(task), deadline(before).map({ due < $0 }) ?? true else { return (result, nil) }
+        return (result, due)
     }
 
     @discardableResult
@@ -139,17 +152,19 @@ final class TaskTable {
     }
 
     /// A task that stays in the table changed from `old` to `new`: when it stays in the same
-    /// application's totals (as every value change does), those are found once.
-    private func moveTotals(from old: ProgressTask, to new: ProgressTask) {
-        guard old.parent == nil, new.parent == nil, old.appId == new.appId else {
+    /// application's totals (as every value change does), those are found once. Without
+    /// `countingTheChange`, the caller counts it, when a recount may read the slots.
+    private func moveTotals(from old: ProgressTask, to new: ProgressTask, countingTheChange: Bool = true) {
+        if old.parent == nil, new.parent == nil, old.appId == new.appId {
+            overall.count(old, -1)
+            overall.count(new, 1)
+            // An application's totals with no task left in them go, as in `removeFromTotals`.
+            if byApp[new.appId, default: SummaryTotals()].moveLeavingEmpty(from: old, to: new) { byApp[new.appId] = nil }
+        } else {
             removeFromTotals(old)
-            return addToTotals(new)
+            count(new)
         }
-        overall.count(old, -1)
-        overall.count(new, 1)
-        // An application's totals with no task left in them go, as in `removeFromTotals`.
-        if byApp[new.appId, default: SummaryTotals()].moveLeavingEmpty(from: old, to: new) { byApp[new.appId] = nil }
-        countChange()
+        if countingTheChange { countChange() }
     }
 
     private func removeFromTotals(_ task: ProgressTask) {
