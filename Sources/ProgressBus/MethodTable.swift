@@ -51,14 +51,21 @@ public struct MethodTable<Handler> {
 
 /// A MethodTable's handlers by the address of their GDBusMethodInfo.
 public struct MethodDispatch<Handler> {
-    let rows: [(method: UnsafeRawPointer, handler: Handler)]
+    /// Two arrays, not one of pairs: the search reads addresses only, where a walk over
+    /// pairs would copy (retain and release) each row's handler it passes.
+    let methods: [UnsafeRawPointer]
+    let handlers: [Handler]
+
+    init(rows: [(method: UnsafeRawPointer, handler: Handler)]) {
+        methods = rows.map(\.method)
+        handlers = rows.map(\.handler)
+    }
 
     /// The handler of the call `invocation` carries, if its method has one.
     public func handler(of invocation: OpaquePointer) -> Handler? {
         guard let method = g_dbus_method_invocation_get_method_info(invocation) else { return nil }
-        let address = UnsafeRawPointer(method)
-        for row in rows where row.method == address { return row.handler }
-        return nil
+        guard let index = methods.firstIndex(of: UnsafeRawPointer(method)) else { return nil }
+        return handlers[index]
     }
 }
 
