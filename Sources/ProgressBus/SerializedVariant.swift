@@ -24,7 +24,15 @@ public final class SerializedVariant {
 
     /// The result as a GVariant of `type` (normal form, so trusted); floating.
     public func make(_ type: String) -> OpaquePointer {
-        let data = bytes.withUnsafeBytes { g_bytes_new($0.baseAddress, gsize($0.count)) }
+        // The GBytes holds the buffer itself (a reference to the array's storage, which
+        // nothing writes while it is shared), not a copy of a reply of megabytes.
+        let kept = KeptBytes(bytes)
+        let owner = Unmanaged.passRetained(kept).toOpaque()
+        let data = kept.bytes.withUnsafeBytes { buffer in
+            g_bytes_new_with_free_func(buffer.baseAddress, gsize(buffer.count), { owner in
+                Unmanaged<KeptBytes>.fromOpaque(owner!).release()
+            }, owner)
+        }
         defer { g_bytes_unref(data) }
         // The type string must outlive the call: a Swift string's C form lasts only for the call it is passed to.
         return type.withCString { g_variant_new_from_bytes(shim_variant_type($0), data, 1) }
@@ -117,7 +125,7 @@ public final class SerializedVariant {
     private func pad(to alignment: Int) {
         assert(alignment.nonzeroBitCount == 1, "an alignment is a power of two")
         let padding = (alignment - bytes.count & (alignment - 1)) & (alignment - 1)
-        for _ in 0..<padding { bytes.append(0) }
+        if padding > 0 { bytes.append(contentsOf: repeatElement(0, count: padding)) }
     }
 
     /// The framing offsets of the array that started at `containerStart` (its ends from
@@ -147,4 +155,11 @@ public final class SerializedVariant {
         var value = UInt64(offset).littleEndian
         withUnsafeBytes(of: &value) { bytes.append(contentsOf: UnsafeRawBufferPointer(rebasing: $0[..<width])) }
     }
+}
+
+/// A finished buffer, kept alive by the GBytes of the GVariant made from it (GLib releases
+/// it from whichever thread drops the value last).
+private final class KeptBytes: @unchecked Sendable {
+    let bytes: [UInt8]
+    init(_ bytes: [UInt8]) { self.bytes = bytes }
 }
