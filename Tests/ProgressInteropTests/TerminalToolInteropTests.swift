@@ -30,12 +30,15 @@ final class TerminalToolInteropTests: InteropTestCase {
         try process.run()
         var fractions: [Double] = []
         let path = try BusNames.taskPath(TaskName(name))
-        func property(_ key: String) -> BusValue? {
-            (try? client.call(BusNames.busName, path, BusNames.propertiesInterface, "Get",
-                              [.string(BusNames.taskInterface), .string(key)]))?.first?.unboxed
+        // One GetAll a poll: three Gets could read State and Indeterminate before the task
+        // turned indeterminate and Fraction (then 0) after it.
+        func properties() -> [String: BusValue] {
+            (try? client.call(BusNames.busName, path, BusNames.propertiesInterface, "GetAll",
+                              [.string(BusNames.taskInterface)]))?.first?.dictionary ?? [:]
         }
         let ended = BusConnection.pump(seconds: seconds) {
-            if property("State")?.string == "running", property("Indeterminate")?.bool == false, let fraction = property("Fraction")?.double,
+            let task = properties()
+            if task["State"]?.string == "running", task["Indeterminate"]?.bool == false, let fraction = task["Fraction"]?.double,
                fraction != fractions.last {
                 fractions.append(fraction)
             }
