@@ -60,6 +60,8 @@ final class TaskTable {
                 earlier = deadline(slot.task)
                 moveTotals(from: slot.task, to: newValue)
                 slot.task = newValue
+                // Counted once the slot holds the new task: a recount reads every slot.
+                countChange()
             } else {
                 earlier = nil
                 slots[name] = Slot(newValue)
@@ -99,7 +101,7 @@ final class TaskTable {
             task = before
             throw error
         }
-        moveTotals(from: before, to: task, countingTheChange: false)
+        moveTotals(from: before, to: task)
         guard let due = deadline(task), deadline(before).map({ due < $0 }) ?? true else { return (result, nil) }
         return (result, due)
     }
@@ -152,9 +154,9 @@ final class TaskTable {
     }
 
     /// A task that stays in the table changed from `old` to `new`: when it stays in the same
-    /// application's totals (as every value change does), those are found once. Without
-    /// `countingTheChange`, the caller counts it, when a recount may read the slots.
-    private func moveTotals(from old: ProgressTask, to new: ProgressTask, countingTheChange: Bool = true) {
+    /// application's totals (as every value change does), those are found once. The caller
+    /// counts the change once the slot holds `new`, since a recount reads the slots.
+    private func moveTotals(from old: ProgressTask, to new: ProgressTask) {
         if old.parent == nil, new.parent == nil, old.appId == new.appId {
             overall.count(old, -1)
             overall.count(new, 1)
@@ -164,7 +166,6 @@ final class TaskTable {
             removeFromTotals(old)
             count(new)
         }
-        if countingTheChange { countChange() }
     }
 
     private func removeFromTotals(_ task: ProgressTask) {

@@ -1,16 +1,18 @@
 @testable import ProgressCore
+import ProgressTestSupport
 import XCTest
 
 /// What the task table keeps as tasks change, checked against a walk of every task after
 /// any mix of calls, timers and removals: the running totals behind `Overall` and
 /// `Aggregate`, and the deadline queue behind the timing rules.
 final class TaskTableTests: XCTestCase {
-    let clock = ManualClock()
+    var clock = ManualClock()
     lazy var store = TaskStore(clock: clock)
     lazy var door = TaskFrontDoor(store: store, firstSequence: 1)
     let apps = ["", "org.example.Files", "org.example.Mail"]
 
-    func assertTotalsMatchAWalk(_ step: Int, file: StaticString = #filePath, line: UInt = #line) {
+    func assertTotalsMatchAWalk(_ step: Int, seed: UInt64, after command: TaskCommand, file: StaticString = #filePath, line: UInt = #line) {
+        let step = "\(step) of seed \(seed), after \(command)"
         for appId in [nil] + apps.map(Optional.some) {
             let kept = store.summary(appId: appId)
             let walked = store.summaryByWalking(appId: appId)
@@ -25,7 +27,8 @@ final class TaskTableTests: XCTestCase {
     /// The queue may be early, never late: housekeeping leaves no task past its deadline
     /// (but an ended parent waiting for a live child), and the next deadline is no later
     /// than the earliest real one.
-    func assertNoDeadlineIsMissed(_ step: Int, file: StaticString = #filePath, line: UInt = #line) {
+    func assertNoDeadlineIsMissed(_ step: Int, seed: UInt64, file: StaticString = #filePath, line: UInt = #line) {
+        let step = "\(step) of seed \(seed)"
         let now = clock.monotonicMicros
         let real = store.sortedNames.compactMap { name in store.deadline(of: name).map { (name, $0) } }
         for (name, deadline) in real where deadline <= now {
@@ -37,8 +40,23 @@ final class TaskTableTests: XCTestCase {
         }
     }
 
+    /// Random mixes, each from a seed that its failures name: a failing mix replays with
+    /// PROGRESSD_TABLE_SEED.
     func testRunningTotalsAndDeadlinesAgreeWithAWalkAfterEveryChange() throws {
-        var random = SystemRandomNumberGenerator()
+        let given = ProcessInfo.processInfo.environment["PROGRESSD_TABLE_SEED"].flatMap { UInt64($0) }
+        for seed in given.map({ [$0] }) ?? (0..<4).map({ _ in UInt64.random(in: 0...UInt64.max) }) {
+            // Each mix from a fresh clock and store, as a replay of its seed has.
+            clock = ManualClock()
+            store = TaskStore(clock: clock)
+            door = TaskFrontDoor(store: store, firstSequence: 1)
+            // Named before it runs, unbuffered, so that a crash names it too.
+            FileHandle.standardError.write(Data("TaskTableTests: the mix of seed \(seed)\n".utf8))
+            try runRandomMix(seed: seed)
+        }
+    }
+
+    func runRandomMix(seed: UInt64) throws {
+        var random = SeededRandom(state: seed)
         let names = try (0..<40).map { try TaskName("t\($0)") }
         for step in 0..<3_000 {
             let name = names.randomElement(using: &random)!
@@ -75,8 +93,8 @@ final class TaskTableTests: XCTestCase {
             _ = door.perform(command, by: .client(":1.1"))  // refusals are part of the mix
             // As the daemon does: housekeeping whenever the next deadline has come.
             while let next = store.nextDeadline, next <= clock.monotonicMicros { _ = door.runTimers() }
-            assertTotalsMatchAWalk(step)
-            assertNoDeadlineIsMissed(step)
+            assertTotalsMatchAWalk(step, seed: seed, after: command)
+            assertNoDeadlineIsMissed(step, seed: seed)
         }
     }
 
