@@ -83,6 +83,7 @@ public final class TaskStore {
         task.hasChildren = !(children[name]?.isEmpty ?? true)
         tasks[name] = task
         caps.chargeChecked(.task, to: caller.chargeKey)
+        let formerParent = existing?.parent.flatMap { $0 == task.parent ? nil : leaveParent($0, child: name) } ?? []
         if let parent = task.parent { children[parent, default: []].insert(name) }
         let own: TaskChange = if let existing {
             TaskChange(
@@ -90,7 +91,17 @@ public final class TaskStore {
         } else {
             TaskChange(name: name, kind: .created, properties: properties.all, isImmediate: true)
         }
-        return [own] + recomputeAncestors(of: task)
+        return [own] + formerParent + recomputeAncestors(of: task)
+    }
+
+    /// An ended child started again under another parent leaves the former one, which then
+    /// counts without it: a child kept in both lists would be removed with the former parent,
+    /// would hold it running, and could close a loop in the lists that the parents' chain,
+    /// which Start checks, does not show.
+    private func leaveParent(_ parent: TaskName, child: TaskName) -> [TaskChange] {
+        children[parent]?.remove(child)
+        if children[parent]?.isEmpty == true { children[parent] = nil }
+        return tasks[parent].map { recompute($0) } ?? []
     }
 
     func update(_ name: TaskName, with update: TaskUpdate) throws(ProgressError) -> [TaskChange] {

@@ -19,6 +19,25 @@ final class TaskTreeTests: XCTestCase {
         try start(text, [("parent", .string(parent))] + pairs)
     }
 
+    /// A child that ended and starts again under another parent is the new parent's only.
+    func testAChildStartedAgainUnderAnotherParentLeavesTheFormerOne() throws {
+        try start("old")
+        try start("new")
+        try child("moved", of: "old", [("fraction", .double(0.5))])
+        try child("stays", of: "old", [("fraction", .double(0.1))])
+        _ = try store.finish(name("moved"))
+        let changes = try start("moved", [("parent", .string("new")), ("fraction", .double(0.2))])
+        XCTAssertEqual(changes.map(\.name), [name("moved"), name("old"), name("new")], "the former parent counts without it")
+        XCTAssertEqual(task("old").fraction, 0.1, accuracy: 1e-12)
+        XCTAssertEqual(task("new").fraction, 0.2, accuracy: 1e-12)
+        _ = try store.finish(name("stays"))
+        XCTAssertNoThrow(try store.finish(name("old")), "the moved child no longer holds the former parent running")
+        // The former parent under the moved child makes no loop for a removal to walk.
+        try child("old", of: "moved")
+        _ = try store.remove(name("new"))
+        XCTAssertEqual(store.sortedNames, [], "the tree under it went with it, each task once")
+    }
+
     func testTheFractionIsTheWeightedMeanOfTheChildren() throws {
         try start("all")
         try child("a", [("fraction", .double(0.5))])
