@@ -41,7 +41,7 @@ public struct OwnerAccess: AccessPolicy {
             if let task = store.task(name) {
                 // An ended task starts afresh under its new owner; only the host may take
                 // another identity's name over that way.
-                try mayChange(task, caller, "start again")
+                try mayChange(name, task.owner, caller, "start again")
                 try mayReattach(task, caller, update)
             }
             if name.text.hasPrefix(Self.systemPrefix), caller.identity.owner != .system {
@@ -52,7 +52,7 @@ public struct OwnerAccess: AccessPolicy {
             return .start(name, update)
         case .update(let name, var update):
             update.appId = try appId(update.appId, forcedFor: caller, start: false)
-            if let task = store.task(name) { try mayChange(task, caller, "update") }
+            if let owner = store.owner(of: name) { try mayChange(name, owner, caller, "update") }
             return .update(name, update)
         case .updateMany(let entries):
             // Every entry is checked before any is applied: a refused batch changes nothing.
@@ -61,7 +61,7 @@ public struct OwnerAccess: AccessPolicy {
                 do throws(ProgressError) {
                     var update = entry.update
                     update.appId = try appId(update.appId, forcedFor: caller, start: false)
-                    if let task = store.task(entry.name) { try mayChange(task, caller, "update") }
+                    if let owner = store.owner(of: entry.name) { try mayChange(entry.name, owner, caller, "update") }
                     admitted.append(NamedUpdate(name: entry.name, update: update))
                 } catch {
                     throw error.prefixed("entry \(index) (none of the entries were applied)")
@@ -69,27 +69,29 @@ public struct OwnerAccess: AccessPolicy {
             }
             return .updateMany(admitted)
         case .setFraction(let name, _), .pulse(let name), .finish(let name), .fail(let name, _), .remove(let name):
-            if let task = store.task(name) { try mayChange(task, caller, verb(command)) }
+            if let owner = store.owner(of: name) { try mayChange(name, owner, caller, verb(command)) }
             return command
         case .requestCancel(let name), .requestPause(let name), .requestResume(let name):
             // A system job's requests go to its service through the bridge, whoever asks.
-            if let task = store.task(name), task.owner != .system { try mayChange(task, caller, verb(command)) }
+            if let owner = store.owner(of: name), owner != .system { try mayChange(name, owner, caller, verb(command)) }
             return command
         }
     }
 
     /// The host may act on any task; anyone else on its own only.
-    private func mayChange(_ task: ProgressTask, _ caller: ClientID, _ action: String) throws(ProgressError) {
+    /// Whether `caller` may act on the task `name`, owned by `owner` (its owner alone, read
+    /// without a copy of the task: every call of a job passes here).
+    private func mayChange(_ name: TaskName, _ owner: TaskOwner, _ caller: ClientID, _ action: String) throws(ProgressError) {
         let who = caller.identity.owner
-        if task.owner == .system, who != .system {
+        if owner == .system, who != .system {
             throw .accessDenied(
-                "task \(quoted(task.name.text)) belongs to \(task.owner); only its service may \(action) it (progressd "
+                "task \(quoted(name.text)) belongs to \(owner); only its service may \(action) it (progressd "
                     + "reads it from the system bus), and connection \(caller) is \(who)")
         }
-        guard who.isConfined, who != task.owner else { return }
-        let whoMay = task.owner == .host ? "only the host" : "only \(task.owner) and the host"
+        guard who.isConfined, who != owner else { return }
+        let whoMay = owner == .host ? "only the host" : "only \(owner) and the host"
         throw .accessDenied(
-            "task \(quoted(task.name.text)) belongs to \(task.owner); \(whoMay) may \(action) it, and connection "
+            "task \(quoted(name.text)) belongs to \(owner); \(whoMay) may \(action) it, and connection "
                 + "\(caller) is \(who)")
     }
 

@@ -29,7 +29,10 @@ public struct TaskChange: Sendable, Equatable {
     public let isRestart: Bool
     /// The task as it was when it went, for a `removed` change: outputs holding signals
     /// about it can still send them, and say what ended.
-    public let lastValue: ProgressTask?
+    public var lastValue: ProgressTask? { removedTask?.task }
+    /// Kept by reference: every output's loop over a batch copies its changes, and a task
+    /// held inline (over 300 bytes, a dozen references) made each copy cost that much.
+    private let removedTask: RemovedTask?
     /// The change's place in the daemon's one sequence; the front door numbers it.
     public internal(set) var sequence: UInt64 = 0
 
@@ -43,7 +46,7 @@ public struct TaskChange: Sendable, Equatable {
         self.isImmediate = isImmediate
         self.requests = requests
         self.isRestart = isRestart
-        self.lastValue = lastValue
+        removedTask = lastValue.map(RemovedTask.init)
     }
 
     public var isEmpty: Bool { kind == .updated && properties.isEmpty && requests.isEmpty }
@@ -53,4 +56,10 @@ public struct TaskChange: Sendable, Equatable {
     public var mustPersistNow: Bool {
         kind != .updated || !properties.isDisjoint(with: [.state, .cancelRequested, .parent, .lifetime])
     }
+}
+
+/// A removed task's last value, shared by the copies of its change.
+private final class RemovedTask: Sendable {
+    let task: ProgressTask
+    init(_ task: ProgressTask) { self.task = task }
 }

@@ -35,6 +35,9 @@ public final class TaskStore {
 
     public func task(_ name: TaskName) -> ProgressTask? { tasks[name] }
 
+    /// Who owns the task, read without copying it out.
+    public func owner(of name: TaskName) -> TaskOwner? { tasks.owner(of: name) }
+
     /// Names in a stable order (byte order of their UTF-8), for List and Snapshot; kept in
     /// that order as tasks come and go, so reading it sorts nothing.
     public var sortedNames: [TaskName] { Array(tasks.namesInOrder) }

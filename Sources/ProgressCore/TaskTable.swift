@@ -73,6 +73,10 @@ final class TaskTable {
         }
     }
 
+    /// The owner of the task named, read from its slot (a whole task copied out would
+    /// retain each of its strings).
+    func owner(of name: TaskName) -> TaskOwner? { slots[name]?.task.owner }
+
     /// Changes the task named in its slot, without copying it out and back: `body` gets the
     /// task to change and a copy of it as it was. What `body` throws leaves the task as it
     /// was. Nil when there is no such task.
