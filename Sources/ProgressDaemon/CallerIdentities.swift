@@ -40,6 +40,8 @@ final class CallerIdentities {
     /// from the sender or hashed.
     private var lastKnown: Known?
     private var pending: [String: Waiting] = [:]
+    /// Connections whose identity could not be read (`noteUnread`).
+    private var unread = 0
     private let fairness: FairCallQueue
     /// Handles a connection's departure (what it held goes, its `caller` tasks fail).
     var clientLeft: (ClientID) -> Void = { _ in }
@@ -130,9 +132,9 @@ final class CallerIdentities {
         ) { [self] result in
             switch result {
             case .success(let reply):
-                learned(identity(fromCredentials: VariantDictionary(child: 0, of: reply)), for: sender)
+                learned(identity(fromCredentials: VariantDictionary(child: 0, of: reply), of: sender), for: sender)
             case .failure(let failure):
-                Log.warning("could not learn who \(sender) is: \(failure); it is confined")
+                noteUnread(sender, because: "the bus could not say who it is (\(failure))")
                 learned(CallerIdentity(owner: .unknown), for: sender)
             }
         }
@@ -148,7 +150,7 @@ final class CallerIdentities {
     }
 
     /// The identity the credentials stand for; see the type's comment.
-    private func identity(fromCredentials credentials: VariantDictionary) -> CallerIdentity {
+    private func identity(fromCredentials credentials: VariantDictionary, of sender: String) -> CallerIdentity {
         func number(_ key: String) -> UInt32? {
             guard credentials.value(key)?.signature == "u", let number = credentials.unsigned(key) else { return nil }
             return UInt32(number)
@@ -163,8 +165,29 @@ final class CallerIdentities {
         if let userID, userID != ownUserID { return CallerIdentity(owner: .otherUser(userID), processID: processID) }
         if let snap = Self.snapName(fromLabel: label) { return CallerIdentity(owner: .snap(snap), processID: processID) }
         guard let processID else { return CallerIdentity(owner: .unknown) }
-        return CallerIdentity(owner: Self.sandbox(ofProcess: processID), processID: processID)
+        guard let owner = Self.sandbox(ofProcess: processID) else {
+            noteUnread(sender, because: "its process \(processID) exited before progressd could read whether it is sandboxed")
+            return CallerIdentity(owner: .unknown, processID: processID)
+        }
+        return CallerIdentity(owner: owner, processID: processID)
     }
+
+    /// A caller whose identity could not be read, most often because it sent its calls and
+    /// left at once (`dbus-send --type=method_call` without `--print-reply`), is confined:
+    /// its calls on the host's tasks are refused, and unheard when they expect no reply. Said
+    /// in the log for the first such connection and each time their count doubles, so that
+    /// a flood of them can not flood it.
+    private func noteUnread(_ sender: String, because reason: String) {
+        unread += 1
+        guard Self.isLogged(unread) else { return }
+        Log.warning(
+            "connection \(sender) is confined: \(reason) (\(unread) such connections so far); its calls on the host's tasks "
+                + "are refused, unheard when they expect no reply (dbus-send without --print-reply); a caller that waits "
+                + "for its reply is read while it waits")
+    }
+
+    /// The counts at which `noteUnread` logs: 1, 2, 4, 8, ...
+    static func isLogged(_ count: Int) -> Bool { count > 0 && count & (count - 1) == 0 }
 
     /// The snap name of an AppArmor label such as `snap.firefox.firefox (enforce)`.
     static func snapName(fromLabel label: String) -> String? {
@@ -173,11 +196,11 @@ final class CallerIdentities {
         return name.isEmpty ? nil : String(name)
     }
 
-    /// Host or Flatpak, from the process's root directory.
-    static func sandbox(ofProcess pid: UInt32) -> TaskOwner {
+    /// Host or Flatpak, from the process's root directory; nil when the process has gone
+    /// (or its root may not be read), which proves nothing.
+    static func sandbox(ofProcess pid: UInt32) -> TaskOwner? {
         let root = "/proc/\(pid)/root"
-        // A process that has gone (or a root the daemon may not read) proves nothing.
-        guard access(root + "/", F_OK) == 0 else { return .unknown }
+        guard access(root + "/", F_OK) == 0 else { return nil }
         let infoPath = root + "/.flatpak-info"
         guard access(infoPath, F_OK) == 0 else { return .host }
         let keyFile = g_key_file_new()

@@ -17,7 +17,12 @@ final class CallerIdentitiesTests: XCTestCase {
     func testThisProcessIsTheHostAndAGoneProcessIsUnknown() {
         XCTAssertEqual(CallerIdentities.sandbox(ofProcess: UInt32(ProcessInfo.processInfo.processIdentifier)), .host)
         // Above the kernel's pid_max (4194304 at most): no such process.
-        XCTAssertEqual(CallerIdentities.sandbox(ofProcess: 4_194_305), .unknown, "a process that is gone proves nothing")
+        XCTAssertNil(CallerIdentities.sandbox(ofProcess: 4_194_305), "a process that is gone proves nothing")
+    }
+
+    /// A caller gone before it was read is logged at the first and at each doubling.
+    func testCallersGoneBeforeTheyWereReadAreLoggedAtPowersOfTwo() {
+        XCTAssertEqual((0...20).filter(CallerIdentities.isLogged), [1, 2, 4, 8, 16])
     }
 
     func testNamesReachCoreInNFC() {
