@@ -15,6 +15,7 @@ final class ConnectionWatch: DaemonInput {
         self.context = context
     }
 
+    var interest: TaskProperties { [] }
     func publish(_ batch: ChangeBatch) {}
 
     func start() {

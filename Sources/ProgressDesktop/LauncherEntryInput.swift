@@ -91,6 +91,7 @@ public final class LauncherEntryInput: DaemonInput {
             }, userData, nil)
     }
 
+    public var interest: TaskProperties { [] }
     public func publish(_ batch: ChangeBatch) {}
 
     /// The daemon's watch of lost connections tells us when an application left.

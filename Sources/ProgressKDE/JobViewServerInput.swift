@@ -260,6 +260,9 @@ public final class JobViewServerInput: DaemonInput {
 
     // MARK: Output: requests on the input's tasks become the view's signals
 
+    /// Requests and removals only, which every output hears: no task property.
+    public var interest: TaskProperties { [] }
+
     public func publish(_ batch: ChangeBatch) {
         for change in batch.changes where KDEInterfaces.isKDETask(change.name) {
             guard let view = viewsByTask[change.name] else { continue }

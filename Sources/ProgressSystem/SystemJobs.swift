@@ -138,6 +138,9 @@ public final class SystemJobs: DaemonInput {
 
     // MARK: Output: cancel requests go to the service
 
+    /// Cancel requests only, which every output hears: no task property.
+    public var interest: TaskProperties { [] }
+
     public func publish(_ batch: ChangeBatch) {
         for change in batch.changes where change.requests.contains(.cancelRequested) {
             cancellers[change.name]?()

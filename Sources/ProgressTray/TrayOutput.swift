@@ -121,7 +121,9 @@ public final class TrayOutput: DaemonInput {
     public func publish(_ batch: ChangeBatch) {
         var changed = false
         for change in batch.changes { changed = consider(change) || changed }
-        if changed { schedule() }
+        // With no item and none allowed (no watcher, or a job tracker shows the tasks),
+        // there is nothing to draw: the watcher's or tracker's arrival redraws from `shown`.
+        if changed && (ownerID != 0 || shouldExist) { schedule() }
     }
 
     /// As `consider(_ name:)`, without looking the task up when the change can not move it
