@@ -78,9 +78,9 @@ public struct OwnerAccess: AccessPolicy {
         }
     }
 
-    /// The host may act on any task; anyone else on its own only.
-    /// Whether `caller` may act on the task `name`, owned by `owner` (its owner alone, read
-    /// without a copy of the task: every call of a job passes here).
+    /// Whether `caller` may act on the task `name`, owned by `owner`: the host may act on any
+    /// task, anyone else on its own only. The owner alone is read, without a copy of the
+    /// task, since every call of a job passes here.
     private func mayChange(_ name: TaskName, _ owner: TaskOwner, _ caller: ClientID, _ action: String) throws(ProgressError) {
         let who = caller.identity.owner
         if owner == .system, who != .system {
