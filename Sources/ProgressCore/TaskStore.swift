@@ -97,16 +97,6 @@ public final class TaskStore {
         return [own] + formerParent + recomputeAncestors(of: task)
     }
 
-    /// An ended child started again under another parent leaves the former one, which then
-    /// counts without it: a child kept in both lists would be removed with the former parent,
-    /// would hold it running, and could close a loop in the lists that the parents' chain,
-    /// which Start checks, does not show.
-    private func leaveParent(_ parent: TaskName, child: TaskName) -> [TaskChange] {
-        children[parent]?.remove(child)
-        if children[parent]?.isEmpty == true { children[parent] = nil }
-        return tasks[parent].map { recompute($0) } ?? []
-    }
-
     func update(_ name: TaskName, with update: TaskUpdate) throws(ProgressError) -> [TaskChange] {
         let before = try liveTask(name, action: "updated")
         var task = before
@@ -333,74 +323,16 @@ public final class TaskStore {
         return ancestors.isEmpty ? [own] : [own] + ancestors
     }
 
-    /// Feeds the rate estimator when the task's value moved, and clears the estimate
-    /// whenever there is nothing to estimate (paused, stalled, indeterminate, ended).
-    func updateEstimate(_ task: inout ProgressTask, before: ProgressTask) {
-        let countsUnits = task.total > 0
-        guard task.state == .running, !task.indeterminate, !task.isStalled,
-              countsUnits == task.estimatorCountsUnits || task.estimator.isEmpty else {
-            task.estimator.reset()
-            task.estimatorCountsUnits = countsUnits
-            task.rate = 0
-            task.secondsRemaining = -1
-            return
-        }
-        task.estimatorCountsUnits = countsUnits
-        let value = countsUnits ? Double(task.completed) : task.storedFraction
-        let previous = countsUnits ? Double(before.completed) : before.storedFraction
-        guard value != previous || task.estimator.isEmpty || before.state != .running || before.isStalled else { return }
-        task.estimator.record(value, now: clock.monotonicMicros)
-        if let rate = task.estimator.rate {
-            let goal = countsUnits ? Double(task.total) : 1
-            task.rate = rate
-            task.secondsRemaining = Int64(((goal - value) / rate).rounded(.up))
-        } else {
-            task.rate = 0
-            task.secondsRemaining = -1
-        }
-    }
-
-    private func countTowardsRate(_ task: inout ProgressTask) {
-        let now = clock.monotonicMicros
-        if task.rateWindowStart.map({ now - $0 >= 1_000_000 }) ?? true {
-            task.rateWindowStart = now
-            task.rateWindowCount = 0
-        }
-        task.rateWindowCount += 1
-        // Once detected it stays: a client that chose to poll is not flipped back and forth.
-        if task.rateWindowCount > limits.maxSignalsPerSecond { task.detectedFrequent = true }
-    }
-
     private func bind(_ task: inout ProgressTask, lifetime: Lifetime, to caller: ClientID) {
-        if let old = task.boundConnection {
-            boundTasks[old]?.remove(task.name)
-            if boundTasks[old]?.isEmpty == true { boundTasks[old] = nil }
-        }
+        if let old = task.boundConnection { boundTasks.remove(task.name, from: old) }
         task.lifetime = lifetime
         task.boundConnection = lifetime == .caller ? caller : nil
         if lifetime == .caller { boundTasks[caller, default: []].insert(task.name) }
     }
 
     func release(_ task: ProgressTask) {
-        if let bound = task.boundConnection {
-            boundTasks[bound]?.remove(task.name)
-            if boundTasks[bound]?.isEmpty == true { boundTasks[bound] = nil }
-        }
+        if let bound = task.boundConnection { boundTasks.remove(task.name, from: bound) }
         if let charged = task.chargedTo { caps.release(.task, from: charged) }
-    }
-
-    func removeSubtree(_ name: TaskName) -> [TaskChange] {
-        var changes: [TaskChange] = []
-        for child in (children[name] ?? []).sorted(by: { $0.text < $1.text }) { changes += removeSubtree(child) }
-        guard let task = tasks.removeValue(forKey: name) else { return changes }
-        release(task)
-        children[name] = nil
-        if let parent = task.parent {
-            children[parent]?.remove(name)
-            if children[parent]?.isEmpty == true { children[parent] = nil }
-        }
-        changes.append(TaskChange(name: name, kind: .removed, properties: [], isImmediate: true, lastValue: task))
-        return changes
     }
 
     private func checkCapacity(for caller: ChargeKey, addsTask: Bool, chargesCaller: Bool) throws(ProgressError) {
@@ -444,5 +376,14 @@ public final class TaskStore {
             throw .notAllowed("task \(quoted(name.text)) is not pausable (its job did not start it with pausable: true)")
         }
         return task
+    }
+}
+
+extension Dictionary {
+    /// Takes `member` out of the set under `key`, and the set with it once it is empty, so
+    /// that nothing is kept for a key with no members.
+    mutating func remove<Member>(_ member: Member, from key: Key) where Value == Set<Member> {
+        self[key]?.remove(member)
+        if self[key]?.isEmpty == true { self[key] = nil }
     }
 }

@@ -37,6 +37,27 @@ extension TaskStore {
                 + "(\(shown)); finish or fail them first, or Remove it with them")
     }
 
+    /// An ended child started again under another parent leaves the former one, which then
+    /// counts without it: a child kept in both lists would be removed with the former parent,
+    /// would hold it running, and could close a loop in the lists that the parents' chain,
+    /// which Start checks, does not show.
+    func leaveParent(_ parent: TaskName, child: TaskName) -> [TaskChange] {
+        children.remove(child, from: parent)
+        return tasks[parent].map { recompute($0) } ?? []
+    }
+
+    /// Removes the task and every task under it, children first.
+    func removeSubtree(_ name: TaskName) -> [TaskChange] {
+        var changes: [TaskChange] = []
+        for child in (children[name] ?? []).sorted(by: { $0.text < $1.text }) { changes += removeSubtree(child) }
+        guard let task = tasks.removeValue(forKey: name) else { return changes }
+        release(task)
+        children[name] = nil
+        if let parent = task.parent { children.remove(name, from: parent) }
+        changes.append(TaskChange(name: name, kind: .removed, properties: [], isImmediate: true, lastValue: task))
+        return changes
+    }
+
     /// Recomputes each ancestor of `task` in turn, up to the top.
     func recomputeAncestors(of task: ProgressTask) -> [TaskChange] {
         guard let parent = task.parent, let parentTask = tasks[parent] else { return [] }

@@ -12,7 +12,8 @@ import XCTest
 /// without a word: the value is applied, or the daemon's log names the connection (at the
 /// first such connection and at the second, as it logs each doubling).
 final class OneShotCallerTests: DaemonTestCase {
-    static let goneLine = "such connections so far"
+    /// The daemon's log lines about connections it could not identify.
+    var unreadLogged: Int { daemon.errors.components(separatedBy: "such connections so far").count - 1 }
 
     func testACallWithoutReplyFromAProcessThatExitedIsAppliedOrLogged() throws {
         try start("job", [("title", .string("Job"))])
@@ -26,12 +27,12 @@ final class OneShotCallerTests: DaemonTestCase {
             var applied = false
             let settled = BusConnection.pump(seconds: 10) {
                 applied = (try? self.property("job", "Fraction")) == .double(value)
-                return applied || self.daemon.errors.components(separatedBy: Self.goneLine).count - 1 > refused
+                return applied || self.unreadLogged > refused
             }
             XCTAssertTrue(settled, "SetFraction \(value) was neither applied nor logged:\n\(daemon.errorTail())")
             if !applied { refused += 1 }
         }
-        XCTAssertEqual(daemon.errors.components(separatedBy: Self.goneLine).count - 1, refused)
+        XCTAssertEqual(unreadLogged, refused)
         print("OneShotCallerTests: \(refused) of 2 one-shot calls came from a caller gone before it was read")
     }
 }
