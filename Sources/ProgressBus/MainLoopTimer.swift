@@ -1,10 +1,10 @@
 import CGLib
 import ProgressCore
 
-/// A one-shot GLib timeout on the main loop that can be armed again: `arm(at:)` keeps the
-/// earlier of the armed and the new deadline, and the action runs once when it comes.
-/// The one place that turns a monotonic deadline into a GLib timeout, so rounding and
-/// clamping are done alike for every timer in the daemon. On a `TimerClock` (a test's
+/// A one-shot timer on the GLib main loop that can be armed again: `arm(at:)` keeps the
+/// earlier of the armed and the new deadline, and the action runs once when it comes,
+/// never before. The one place that turns a monotonic deadline into a main-loop wake-up,
+/// so clamping is done alike for every timer in the daemon. On a `TimerClock` (a test's
 /// ManualTimerClock) a deadline still ahead is the clock's to run when moved there; one
 /// already due goes to the main loop as now, so a part's timed rules run in-process on
 /// the test's time, the rest of it as in the daemon.
@@ -13,12 +13,17 @@ public final class MainLoopTimer {
     /// The clock as a TimerClock, when it is one (a test's), found once rather than at
     /// every arm.
     private let timerClock: TimerClock?
-    private let priority: Int32
+    /// Whether the clock is GLib's own, whose deadlines are the source's ready times as they are.
+    private let isOnGLibTime: Bool
+    /// The one GLib source of every timer of this priority.
+    private let source: TimerSource
     private let action: () -> Void
-    private var source: UInt32 = 0
+    /// When the shared source is to run this timer, in GLib's monotonic time; -1 while the
+    /// timer is not armed on it.
+    fileprivate private(set) var readyTime: Int64 = -1
     /// The armed timer's id on a TimerClock (0: none).
     private var clockTimer = 0
-    /// When the armed source fires; `.max` while unarmed.
+    /// When the armed timer fires; `.max` while unarmed.
     public private(set) var deadline: Int64 = .max
 
     /// `priority` is GLib's: a timer at G_PRIORITY_DEFAULT_IDLE waits, once due, until no
@@ -26,56 +31,127 @@ public final class MainLoopTimer {
     public init(clock: Clock, priority: Int32 = G_PRIORITY_DEFAULT, _ action: @escaping () -> Void) {
         self.clock = clock
         timerClock = clock as? TimerClock
-        self.priority = priority
+        isOnGLibTime = clock is GLibClock
+        source = TimerSource.shared(priority: priority)
         self.action = action
     }
 
     deinit { cancel() }
 
-    public var isArmed: Bool { source != 0 || clockTimer != 0 }
+    public var isArmed: Bool { readyTime >= 0 || clockTimer != 0 }
 
     /// Arms the timer for `deadline` (monotonic microseconds), unless it already fires sooner.
     public func arm(at deadline: Int64) {
         if isArmed && self.deadline <= deadline { return }
         cancel()
         self.deadline = deadline
-        let delayMicros = max(0, deadline - clock.monotonicMicros)
-        if delayMicros > 0, let timers = timerClock {
-            clockTimer = timers.addTimer(at: deadline) { [weak self] in self?.fire() }
-            return
+        if isOnGLibTime {
+            readyTime = max(0, deadline)
+        } else {
+            let delayMicros = max(0, deadline - clock.monotonicMicros)
+            if delayMicros > 0, let timers = timerClock {
+                clockTimer = timers.addTimer(at: deadline) { [weak self] in self?.fire() }
+                return
+            }
+            readyTime = Int64(g_get_monotonic_time()) + delayMicros
         }
-        // Rounded up, so the action never runs before the deadline; clamped to what a
-        // GLib timeout can wait.
-        let milliseconds = UInt32(min(Int64(UInt32.max), (delayMicros + 999) / 1000))
-        let box = Unmanaged.passRetained(TimerBox(self)).toOpaque()
-        source = g_timeout_add_full(priority, milliseconds, { box in
-            assertOnMainLoop()
-            Unmanaged<TimerBox>.fromOpaque(box!).takeUnretainedValue().timer?.fire()
-            return 0 // G_SOURCE_REMOVE
-        }, box, { box in Unmanaged<TimerBox>.fromOpaque(box!).release() })
+        source.add(self)
     }
 
     public func cancel() {
-        if source != 0 { g_source_remove(source) }
+        if readyTime >= 0 { source.remove(self) }
         if clockTimer != 0 { timerClock?.removeTimer(clockTimer) }
-        source = 0
+        readyTime = -1
         clockTimer = 0
         deadline = .max
     }
 
-    private func fire() {
-        source = 0
+    fileprivate func fire() {
+        readyTime = -1
         clockTimer = 0
         deadline = .max
         action()
     }
 }
 
-/// What the GLib source holds: a weak reference, so that a timer dropped while armed is
-/// simply not called.
-private final class TimerBox {
-    weak var timer: MainLoopTimer?
-    init(_ timer: MainLoopTimer) { self.timer = timer }
+/// Every armed MainLoopTimer of one priority, run from one GLib source whose ready time is
+/// the earliest of theirs. A timeout source each would add a source to every pass of the
+/// main loop for as long as it is armed, and the daemon keeps several armed while a task
+/// updates (signal pacing, the journal's save, the launcher entry, Overall): GLib's prepare
+/// and check visit them all at every call.
+private final class TimerSource {
+    nonisolated(unsafe) private static var byPriority: [Int32: TimerSource] = [:]
+    /// GLib keeps a pointer to the functions for as long as the source lives: for good.
+    nonisolated(unsafe) private static let functions: UnsafeMutablePointer<GSourceFuncs> = {
+        let functions = UnsafeMutablePointer<GSourceFuncs>.allocate(capacity: 1)
+        functions.initialize(to: GSourceFuncs(
+            prepare: nil, check: nil, dispatch: { _, callback, data in callback!(data) }, finalize: nil,
+            closure_callback: nil, closure_marshal: nil))
+        return functions
+    }()
+
+    static func shared(priority: Int32) -> TimerSource {
+        if let source = byPriority[priority] { return source }
+        let source = TimerSource(priority: priority)
+        byPriority[priority] = source
+        return source
+    }
+
+    private struct Entry { weak var timer: MainLoopTimer? }
+    private let source: UnsafeMutablePointer<GSource>
+    private var armed: [Entry] = []
+    /// The source's ready time: never later than the earliest armed timer's; -1 when none is.
+    private var readyTime: Int64 = -1
+
+    private init(priority: Int32) {
+        source = g_source_new(Self.functions, UInt32(MemoryLayout<GSource>.size))
+        g_source_set_priority(source, priority)
+        g_source_set_name(source, "progressd timers")
+        g_source_set_callback(source, { data in
+            assertOnMainLoop()
+            Unmanaged<TimerSource>.fromOpaque(data!).takeUnretainedValue().runDue()
+            return 1 // G_SOURCE_CONTINUE
+        }, Unmanaged.passUnretained(self).toOpaque(), nil)
+        g_source_attach(source, nil)
+    }
+
+    func add(_ timer: MainLoopTimer) {
+        armed.append(Entry(timer: timer))
+        if readyTime < 0 || timer.readyTime < readyTime { setReadyTime(timer.readyTime) }
+    }
+
+    /// The source may wake once more for a timer no longer armed: it finds nothing due then.
+    func remove(_ timer: MainLoopTimer) {
+        armed.removeAll { $0.timer == nil || $0.timer === timer }
+    }
+
+    /// Runs every timer due at the time GLib found the source ready, in the order they were
+    /// armed; one armed while they run waits for the next pass, as a new timeout would. The
+    /// due are held weakly: an action that drops another due timer's owner stops that timer.
+    private func runDue() {
+        let now = Int64(g_source_get_time(source))
+        var due: [Entry] = []
+        var next: Int64 = -1
+        armed.removeAll { entry in
+            guard let timer = entry.timer, timer.readyTime >= 0 else { return true }
+            if timer.readyTime <= now {
+                due.append(entry)
+                return true
+            }
+            if next < 0 || timer.readyTime < next { next = timer.readyTime }
+            return false
+        }
+        setReadyTime(next)
+        for entry in due {
+            if let timer = entry.timer, timer.readyTime >= 0, timer.readyTime <= now { timer.fire() }
+        }
+    }
+
+    private func setReadyTime(_ time: Int64) {
+        guard time != readyTime else { return }
+        readyTime = time
+        g_source_set_ready_time(source, gint64(time))
+    }
 }
 
 /// Stops the process if the caller is not on the thread that runs the GLib main loop.
