@@ -19,43 +19,73 @@ public struct RateEstimator: Sendable, Equatable {
         var value: Double
     }
 
-    /// One array, not one for times and one for values: every live task has one, so a second
+    /// The samples before the newest, at least `sampleSpacingMicros` apart: one array, not
+    /// one for times and one for values, since every live task has one and a second
     /// allocation each would show in the daemon's memory per task.
-    private var samples: [Sample] = []
+    private var settled: [Sample] = []
+    /// The newest sample, kept apart from the array because every update moves it: written
+    /// into an array that the task's previous value still shares (the store keeps one for
+    /// what changed), it would copy the whole array at each call. Its time is `Int64.min`
+    /// when there is no sample at all.
+    private var newestTime = Int64.min
+    private var newestValue = 0.0
 
     public init() {}
 
-    public var isEmpty: Bool { samples.isEmpty }
+    public var isEmpty: Bool { newestTime == .min }
+
+    private var count: Int { isEmpty ? 0 : settled.count + 1 }
+
+    /// The samples in time order: the settled ones, then the newest.
+    private func sample(_ index: Int) -> Sample {
+        index < settled.count ? settled[index] : Sample(time: newestTime, value: newestValue)
+    }
 
     public mutating func reset() {
-        samples.removeAll()
+        settled.removeAll()
+        newestTime = .min
+        newestValue = 0
     }
 
     public mutating func record(_ value: Double, now: Int64) {
-        if let last = samples.last, value < last.value { reset() }
-        if samples.count >= 2, now - samples[samples.count - 2].time < Self.sampleSpacingMicros {
+        if !isEmpty, value < newestValue { reset() }
+        if let last = settled.last, !isEmpty, now - last.time < Self.sampleSpacingMicros {
             // Still within the spacing of the one before: the newest sample moves forward.
-            samples[samples.count - 1] = Sample(time: now, value: value)
-        } else {
-            samples.append(Sample(time: now, value: value))
+        } else if !isEmpty {
+            settled.append(Sample(time: newestTime, value: newestValue))
         }
+        newestTime = now
+        newestValue = value
         let oldest = now - Self.windowMicros
-        let stale = samples.prefix { $0.time < oldest }.count + max(0, samples.count - Self.maximumSamples)
-        if stale > 0 { samples.removeFirst(min(stale, samples.count)) }
+        let stale = settled.prefix { $0.time < oldest }.count + max(0, count - Self.maximumSamples)
+        guard stale > 0 else { return }
+        let fromSettled = min(stale, settled.count)
+        settled.removeFirst(fromSettled)
+        if stale > fromSettled { reset() }
     }
 
-    /// Units (or fraction) per second, or nil when the samples do not support an estimate.
+    /// The least-squares slope, in value per second, read from the samples where they are
+    /// (no array of them is built: this runs at every update).
     public var rate: Double? {
-        guard samples.count >= Self.minimumSamples, let first = samples.first?.time, let last = samples.last?.time,
-              last - first >= Self.minimumSpanMicros else { return nil }
-        let xs = samples.map { Double($0.time - first) / 1_000_000 }
-        let meanX = xs.reduce(0, +) / Double(xs.count)
-        let meanY = samples.reduce(0) { $0 + $1.value } / Double(samples.count)
+        let count = count
+        guard count >= Self.minimumSamples else { return nil }
+        let first = sample(0).time
+        guard newestTime - first >= Self.minimumSpanMicros else { return nil }
+        func x(_ index: Int) -> Double { Double(sample(index).time - first) / 1_000_000 }
+        var sumX = 0.0
+        var sumY = 0.0
+        for index in 0..<count {
+            sumX += x(index)
+            sumY += sample(index).value
+        }
+        let meanX = sumX / Double(count)
+        let meanY = sumY / Double(count)
         var covariance = 0.0
         var variance = 0.0
-        for (x, y) in zip(xs, samples.map(\.value)) {
-            covariance += (x - meanX) * (y - meanY)
-            variance += (x - meanX) * (x - meanX)
+        for index in 0..<count {
+            let dx = x(index) - meanX
+            covariance += dx * (sample(index).value - meanY)
+            variance += dx * dx
         }
         guard variance > 0 else { return nil }
         let slope = covariance / variance

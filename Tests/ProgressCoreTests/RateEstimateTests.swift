@@ -123,4 +123,28 @@ final class RateEstimateTests: XCTestCase {
         XCTAssertEqual(task.secondsRemaining, -1)
         XCTAssertEqual(task.rate, 0)
     }
+
+    /// The estimate follows the last minute only: after a slower minute, the faster one
+    /// before it no longer counts, and updates closer than the spacing move the newest
+    /// sample instead of adding one.
+    func testOnlyTheLastMinuteCounts() {
+        var estimator = RateEstimator()
+        var value = 0.0
+        var now: Int64 = 1_000_000
+        for _ in 0..<240 {
+            value += 5 // 10 a second for two minutes, each update twice, 0.1 s apart
+            estimator.record(value - 1, now: now)
+            estimator.record(value, now: now + 100_000)
+            now += 500_000
+        }
+        XCTAssertEqual(estimator.rate ?? 0, 10, accuracy: 1e-6)
+        for _ in 0..<122 {
+            value += 0.5 // 1 a second for a minute and a bit
+            estimator.record(value, now: now)
+            now += 500_000
+        }
+        XCTAssertEqual(estimator.rate ?? 0, 1, accuracy: 1e-6, "the faster minute before no longer counts")
+        estimator.record(value - 1, now: now)
+        XCTAssertNil(estimator.rate, "going backwards starts over")
+    }
 }
