@@ -61,11 +61,15 @@ public struct MethodDispatch<Handler> {
         handlers = rows.map(\.handler)
     }
 
-    /// The handler of the call `invocation` carries, if its method has one.
-    public func handler(of invocation: OpaquePointer) -> Handler? {
+    /// The handlers in the order `index(of:)` counts them. A closure read out of this
+    /// generic array is converted to its caller's representation by a thunk allocated at
+    /// each read: a hot caller reads them once into a type of its own.
+    public var handlersInOrder: [Handler] { handlers }
+
+    /// The place of the call's handler among `handlersInOrder`, if its method has one.
+    public func index(of invocation: OpaquePointer) -> Int? {
         guard let method = g_dbus_method_invocation_get_method_info(invocation) else { return nil }
-        guard let index = methods.firstIndex(of: UnsafeRawPointer(method)) else { return nil }
-        return handlers[index]
+        return methods.firstIndex(of: UnsafeRawPointer(method))
     }
 }
 

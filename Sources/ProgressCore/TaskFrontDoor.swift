@@ -22,9 +22,9 @@ public final class TaskFrontDoor {
         do throws(ProgressError) {
             let admitted = try access.admit(command, by: origin, store: store)
             try apply(admitted, by: origin, into: &applied)
-            return CommandOutcome(batch: batch(applied, origin), error: nil)
+            return CommandOutcome(batch: batch(consume applied, origin), error: nil)
         } catch {
-            return CommandOutcome(batch: batch(applied, origin), error: error)
+            return CommandOutcome(batch: batch(consume applied, origin), error: error)
         }
     }
 

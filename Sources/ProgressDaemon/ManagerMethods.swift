@@ -8,6 +8,11 @@ import ProgressCore
 /// hold for what it shows, and replies.
 extension ProgressService {
     typealias ManagerHandler = @Sendable (ProgressService, MethodCall) throws(ProgressError) -> Void
+    /// A handler in a type of the daemon's own, so that it is stored as its type says,
+    /// not in the most general form an array of closures keeps.
+    struct ManagerRow {
+        let run: ManagerHandler
+    }
 
     static let managerMethods = MethodTable<ManagerHandler>(interface: BusNames.managerInterface, [
         ("Start", { service, call throws(ProgressError) in

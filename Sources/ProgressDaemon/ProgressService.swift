@@ -40,6 +40,9 @@ public final class ProgressService {
     let interfaces: InterfaceInfo
     /// The manager's handlers by method info, for the calls GDBus hands over.
     let managerDispatch: MethodDispatch<ManagerHandler>
+    /// The same handlers as `managerDispatch.handlersInOrder`, read out once: each read of
+    /// a closure out of the generic array allocated a thunk, at every call.
+    let managerHandlers: [ManagerRow]
     let variants: TaskVariants
     lazy var objects = TaskObjects(service: self)
     let subscriptions: SubscriptionOutput
@@ -55,6 +58,7 @@ public final class ProgressService {
         interfaces = try InterfaceInfo()
         try Self.managerMethods.check(against: interfaces.manager)
         managerDispatch = Self.managerMethods.dispatch(for: interfaces.manager)
+        managerHandlers = managerDispatch.handlersInOrder.map(ManagerRow.init)
         for signals in Progress1Signals.tables { try signals.check(against: interfaces.interface(signals.interface)) }
         let context = DaemonContext(connection: connection, configuration: configuration, clock: clock ?? GLibClock())
         self.context = context

@@ -23,9 +23,10 @@ final class TaskObjects {
             method_call: { _, sender, _, _, _, parameters, invocation, userData in
                 assertOnMainLoop()
                 let service = TaskObjects.service(userData)
-                guard let handler = service.managerDispatch.handler(of: invocation!) else {
+                guard let index = service.managerDispatch.index(of: invocation!) else {
                     return service.refuseUnknownMethod(invocation!)
                 }
+                let handler = service.managerHandlers[index].run
                 // The parameters belong to the invocation, which lives until it is answered,
                 // so a call that waits for its sender's identity keeps them.
                 service.identities.withIdentity(
