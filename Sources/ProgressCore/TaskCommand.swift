@@ -11,9 +11,14 @@ public struct NamedUpdate: Sendable, Equatable {
 
 /// Every mutation a client (or a bridge speaking for one) can ask of the daemon, parsed and
 /// checked on its own; the front door checks it against the tasks and applies it.
+///
+/// A Start's or Update's options are held in a box of their own (`indirect`): inline, a
+/// TaskUpdate of some thirty optional fields would make every command that large, and the
+/// value update a job sends hundreds of times a second is copied through several calls on
+/// its way to the store.
 public enum TaskCommand: Sendable, Equatable {
-    case start(TaskName, TaskUpdate)
-    case update(TaskName, TaskUpdate)
+    indirect case start(TaskName, TaskUpdate)
+    indirect case update(TaskName, TaskUpdate)
     /// Updates applied in order; a refusal stops there, the ones before it staying applied.
     case updateMany([NamedUpdate])
     case setFraction(TaskName, Double)
