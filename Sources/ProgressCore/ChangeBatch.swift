@@ -42,6 +42,13 @@ public enum ChangeOrigin: Hashable, Sendable {
     /// Tasks put back from the state directory at start, before any input runs.
     case restore
 
+    /// Whether the batch puts back what a previous run left: outputs that announce or
+    /// record changes skip it. A match of the case, where `== .restore` builds an origin
+    /// and copies both into the derived comparison, at every batch of every output.
+    public var isRestore: Bool {
+        if case .restore = self { true } else { false }
+    }
+
     /// The client whose rights the command has, if a client is behind it.
     public var speaker: ClientID? {
         switch self {

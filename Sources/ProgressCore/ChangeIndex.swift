@@ -39,7 +39,7 @@ public final class ChangeIndex: ChangeOutput {
     }
 
     public func publish(_ batch: ChangeBatch) {
-        guard batch.origin != .restore else { return noteRestored(batch) }
+        guard !batch.origin.isRestore else { return noteRestored(batch) }
         for change in batch.changes { note(change) }
     }
 

@@ -23,7 +23,7 @@ final class AnnouncementOutput: ChangeOutput {
 
     func publish(_ batch: ChangeBatch) {
         // A restored task did not just happen: nothing to say about it.
-        if batch.origin == .restore { return }
+        if batch.origin.isRestore { return }
         let now = context.clock.monotonicMicros
         for change in batch.changes where policy.mayAnnounce(change, now: now) {
             let task = context.store.task(change.name)

@@ -25,7 +25,7 @@ final class JournalRecorder: ChangeRecorder {
 
     func record(_ batch: ChangeBatch) {
         // Restored tasks are what the journal holds already.
-        if batch.origin == .restore { return }
+        if batch.origin.isRestore { return }
         let now = clock.monotonicMicros
         for change in batch.changes {
             if change.kind == .removed {

@@ -24,7 +24,7 @@ final class TaskSignalOutput: ChangeOutput {
 
     func publish(_ batch: ChangeBatch) {
         // Restored tasks are there before the bus name is: no client can have heard of them.
-        if batch.origin == .restore { return }
+        if batch.origin.isRestore { return }
         let now = context.clock.monotonicMicros
         for change in batch.changes {
             if change.kind == .created { interfacesAdded(change.name) }

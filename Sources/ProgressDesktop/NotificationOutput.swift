@@ -112,7 +112,7 @@ public final class NotificationOutput: ChangeOutput {
 
     public func publish(_ batch: ChangeBatch) {
         // Restored outcomes were notified by the run that saw them happen.
-        guard mode != .none, batch.origin != .restore else { return }
+        guard mode != .none, !batch.origin.isRestore else { return }
         for change in batch.changes { consider(change) }
     }
 
