@@ -80,6 +80,7 @@ public final class MainLoopTimer {
 /// updates (signal pacing, the journal's save, the launcher entry, Overall): GLib's prepare
 /// and check visit them all at every call.
 private final class TimerSource {
+    /// Read and written on the daemon's one thread, like every MainLoopTimer.
     nonisolated(unsafe) private static var byPriority: [Int32: TimerSource] = [:]
     /// GLib keeps a pointer to the functions for as long as the source lives: for good.
     nonisolated(unsafe) private static let functions: UnsafeMutablePointer<GSourceFuncs> = {

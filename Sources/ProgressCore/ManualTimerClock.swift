@@ -1,5 +1,5 @@
 /// A clock that runs the timers armed on it (MainLoopTimer hands its deadline to one
-/// instead of a GLib timeout): time moves only when told to, and what comes due runs then,
+/// instead of to the main loop): time moves only when told to, and what comes due runs then,
 /// in deadline order, with the clock reading each deadline. A daemon part on it is timed
 /// in-process without waiting: a test that advances ten seconds takes microseconds.
 public protocol TimerClock: Clock {
