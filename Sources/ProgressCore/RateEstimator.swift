@@ -49,9 +49,9 @@ public struct RateEstimator: Sendable, Equatable {
 
     public mutating func record(_ value: Double, now: Int64) {
         if !isEmpty, value < newestValue { reset() }
-        if let last = settled.last, !isEmpty, now - last.time < Self.sampleSpacingMicros {
-            // Still within the spacing of the one before: the newest sample moves forward.
-        } else if !isEmpty {
+        // The newest sample settles once the spacing from the one before it has passed;
+        // until then it moves forward.
+        if !isEmpty, settled.last.map({ now - $0.time >= Self.sampleSpacingMicros }) ?? true {
             settled.append(Sample(time: newestTime, value: newestValue))
         }
         newestTime = now
