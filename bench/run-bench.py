@@ -171,26 +171,33 @@ QUIET_STALL_SECONDS = 3600
 
 def rows_for_paging(bus):
     """SnapshotPage costs what it returns: all of 100,000 tasks a page of 1,000 at a time
-    against ten full Snapshots of 10,000 tasks, and the last page against the first."""
-    server = Server(bus, "progressd")
+    against ten full Snapshots of 10,000 tasks, and the last page against the first. Two
+    daemons, one holding each table on a bus of its own, take turns round by round, so
+    that both figures of a round see the same machine."""
+    small_bus = Bus()
+    small = large = None
     try:
-        load(bus, "start", server.name, 10000, QUIET_STALL_SECONDS)
+        small = Server(small_bus, "progressd")
+        large = Server(bus, "progressd")
+        load(small_bus, "start", small.name, 10000, QUIET_STALL_SECONDS)
+        load(bus, "start", large.name, 100000, QUIET_STALL_SECONDS)
         time.sleep(1.5)
-        snapshots = median(load(bus, "snapshot", server.name, REPEATS)["snapshot_ms"])
-        load(bus, "start", server.name, 100000, QUIET_STALL_SECONDS)
-        time.sleep(1.5)
-        totals, first, last = [], [], []
+        snapshots, totals, first, last = [], [], [], []
         for _ in range(REPEATS):
-            pages = load_lines(bus, "pages", server.name, 1000)["page_ms"]
+            snapshots.append(sum(load(small_bus, "snapshot", small.name, 10)["snapshot_ms"]))
+            pages = load_lines(bus, "pages", large.name, 1000)["page_ms"]
             totals.append(sum(pages))
             # The first and last ten pages, so that one slow page does not decide it.
             first.append(median(pages[:10]))
             last.append(median(pages[-11:-1]))
-        names = median(load_lines(bus, "list", server.name, REPEATS)["list_ms"])
+        names = median(load_lines(bus, "list", large.name, REPEATS)["list_ms"])
     finally:
-        server.stop()
-    return [("SnapshotPage: all 100,000 tasks, 1,000 a page, ms, vs ten full Snapshots of 10,000 tasks", median(totals),
-             10 * snapshots, "lower", "<= 1.2x"),
+        for server in (small, large):
+            if server:
+                server.stop()
+        small_bus.stop()
+    return [("SnapshotPage: all 100,000 tasks, 1,000 a page, ms, vs ten full Snapshots of 10,000 tasks (in turns)",
+             median(totals), median(snapshots), "lower", "<= 1.2x"),
             ("  SnapshotPage of 1,000 among 100,000 tasks, ms: the last ten pages vs the first ten", median(last),
              median(first), "lower", "<= 1.2x"),
             ("List of 100,000 names, ms (a round trip; no reference)", names, names, "lower", "(was 157 ms)")]
