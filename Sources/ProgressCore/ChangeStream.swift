@@ -13,10 +13,12 @@ public enum ReadScope: Sendable, Equatable {
 /// the stream in order: batches (restored tasks at start among them), departures, and the
 /// stop; it needs no start-up path of its own and holds no other output.
 public protocol ChangeOutput: AnyObject {
-    /// The task properties this output acts on, read once when it is added. A batch whose
-    /// changes are all updates of none of these (no task came or went, no request, no
-    /// restart) is not published to it: most updates change a value only, and an output
-    /// that does nothing for one costs nothing. All of them (the default) hears every batch.
+    /// The task properties this output acts on, read when it is added and again when it
+    /// calls the stream's `interestChanged`. A batch whose changes are all updates of none
+    /// of these (no task came or went, no request, no restart) is not published to it: most
+    /// updates change a value only, and an output that does nothing for one costs nothing.
+    /// An output with no listener of its own (no subscriber, no dock, no tray watcher)
+    /// narrows it until one comes. All of them (the default) hears every batch.
     var interest: TaskProperties { get }
     /// Every non-empty batch, in sequence order, after the caller has its reply.
     func publish(_ batch: ChangeBatch)
@@ -64,10 +66,20 @@ public final class ChangeStream {
         case stopping
     }
 
+    /// An output and its `interest`; nil for one that hears every batch.
+    private struct Listener {
+        let output: ChangeOutput
+        var interest: TaskProperties?
+
+        init(_ output: ChangeOutput) {
+            self.output = output
+            let interest = output.interest
+            self.interest = interest == .all ? nil : interest
+        }
+    }
+
     private var recorders: [ChangeRecorder] = []
-    private var outputs: [ChangeOutput] = []
-    /// Each output's `interest`, by position; nil for one that hears every batch.
-    private var interests: [TaskProperties?] = []
+    private var listeners: [Listener] = []
     private var lastPublished: UInt64?
     /// Events held until the recorders commit.
     private var waiting: [Event] = []
@@ -80,10 +92,15 @@ public final class ChangeStream {
     public init() {}
 
     public func add(recorder: ChangeRecorder) { recorders.append(recorder) }
-    public func add(_ output: ChangeOutput) {
-        outputs.append(output)
-        let interest = output.interest
-        interests.append(interest == .all ? nil : interest)
+    public func add(_ output: ChangeOutput) { listeners.append(Listener(output)) }
+
+    /// `output`'s interest may have changed (a listener of its own came or went): the
+    /// batches from the next one on are chosen by what it says now. An output that widens
+    /// it reads what it missed from the store, which is current.
+    public func interestChanged(_ output: ChangeOutput) {
+        guard let index = listeners.firstIndex(where: { $0.output === output }) else { return }
+        let listener = Listener(output)
+        if listener.interest != listeners[index].interest { listeners[index] = listener }
     }
 
     /// A batch and what tells its caller (nil when nobody waits on a reply).
@@ -166,9 +183,9 @@ public final class ChangeStream {
             reply?()
             publish(batch)
         case .departed(let client):
-            for output in outputs { output.clientLeft(client) }
+            for listener in listeners { listener.output.clientLeft(client) }
         case .stopping:
-            for output in outputs { output.stop() }
+            for listener in listeners { listener.output.stop() }
         }
     }
 
@@ -189,13 +206,13 @@ public final class ChangeStream {
             }
             touched?.formUnion(change.properties)
         }
-        for (output, interest) in zip(outputs, interests) {
-            if let interest, let touched, touched.isDisjoint(with: interest) { continue }
-            output.publish(batch)
+        for listener in listeners {
+            if let interest = listener.interest, let touched, touched.isDisjoint(with: interest) { continue }
+            listener.output.publish(batch)
         }
     }
 
     public func flushBeforeRead(_ scope: ReadScope) {
-        for output in outputs { output.flushBeforeRead(scope) }
+        for listener in listeners { listener.output.flushBeforeRead(scope) }
     }
 }

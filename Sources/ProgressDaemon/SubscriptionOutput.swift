@@ -28,7 +28,11 @@ final class SubscriptionOutput: ChangeOutput {
     func clientLeft(_ client: ClientID) {
         for subscription in registry.connectionClosed(client) { unregister(subscription) }
         pacing.forget(client)
+        context.stream.interestChanged(self)
     }
+
+    /// With no subscription, no value matters: every batch would find nobody to tell.
+    var interest: TaskProperties { registry.isEmpty ? [] : .all }
 
     /// Subscribe: the path of a new subscription object, which has no methods, only the
     /// signals its subscriber receives.
@@ -37,11 +41,13 @@ final class SubscriptionOutput: ChangeOutput {
         let subscription = try registry.add(owner: owner, options: options, texts: texts)
         subscription.registration = g_dbus_connection_register_object(
             context.connection, subscription.path, interface, nil, nil, nil, nil)
+        context.stream.interestChanged(self)
         return subscription.path
     }
 
     func unsubscribe(path: String, by caller: ClientID) throws(ProgressError) {
         unregister(try registry.remove(path: path, caller: caller))
+        context.stream.interestChanged(self)
     }
 
     private func unregister(_ subscription: Subscription) {

@@ -70,7 +70,13 @@ public final class LauncherEntryOutput: ChangeOutput {
             get_property: nil, set_property: nil, padding: (nil, nil, nil, nil, nil, nil, nil, nil)))
     }
 
+    /// While no task counts for an app (none has an app id, none reports itself), only what
+    /// can make one count matters: other values change no dock's entry.
+    public var interest: TaskProperties { appOfTask.isEmpty && reportedTasks.isEmpty ? [.appId, .parent, .state] : .all }
+
     public func publish(_ batch: ChangeBatch) {
+        var tracked = false
+        defer { if tracked { context.stream.interestChanged(self) } }
         for change in batch.changes {
             // Which app a task counts for follows its app id, parent and state only: any
             // other change of a task that counts for an app changes that app's entry.
@@ -80,6 +86,7 @@ public final class LauncherEntryOutput: ChangeOutput {
                 continue
             }
             // What came in from a dock protocol never goes back out to the docks.
+            tracked = true
             let before = change.name.text.hasPrefix("launcher/") ? trackReported(change.name) : appOfTask[change.name]
             if !change.name.text.hasPrefix("launcher/") { track(change.name) }
             let after = appOfTask[change.name]

@@ -22,7 +22,7 @@ public final class JobViewForwarder: DaemonInput {
     private var watchID: UInt32 = 0
     private var signalSubscription: UInt32 = 0
     /// The foreign server's unique name, while there is one.
-    public private(set) var server: String?
+    public private(set) var server: String? { didSet { context.stream.interestChanged(self) } }
     /// Grows with every change of server, so replies meant for an old one are dropped.
     private var generation = 0
     private var jobs: [TaskName: Job] = [:]
@@ -135,6 +135,9 @@ public final class JobViewForwarder: DaemonInput {
             }
         }
     }
+
+    /// With no server, no value matters: its arrival asks for a job for every task there is.
+    public var interest: TaskProperties { server == nil ? [] : .all }
 
     public func publish(_ batch: ChangeBatch) {
         guard server != nil else { return }

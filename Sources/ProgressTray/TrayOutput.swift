@@ -30,11 +30,11 @@ public final class TrayOutput: DaemonInput {
     private let stepAsideForJobTracker: Bool
     private var watches: [UInt32] = []
     private var registrations: [UInt32] = []
-    private var ownerID: UInt32 = 0
+    private var ownerID: UInt32 = 0 { didSet { context.stream.interestChanged(self) } }
     /// The watcher's unique name, while one is on the bus.
-    private var watcher: String?
+    private var watcher: String? { didSet { context.stream.interestChanged(self) } }
     /// Another process's unique name on org.kde.JobViewServer (Plasma), while there is one.
-    private var jobTracker: String?
+    private var jobTracker: String? { didSet { context.stream.interestChanged(self) } }
     /// The top-level tasks the item stands for: live, or failed and lingering.
     private var shown: Set<TaskName> = []
     private var dirty = false
@@ -117,6 +117,11 @@ public final class TrayOutput: DaemonInput {
     }
 
     // MARK: The change stream
+
+    /// While there is no item and none may be (no watcher, or a job tracker shows the tasks),
+    /// only what moves a task in or out of `shown` matters: a value that changes meanwhile
+    /// is read from the store by the redraw that the watcher's or tracker's change brings.
+    public var interest: TaskProperties { ownerID != 0 || (watcher != nil && jobTracker == nil) ? .all : [.state, .parent] }
 
     public func publish(_ batch: ChangeBatch) {
         var changed = false

@@ -151,6 +151,40 @@ final class ChangeStreamTests: XCTestCase {
         XCTAssertEqual(output.reads, [.task(name("copy")), .everything])
     }
 
+    /// An output that acts on some properties only: told of what could matter to it.
+    final class NarrowOutput: ChangeOutput {
+        var interest: TaskProperties = [.state]
+        var heard: [[TaskChange.Kind]] = []
+        func publish(_ batch: ChangeBatch) { heard.append(batch.changes.map(\.kind)) }
+    }
+
+    /// A value update reaches only the outputs that act on it; a task that comes or goes, or
+    /// a property an output names, reaches it. An output that widens its interest and says
+    /// so hears the next update; one that narrows it again stops hearing them.
+    func testAnOutputHearsWhatItsInterestNamesAndAChangeOfItFromTheNextBatch() {
+        let narrow = NarrowOutput()
+        stream.add(narrow)
+        call(.start(name("copy"), TaskUpdate()))
+        call(.setFraction(name("copy"), 0.25))
+        XCTAssertEqual(narrow.heard, [[.created]], "a new task, not a value")
+        call(.update(name("copy"), update([("state", .string("paused"))], for: .update)))
+        XCTAssertEqual(narrow.heard.count, 2, "a state it names")
+        narrow.interest = .all
+        call(.setFraction(name("copy"), 0.5))
+        XCTAssertEqual(narrow.heard.count, 2, "the stream reads the interest again only when told")
+        stream.interestChanged(narrow)
+        call(.setFraction(name("copy"), 0.75))
+        XCTAssertEqual(narrow.heard.count, 3)
+        narrow.interest = []
+        stream.interestChanged(narrow)
+        call(.setFraction(name("copy"), 0.8))
+        call(.remove(name("copy")))
+        XCTAssertEqual(narrow.heard.last, [.removed])
+        XCTAssertEqual(narrow.heard.count, 4)
+        XCTAssertEqual(output.published.count, 7, "an output of every interest heard every batch")
+        stream.interestChanged(RecordingOutput())  // not in the stream: nothing to change
+    }
+
     /// A listener that acts when a client leaves, as a bridge failing the client's jobs does.
     final class ActingOutput: ChangeOutput {
         var log: [String] = []
