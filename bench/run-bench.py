@@ -86,13 +86,17 @@ class Server:
         self.started = owned - began
 
     def cpu_seconds(self):
-        fields = open(f"/proc/{self.process.pid}/stat").read().rsplit(")", 1)[1].split()
-        return (int(fields[11]) + int(fields[12])) / TICKS
+        return self._stat_cpu_seconds(f"/proc/{self.process.pid}/stat")
 
     def main_thread_cpu_seconds(self):
         """The main loop's thread alone (its thread id is the process id); the rest of a
         call's CPU is GDBus's worker thread, reading and writing the socket."""
-        fields = open(f"/proc/{self.process.pid}/task/{self.process.pid}/stat").read().rsplit(")", 1)[1].split()
+        return self._stat_cpu_seconds(f"/proc/{self.process.pid}/task/{self.process.pid}/stat")
+
+    @staticmethod
+    def _stat_cpu_seconds(path):
+        """User plus system time from a /proc stat file (the fields after the command's name)."""
+        fields = open(path).read().rsplit(")", 1)[1].split()
         return (int(fields[11]) + int(fields[12])) / TICKS
 
     def rss(self):
