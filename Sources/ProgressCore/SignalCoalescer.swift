@@ -3,7 +3,8 @@
 ///
 /// - A change arriving at least one interval after the task's last signal goes out at once.
 /// - A change arriving sooner is held; held properties go out together when the interval is up
-///   (the trailing edge), carrying the values current at that moment.
+///   (the trailing edge), carrying the values current at that moment. A change of a task
+///   with something held joins it, and goes out when it does (the deadline set stands).
 /// - An immediate change (state, determinate/indeterminate) goes out at once, together with
 ///   anything held, so signals stay in order.
 /// - Before the daemon answers a read (Get, GetAll, GetManagedObjects, Snapshot) it flushes
@@ -36,6 +37,8 @@ public struct Coalescer<Key: Hashable & Sendable, Properties: SetAlgebra & Senda
         case signal(Properties)
         /// Held; the earliest they go out is `until` (monotonic microseconds).
         case hold(until: Int64)
+        /// Joined what was already held for the key: the deadline given for that stands.
+        case alsoHeld
         /// Nothing to signal (no visible change, or no PropertiesChanged for this kind).
         case none
     }
@@ -43,13 +46,18 @@ public struct Coalescer<Key: Hashable & Sendable, Properties: SetAlgebra & Senda
     /// A change of `properties` of `key`; `immediate` ones are never held.
     public mutating func record(_ key: Key, _ properties: Properties, immediate: Bool, now: Int64) -> Decision {
         if properties.isEmpty { return .none }
-        // Each lookup hashes the key: two for a held change, three for one signalled.
+        // Each lookup hashes the key. A task updated many times an interval has something
+        // held at nearly every change: that change costs one lookup and no timer.
+        if !immediate, let entry = held.index(forKey: key) {
+            held.values[entry].formUnion(properties)
+            return .alsoHeld
+        }
         guard let last = lastSignal[key], !immediate, now - last < intervalMicros else {
             let pending = held.removeValue(forKey: key) ?? Properties()
             signalled(key, now: now)
             return .signal(pending.union(properties))
         }
-        held[key, default: Properties()].formUnion(properties)
+        held[key] = properties
         return .hold(until: last + intervalMicros)
     }
 

@@ -63,7 +63,7 @@ final class ManagerPropertiesOutput: ChangeOutput {
         switch coalescer.record(.manager, .signalled, immediate: false, now: sources.context.clock.monotonicMicros) {
         case .signal: sendChanged()
         case .hold(let until): timer.arm(at: until)
-        case .none: break
+        case .alsoHeld, .none: break
         }
     }
 

@@ -91,7 +91,7 @@ final class SubscriptionOutput: ChangeOutput {
                 sendChanged(change.name, properties, to: subscription)
             case (_, .hold(let until)):
                 timer.arm(at: until)
-            case (_, .none):
+            case (_, .alsoHeld), (_, .none):
                 break
             }
         }

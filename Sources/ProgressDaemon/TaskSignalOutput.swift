@@ -32,7 +32,7 @@ final class TaskSignalOutput: ChangeOutput {
             switch coalescer.record(change, now: now) {
             case .signal(let properties): send(change.name, properties)
             case .hold(let until): timer.arm(at: until)
-            case .none: break
+            case .alsoHeld, .none: break
             }
             for request in change.requests where change.kind == .updated {
                 // Requests follow whatever was held for the task, so the job sees them in order.

@@ -168,7 +168,7 @@ public final class JobViewForwarder: DaemonInput {
                 switch coalescer.record(change.name, change.properties, immediate: change.isImmediate, now: now) {
                 case .signal: sendUpdate(change.name)
                 case .hold(let until): timer.arm(at: until)
-                case .none: break
+                case .alsoHeld, .none: break
                 }
             }
         }

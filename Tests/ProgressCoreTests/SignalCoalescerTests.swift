@@ -17,12 +17,23 @@ final class SignalCoalescerTests: XCTestCase {
     func testChangesWithinTheIntervalAreHeldAndMerged() {
         _ = coalescer.record(change(.all, kind: .created), now: 0)
         XCTAssertEqual(coalescer.record(change([.fraction]), now: 10_000), .hold(until: 100_000))
-        XCTAssertEqual(coalescer.record(change([.message]), now: 20_000), .hold(until: 100_000))
+        XCTAssertEqual(coalescer.record(change([.message]), now: 20_000), .alsoHeld)
         XCTAssertTrue(coalescer.takeDue(now: 99_999).isEmpty)
         XCTAssertEqual(coalescer.nextDeadline, 100_000)
         let due = coalescer.takeDue(now: 100_000)
         XCTAssertEqual(due.map(\.properties), [[.fraction, .message]])
         XCTAssertNil(coalescer.nextDeadline)
+    }
+
+    /// A change while something is held joins it, even once its deadline has passed (the
+    /// timer set for it is due): it goes out then, with what was held, not on its own first.
+    func testAChangeJoinsWhatIsHeldAndGoesOutWithIt() {
+        _ = coalescer.record(change(.all, kind: .created), now: 0)
+        XCTAssertEqual(coalescer.record(change([.fraction]), now: 10_000), .hold(until: 100_000))
+        XCTAssertEqual(coalescer.record(change([.message]), now: 150_000), .alsoHeld)
+        XCTAssertEqual(coalescer.nextDeadline, 100_000)
+        XCTAssertEqual(coalescer.takeDue(now: 150_000).map(\.properties), [[.fraction, .message]])
+        XCTAssertEqual(coalescer.record(change([.fraction]), now: 160_000), .hold(until: 250_000))
     }
 
     func testAnImmediateChangeCarriesWhatWasHeld() {
