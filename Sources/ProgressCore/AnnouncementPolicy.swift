@@ -24,6 +24,10 @@ public struct AnnouncementPolicy: Sendable {
     public let intervalMicros: Int64
     public let minimumPercentStep: Int
     private var lastProgress: [TaskName: (time: Int64, percent: Int)] = [:]
+    /// The task whose entry of `lastProgress` was written last, and its time: a job that
+    /// updates one task many times a second is judged without a lookup, as SaveThrottle's
+    /// `lastMarked` marks it. Every write of `lastProgress` writes this too.
+    private var lastSaid: (name: TaskName, time: Int64)?
 
     public init(intervalMicros: Int64 = defaultIntervalMicros, minimumPercentStep: Int = 1) {
         self.intervalMicros = intervalMicros
@@ -33,9 +37,12 @@ public struct AnnouncementPolicy: Sendable {
     /// False when `consider` would say nothing whatever the task is: an update that leaves
     /// the state and the stall as they were, of a task whose progress was said less than
     /// `interval` ago (or that is not a new value). A listener can then skip the task.
-    public func mayAnnounce(_ change: TaskChange, now: Int64) -> Bool {
+    /// Mutating, though it changes nothing: a policy kept in a class's property is then
+    /// judged in place, where a non-mutating call copies it (its dictionary and name retained).
+    public mutating func mayAnnounce(_ change: TaskChange, now: Int64) -> Bool {
         guard change.kind == .updated, !change.isRestart, change.properties.isDisjoint(with: [.state, .stalled]) else { return true }
         guard change.properties.contains(.serial) else { return false }
+        if let lastSaid, lastSaid.name == change.name { return now - lastSaid.time >= intervalMicros }
         guard let last = lastProgress[change.name] else { return true }
         return now - last.time >= intervalMicros
     }
@@ -44,11 +51,12 @@ public struct AnnouncementPolicy: Sendable {
     public mutating func consider(_ change: TaskChange, task: ProgressTask?, now: Int64) -> Announcement? {
         if change.kind == .removed {
             lastProgress[change.name] = nil
+            if lastSaid?.name == change.name { lastSaid = nil }
             return nil
         }
         guard let task else { return nil }
         if change.kind == .created || change.isRestart {
-            lastProgress[change.name] = (now, task.wholePercent ?? 0)
+            said(change.name, percent: task.wholePercent ?? 0, now: now)
             return Announcement(name: change.name, event: .started)
         }
         if change.properties.contains(.state) {
@@ -69,7 +77,12 @@ public struct AnnouncementPolicy: Sendable {
         if let last = lastProgress[change.name] {
             guard now - last.time >= intervalMicros, abs(percent - last.percent) >= minimumPercentStep else { return nil }
         }
-        lastProgress[change.name] = (now, percent)
+        said(change.name, percent: percent, now: now)
         return Announcement(name: change.name, event: .progress)
+    }
+
+    private mutating func said(_ name: TaskName, percent: Int, now: Int64) {
+        lastProgress[name] = (now, percent)
+        lastSaid = (name, now)
     }
 }

@@ -53,6 +53,42 @@ final class AnnouncementPolicyTests: XCTestCase {
         XCTAssertEqual(try fraction(0.34, after: 0.6), [.progress])
     }
 
+    /// What a listener skips on `mayAnnounce` it would not have said, and (every update here
+    /// moves the whole percent) what it does not skip is said: two tasks updated in turn keep
+    /// their times apart, and a name started again starts afresh.
+    func testMayAnnounceSkipsOnlyWhatWouldNotBeSaid() throws {
+        let other = try TaskName("other")
+        func judged(_ changes: [TaskChange]) -> [String] {
+            changes.compactMap { change in
+                let now = clock.monotonicMicros
+                let may = policy.mayAnnounce(change, now: now)
+                let said = policy.consider(change, task: store.task(change.name), now: now)
+                if change.kind == .updated {
+                    XCTAssertEqual(may, said != nil, "\(change.name.text) at \(now): may announce \(may), said \(said?.event.rawValue ?? "nothing")")
+                }
+                return may ? said.map { "\($0.name.text) \($0.event.rawValue)" } : nil
+            }
+        }
+        func set(_ name: TaskName, _ value: Double, at seconds: Double) throws -> [String] {
+            clock.advance(seconds: seconds - Double(clock.monotonicMicros - start) / 1_000_000)
+            return judged(try store.setFraction(name, value))
+        }
+        let start = clock.monotonicMicros
+        XCTAssertEqual(judged(try self.start()), ["copy started"])
+        clock.advance(seconds: 5)
+        XCTAssertEqual(judged(try store.start(other, with: TaskUpdate(), caller: job)), ["other started"])
+        XCTAssertEqual(try set(copy, 0.5, at: 11), ["copy progress"])
+        XCTAssertEqual(try set(other, 0.5, at: 12), [], "7 seconds after other started")
+        XCTAssertEqual(try set(other, 0.6, at: 15.5), ["other progress"])
+        XCTAssertEqual(try set(copy, 0.7, at: 16), [], "5 seconds after copy's last")
+        XCTAssertEqual(try set(copy, 0.8, at: 21.5), ["copy progress"])
+        _ = judged(try store.remove(copy))
+        XCTAssertEqual(try set(other, 0.7, at: 22), [])
+        XCTAssertEqual(judged(try self.start()), ["copy started"])
+        XCTAssertEqual(try set(copy, 0.9, at: 23), [], "a second after copy started again")
+        XCTAssertEqual(try set(copy, 0.95, at: 32.5), ["copy progress"])
+    }
+
     func testStallsArePoliteAndFailuresAssertive() throws {
         _ = heard(try start([("stall-seconds", .uint64(5))]))
         clock.advance(seconds: 5)
