@@ -24,15 +24,17 @@ public struct TaskChange: Sendable, Equatable {
     /// it goes out at once, after anything still pending for the task.
     public let isImmediate: Bool
     /// Requests to send to the job as signals on the task object, after the properties.
-    public let requests: [TaskRequest]
+    public var requests: [TaskRequest] { attachments?.requests ?? [] }
     /// An ended task started afresh on the same object.
     public let isRestart: Bool
     /// The task as it was when it went, for a `removed` change: outputs holding signals
     /// about it can still send them, and say what ended.
-    public var lastValue: ProgressTask? { removedTask?.task }
-    /// Kept by reference: every output's loop over a batch copies its changes, and a task
-    /// held inline (over 300 bytes, a dozen references) made each copy cost that much.
-    private let removedTask: RemovedTask?
+    public var lastValue: ProgressTask? { attachments?.removedTask }
+    /// The requests and the removed task, kept by reference, and only by the few changes
+    /// that have either: every output's loop over a batch copies its changes, and a copy
+    /// retains each reference it holds (a task held inline, over 300 bytes and a dozen
+    /// references, made each copy cost that much). An update of values holds its name only.
+    private let attachments: Attachments?
     /// The change's place in the daemon's one sequence; the front door numbers it.
     public internal(set) var sequence: UInt64 = 0
 
@@ -44,9 +46,8 @@ public struct TaskChange: Sendable, Equatable {
         self.kind = kind
         self.properties = properties
         self.isImmediate = isImmediate
-        self.requests = requests
         self.isRestart = isRestart
-        removedTask = lastValue.map(RemovedTask.init)
+        attachments = requests.isEmpty && lastValue == nil ? nil : Attachments(requests: requests, removedTask: lastValue)
     }
 
     public var isEmpty: Bool { kind == .updated && properties.isEmpty && requests.isEmpty }
@@ -58,8 +59,13 @@ public struct TaskChange: Sendable, Equatable {
     }
 }
 
-/// A removed task's last value, shared by the copies of its change.
-private final class RemovedTask: Sendable {
-    let task: ProgressTask
-    init(_ task: ProgressTask) { self.task = task }
+/// A change's requests and a removed task's last value, shared by the copies of the change.
+private final class Attachments: Sendable {
+    let requests: [TaskRequest]
+    let removedTask: ProgressTask?
+
+    init(requests: [TaskRequest], removedTask: ProgressTask?) {
+        self.requests = requests
+        self.removedTask = removedTask
+    }
 }
