@@ -156,7 +156,10 @@ public final class TaskPropertyTable: @unchecked Sendable {
     /// The properties whose client-visible values differ between the two.
     public func differences(_ task: ProgressTask, _ other: ProgressTask) -> TaskProperties {
         var changed: UInt32 = 0
-        for comparison in compared where comparison.differs(task, other) { changed |= comparison.changes }
+        // Indexed through the buffer: the array's iterator costs more, on a path every update runs.
+        compared.withUnsafeBufferPointer { rows in
+            for index in rows.indices where rows[index].differs(task, other) { changed |= rows[index].changes }
+        }
         return TaskProperties(rawValue: changed)
     }
 
