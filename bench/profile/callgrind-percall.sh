@@ -6,7 +6,9 @@
 # Under valgrind a call takes some fifty times as long, so the signals and the once-a-second
 # save, paced by the clock, would fall on every few calls instead of every thousand: the
 # daemon runs with one signal a second a task, which leaves the call path itself.
-# Usage: [KINDS="progressd ..."] callgrind-percall.sh BUILD_DIR [COUNT] [OUT_DIR]
+# With THREADS=yes each thread is dumped on its own (KIND-MODE-threadN.callgrind; thread 1 is
+# the main loop's, where progressd's own layers run, the others GDBus's).
+# Usage: [KINDS="progressd ..."] [THREADS=yes] callgrind-percall.sh BUILD_DIR [COUNT] [OUT_DIR]
 # BUILD_DIR holds progressd (release), reference-server and load-client (make bench builds them).
 set -eu
 build=$(cd "$1" && pwd)
@@ -14,6 +16,7 @@ count=${2:-2000}
 out=${3:-$(mktemp -d /tmp/progressd-callgrind-XXXXXX)}
 mkdir -p "$out"
 scratch=$(mktemp -d /tmp/progressd-callgrind-run-XXXXXX)
+threads=${THREADS:-no}
 bus_pid=""
 server_pid=""
 cleanup() {
@@ -22,6 +25,9 @@ cleanup() {
     rm -rf "$scratch"
 }
 trap cleanup EXIT INT TERM
+total_of() {
+    callgrind_annotate "$1" 2>/dev/null | awk '/PROGRAM TOTALS/ { gsub(",", "", $1); print $1 + 0 }'
+}
 
 # reference-empty is the reference answering SetFraction as progressd does (a reply with no
 # body): the difference between progressd and it is what progressd's own layers cost.
@@ -41,22 +47,32 @@ for kind in ${KINDS:-progressd reference reference-empty}; do
         [ "$kind" = reference-empty ] && set -- "$@" --empty-replies
     fi
     valgrind --tool=callgrind --callgrind-out-file="$out/$kind.%p" --dump-instr=no \
-        --separate-threads=no "$@" 2>"$out/$kind.valgrind.log" &
+        --separate-threads="$threads" "$@" 2>"$out/$kind.valgrind.log" &
     server_pid=$!
     "$build/load-client" owner "$name" >/dev/null
     "$build/load-client" start "$name" 1 >/dev/null
     for mode in call pipeline noreply; do
-        callgrind_control -z "$server_pid" >/dev/null
+        callgrind_control -z "$server_pid" >/dev/null 2>&1
         case $mode in
             pipeline) "$build/load-client" pipeline "$name" "$count" 64 >/dev/null ;;
             *) "$build/load-client" "$mode" "$name" "$count" >/dev/null ;;
         esac
-        callgrind_control -d "$mode" "$server_pid" >/dev/null
-        sleep 0.5
-        dump=$(ls -t "$out/$kind".*.* 2>/dev/null | grep -v valgrind | head -n1)
-        mv "$dump" "$out/$kind-$mode.callgrind"
-        total=$(callgrind_annotate "$out/$kind-$mode.callgrind" 2>/dev/null | awk '/PROGRAM TOTALS/ { gsub(",", "", $1); print $1 }')
-        echo "$kind $mode instructions_per_call=$((total / count))"
+        callgrind_control -d "$mode" "$server_pid" >/dev/null 2>&1
+        sleep 1.5
+        if [ "$threads" = yes ]; then
+            line="$kind $mode"
+            for dump in "$out/$kind".*.*-*; do
+                thread=${dump##*-}
+                mv "$dump" "$out/$kind-$mode-thread$thread.callgrind"
+                total=$(total_of "$out/$kind-$mode-thread$thread.callgrind")
+                line="$line thread$thread=$((total / count))"
+            done
+            echo "$line"
+        else
+            dump=$(ls -t "$out/$kind".*.* 2>/dev/null | grep -v valgrind | head -n1)
+            mv "$dump" "$out/$kind-$mode.callgrind"
+            echo "$kind $mode instructions_per_call=$(($(total_of "$out/$kind-$mode.callgrind") / count))"
+        fi
     done
     kill "$server_pid"; wait "$server_pid" 2>/dev/null || true; server_pid=""
     kill "$bus_pid"; wait "$bus_pid" 2>/dev/null || true; bus_pid=""
