@@ -20,6 +20,8 @@ public struct AnnouncementPolicy: Sendable {
     }
 
     public static let defaultIntervalMicros: Int64 = 10_000_000
+    /// Kept once, not built from its literal by every update that asks.
+    private static let alwaysJudged: TaskProperties = [.state, .stalled]
 
     public let intervalMicros: Int64
     public let minimumPercentStep: Int
@@ -40,7 +42,7 @@ public struct AnnouncementPolicy: Sendable {
     /// Mutating, though it changes nothing: a policy kept in a class's property is then
     /// judged in place, where a non-mutating call copies it (its dictionary and name retained).
     public mutating func mayAnnounce(_ change: TaskChange, now: Int64) -> Bool {
-        guard change.kind == .updated, !change.isRestart, change.properties.isDisjoint(with: [.state, .stalled]) else { return true }
+        guard change.kind == .updated, !change.isRestart, change.properties.isDisjoint(with: Self.alwaysJudged) else { return true }
         guard change.properties.contains(.serial) else { return false }
         if let lastSaid, lastSaid.name == change.name { return now - lastSaid.time >= intervalMicros }
         guard let last = lastProgress[change.name] else { return true }

@@ -55,8 +55,11 @@ public struct TaskChange: Sendable, Equatable {
     /// A change that must be on disk before the daemon replies: the task came or went,
     /// or its state or a request changed. Other changes may be written a little later.
     public var mustPersistNow: Bool {
-        kind != .updated || !properties.isDisjoint(with: [.state, .cancelRequested, .parent, .lifetime])
+        kind != .updated || !properties.isDisjoint(with: Self.persistedAtOnce)
     }
+
+    /// Kept once, not built from its literal by every update that asks.
+    private static let persistedAtOnce: TaskProperties = [.state, .cancelRequested, .parent, .lifetime]
 }
 
 /// A change's requests and a removed task's last value, shared by the copies of the change.

@@ -286,6 +286,10 @@ public final class TaskStore {
         return change
     }
 
+    /// What changes at once, never coalesced (`TaskChange.isImmediate`); kept once, not
+    /// built from its literal by every update.
+    private static let signalledAtOnce: TaskProperties = [.state, .indeterminate, .stalled, .cancelRequested]
+
     /// What `commit` does before it stores the task: the activity, the estimate, and the
     /// change with what counting it moved.
     private func count(
@@ -308,7 +312,7 @@ public final class TaskStore {
             if task.updated != before.updated { changed.insert(.updated) }
             if task.updatesFrequently != before.updatesFrequently { changed.insert(.updatesFrequently) }
         }
-        let immediate = !changed.isDisjoint(with: [.state, .indeterminate, .stalled, .cancelRequested]) || !requests.isEmpty
+        let immediate = !changed.isDisjoint(with: Self.signalledAtOnce) || !requests.isEmpty
         return TaskChange(name: task.name, kind: .updated, properties: changed, isImmediate: immediate, requests: requests)
     }
 
