@@ -17,7 +17,9 @@ public final class MainLoopTimer {
     private let isOnGLibTime: Bool
     /// The one GLib source of every timer of this priority.
     private let source: TimerSource
-    private let action: () -> Void
+    /// What runs when the timer fires. Settable, so that an owner can make its timer
+    /// before it can name itself, keep it in a `let` and set this after.
+    public var action: () -> Void
     /// When the shared source is to run this timer, in GLib's monotonic time; -1 while the
     /// timer is not armed on it.
     fileprivate private(set) var readyTime: Int64 = -1
@@ -28,7 +30,7 @@ public final class MainLoopTimer {
 
     /// `priority` is GLib's: a timer at G_PRIORITY_DEFAULT_IDLE waits, once due, until no
     /// call or other event of default priority is ready.
-    public init(clock: Clock, priority: Int32 = G_PRIORITY_DEFAULT, _ action: @escaping () -> Void) {
+    public init(clock: Clock, priority: Int32 = G_PRIORITY_DEFAULT, _ action: @escaping () -> Void = {}) {
         self.clock = clock
         timerClock = clock as? TimerClock
         isOnGLibTime = clock is GLibClock

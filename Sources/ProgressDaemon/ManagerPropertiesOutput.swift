@@ -58,8 +58,9 @@ final class ManagerPropertiesOutput: ChangeOutput {
     func publish(_ batch: ChangeBatch) {
         // Any batch may change them, and what changed is only known by comparing with what was
         // sent: so they are marked as maybe changed, and compared when a signal may go (at
-        // the signal rate). Once a signal is held for both, another change adds nothing to it.
-        if coalescer.hasHeld && timer.isArmed { return }
+        // the signal rate). Once a signal is held for both, another change adds nothing to it
+        // (its timer is set: the coalescer's `alsoHeld`).
+        if coalescer.hasHeld { return }
         switch coalescer.record(.manager, .signalled, immediate: false, now: sources.context.clock.monotonicMicros) {
         case .signal: sendChanged()
         case .hold(let until): timer.arm(at: until)

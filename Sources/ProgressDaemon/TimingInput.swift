@@ -6,10 +6,13 @@ import ProgressCore
 /// change can bring a task's deadline closer.
 final class TimingInput: DaemonInput {
     private let context: DaemonContext
-    private lazy var timer = MainLoopTimer(clock: context.clock) { [unowned self] in run() }
+    /// A `let`, read on every batch without the run-time access check of a lazy property.
+    private let timer: MainLoopTimer
 
     init(context: DaemonContext) {
         self.context = context
+        timer = MainLoopTimer(clock: context.clock)
+        timer.action = { [unowned self] in run() }
     }
 
     /// The restored tasks' deadlines were armed as their batch went by.
