@@ -5,7 +5,9 @@
 # Start, then COUNT calls of each mode are made and dumped on their own.
 # Under valgrind a call takes some fifty times as long, so the signals and the once-a-second
 # save, paced by the clock, would fall on every few calls instead of every thousand: the
-# daemon runs with one signal a second a task, which leaves the call path itself.
+# daemon runs with one signal a second a task, and what its timers still ran (the save,
+# the trailing signals) is given apart as timers_per_call and left out of call_path
+# (at full speed it is some fifty times less a call).
 # With THREADS=yes each thread is dumped on its own (KIND-MODE-threadN.callgrind; thread 1 is
 # the main loop's, where progressd's own layers run, the others GDBus's).
 # Usage: [KINDS="progressd ..."] [THREADS=yes] callgrind-percall.sh BUILD_DIR [COUNT] [OUT_DIR]
@@ -27,6 +29,11 @@ cleanup() {
 trap cleanup EXIT INT TERM
 total_of() {
     callgrind_annotate "$1" 2>/dev/null | awk '/PROGRAM TOTALS/ { gsub(",", "", $1); print $1 + 0 }'
+}
+# What progressd's main-loop timers ran, inclusive (0 for the reference, which has none).
+timers_of() {
+    callgrind_annotate --inclusive=yes --threshold=100 "$1" 2>/dev/null |
+        awk '/TimerSource.*runDue/ { gsub(",", "", $1); if ($1 + 0 > most) most = $1 + 0 } END { print most + 0 }'
 }
 
 # reference-empty is the reference answering SetFraction as progressd does (a reply with no
@@ -71,7 +78,9 @@ for kind in ${KINDS:-progressd reference reference-empty}; do
         else
             dump=$(ls -t "$out/$kind".*.* 2>/dev/null | grep -v valgrind | head -n1)
             mv "$dump" "$out/$kind-$mode.callgrind"
-            echo "$kind $mode instructions_per_call=$(($(total_of "$out/$kind-$mode.callgrind") / count))"
+            total=$(total_of "$out/$kind-$mode.callgrind")
+            timers=$(timers_of "$out/$kind-$mode.callgrind")
+            echo "$kind $mode instructions_per_call=$((total / count)) timers_per_call=$((timers / count)) call_path=$(((total - timers) / count))"
         fi
     done
     kill "$server_pid"; wait "$server_pid" 2>/dev/null || true; server_pid=""
