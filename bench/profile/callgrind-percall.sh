@@ -9,7 +9,7 @@
 # the trailing signals) is given apart as timers_per_call and left out of call_path
 # (at full speed it is some fifty times less a call).
 # With THREADS=yes each thread is dumped on its own (KIND-MODE-threadN.callgrind; thread 1 is
-# the main loop's, where progressd's own layers run, the others GDBus's).
+# the main loop's, where progressd's own layers run, the others GDBus's) and its call path given.
 # Usage: [KINDS="progressd ..."] [THREADS=yes] callgrind-percall.sh BUILD_DIR [COUNT] [OUT_DIR]
 # BUILD_DIR holds progressd (release), reference-server and load-client (make bench builds them).
 set -eu
@@ -67,12 +67,14 @@ for kind in ${KINDS:-progressd reference reference-empty}; do
         callgrind_control -d "$mode" "$server_pid" >/dev/null 2>&1
         sleep 1.5
         if [ "$threads" = yes ]; then
+            # Each thread's call path, its timers left out as below (they run on thread 1).
             line="$kind $mode"
             for dump in "$out/$kind".*.*-*; do
                 thread=${dump##*-}
                 mv "$dump" "$out/$kind-$mode-thread$thread.callgrind"
                 total=$(total_of "$out/$kind-$mode-thread$thread.callgrind")
-                line="$line thread$thread=$((total / count))"
+                timers=$(timers_of "$out/$kind-$mode-thread$thread.callgrind")
+                line="$line thread$thread=$(((total - timers) / count))"
             done
             echo "$line"
         else
