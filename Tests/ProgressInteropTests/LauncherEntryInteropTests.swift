@@ -68,7 +68,7 @@ final class LauncherEntryInteropTests: InteropTestCase {
         let elapsed = Date().timeIntervalSince(started)
         _ = try manager("Finish", [.string("term")])
         _ = try manager("Remove", [.string("term")])
-        BusConnection.pump(seconds: 5) { dock.output.contains("\"progress-visible\": [\"b\", false]") }
+        BusConnection.pump(seconds: 5) { dock.output.contains("\"count-visible\": [\"b\", false]") }
 
         let signals = dock.lines.compactMap { line -> [String: Any]? in
             guard let object = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any] else { return nil }
@@ -108,7 +108,9 @@ final class LauncherEntryInteropTests: InteropTestCase {
             "sh", "-c", "for i in 1 2 3 4; do echo $i/4; sleep 0.3; done",
         ])
         XCTAssertEqual(run.status, 0, run.errors)
-        BusConnection.pump(seconds: 5) { dock.output.contains("\"progress-visible\": [\"b\", false]") }
+        // The task starts indeterminate, so its first entry already has progress-visible
+        // false: only count-visible false says the app has no task left.
+        BusConnection.pump(seconds: 5) { dock.output.contains("\"count-visible\": [\"b\", false]") }
         let updates = dock.lines.filter { $0.contains("application://org.gnome.Terminal.desktop") }
         XCTAssertTrue(updates.contains { $0.contains("\"progress-visible\": [\"b\", true]") }, dock.output)
         XCTAssertTrue(updates.contains { $0.contains("\"progress\": [\"d\", 0.5]") }, dock.output)
