@@ -110,16 +110,25 @@ public final class TaskPropertyTable: @unchecked Sendable {
     public let settings: [TaskSetting]
     /// The properties compared by value, each with its bit and the bits of the texts it changes.
     private let compared: [Comparison]
+    /// The same, read by the diff without retaining them (`compared` keeps them): a closure
+    /// read out of an array is retained for the call, one atomic increment and decrement a
+    /// row on every update; one read from a `let` of an object the caller guarantees is not.
+    private let comparedUnretained: [Unmanaged<Comparison>]
     /// Every option, in the order of the rows.
     private let options: [TaskOption]
     /// The options that apply themselves, in the same order.
     private let appliers: [TaskOption.Applier]
     private let persisted: [TaskRecordField]
-    /// A function in a struct's field is called as it is; in an array or an Optional it is
-    /// called through a thunk, a third of the cost of a comparison or an applied option.
-    private struct Comparison {
+    /// A function in a field is called as it is; in an array or an Optional it is called
+    /// through a thunk, a third of the cost of a comparison or an applied option.
+    private final class Comparison {
         let changes: UInt32
         let differs: (ProgressTask, ProgressTask) -> Bool
+
+        init(changes: UInt32, differs: @escaping (ProgressTask, ProgressTask) -> Bool) {
+            self.changes = changes
+            self.differs = differs
+        }
     }
 
     /// The keys Start and Update accept, as an error lists them.
@@ -136,6 +145,7 @@ public final class TaskPropertyTable: @unchecked Sendable {
             compared.append(Comparison(changes: 1 << UInt32(index) | descriptor.texts.rawValue, differs: differs))
         }
         self.compared = compared
+        comparedUnretained = compared.map { Unmanaged.passUnretained($0) }
         let allSettings = descriptors.map(\.setting) + settings
         options = allSettings.compactMap(\.option)
         precondition(Set(options.map(\.key)).count == options.count, "an option key is declared twice")
@@ -157,8 +167,12 @@ public final class TaskPropertyTable: @unchecked Sendable {
     public func differences(_ task: ProgressTask, _ other: ProgressTask) -> TaskProperties {
         var changed: UInt32 = 0
         // Indexed through the buffer: the array's iterator costs more, on a path every update runs.
-        compared.withUnsafeBufferPointer { rows in
-            for index in rows.indices where rows[index].differs(task, other) { changed |= rows[index].changes }
+        comparedUnretained.withUnsafeBufferPointer { rows in
+            for index in rows.indices {
+                rows[index]._withUnsafeGuaranteedRef { row in
+                    if row.differs(task, other) { changed |= row.changes }
+                }
+            }
         }
         return TaskProperties(rawValue: changed)
     }
