@@ -67,19 +67,27 @@ public final class ChangeStream {
     }
 
     /// An output and its `interest`; nil for one that hears every batch.
-    private struct Listener {
+    private final class Listener {
         let output: ChangeOutput
         var interest: TaskProperties?
 
         init(_ output: ChangeOutput) {
             self.output = output
+            interest = Self.interest(of: output)
+        }
+
+        static func interest(of output: ChangeOutput) -> TaskProperties? {
             let interest = output.interest
-            self.interest = interest == .all ? nil : interest
+            return interest == .all ? nil : interest
         }
     }
 
     private var recorders: [ChangeRecorder] = []
     private var listeners: [Listener] = []
+    /// The same listeners (`listeners` keeps them), for the loop every update runs: an
+    /// output read out of an array element is retained and released around its call, an
+    /// atomic pair an output a batch; one read from a `let` of a guaranteed object is not.
+    private var unretainedListeners: [Unmanaged<Listener>] = []
     private var lastPublished: UInt64?
     /// Events held until the recorders commit.
     private var waiting: [Event] = []
@@ -92,15 +100,18 @@ public final class ChangeStream {
     public init() {}
 
     public func add(recorder: ChangeRecorder) { recorders.append(recorder) }
-    public func add(_ output: ChangeOutput) { listeners.append(Listener(output)) }
+    public func add(_ output: ChangeOutput) {
+        let listener = Listener(output)
+        listeners.append(listener)
+        unretainedListeners.append(Unmanaged.passUnretained(listener))
+    }
 
     /// `output`'s interest may have changed (a listener of its own came or went): the
     /// batches from the next one on are chosen by what it says now. An output that widens
     /// it reads what it missed from the store, which is current.
     public func interestChanged(_ output: ChangeOutput) {
-        guard let index = listeners.firstIndex(where: { $0.output === output }) else { return }
-        let listener = Listener(output)
-        if listener.interest != listeners[index].interest { listeners[index] = listener }
+        guard let listener = listeners.first(where: { $0.output === output }) else { return }
+        listener.interest = Listener.interest(of: output)
     }
 
     /// A batch and what tells its caller (nil when nobody waits on a reply).
@@ -206,9 +217,12 @@ public final class ChangeStream {
             }
             touched?.formUnion(change.properties)
         }
-        for listener in listeners {
-            if let interest = listener.interest, let touched, touched.isDisjoint(with: interest) { continue }
-            listener.output.publish(batch)
+        let unretained = unretainedListeners
+        for index in unretained.indices {
+            unretained[index]._withUnsafeGuaranteedRef { listener in
+                if let interest = listener.interest, let touched, touched.isDisjoint(with: interest) { return }
+                listener.output.publish(batch)
+            }
         }
     }
 
