@@ -85,8 +85,9 @@ public final class ChangeStream {
     private var recorders: [ChangeRecorder] = []
     private var listeners: [Listener] = []
     /// The same listeners (`listeners` keeps them), for the loop every update runs: an
-    /// output read out of an array element is retained and released around its call, an
-    /// atomic pair an output a batch; one read from a `let` of a guaranteed object is not.
+    /// output read out of an array element is retained and released around its call (an
+    /// atomic pair for each output and batch); one read from a `let` of an object the
+    /// caller guarantees is not.
     private var unretainedListeners: [Unmanaged<Listener>] = []
     private var lastPublished: UInt64?
     /// Events held until the recorders commit.
