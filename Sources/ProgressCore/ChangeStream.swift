@@ -83,12 +83,8 @@ public final class ChangeStream {
     }
 
     private var recorders: [ChangeRecorder] = []
-    private var listeners: [Listener] = []
-    /// The same listeners (`listeners` keeps them), for the loop every update runs: an
-    /// output read out of an array element is retained and released around its call (an
-    /// atomic pair for each output and batch); one read from a `let` of an object the
-    /// caller guarantees is not.
-    private var unretainedListeners: [Unmanaged<Listener>] = []
+    /// Visited on every update, without retaining them.
+    private var listeners = KeptObjects<Listener>()
     private var lastPublished: UInt64?
     /// Events held until the recorders commit.
     private var waiting: [Event] = []
@@ -102,16 +98,14 @@ public final class ChangeStream {
 
     public func add(recorder: ChangeRecorder) { recorders.append(recorder) }
     public func add(_ output: ChangeOutput) {
-        let listener = Listener(output)
-        listeners.append(listener)
-        unretainedListeners.append(Unmanaged.passUnretained(listener))
+        listeners.append(Listener(output))
     }
 
     /// `output`'s interest may have changed (a listener of its own came or went): the
     /// batches from the next one on are chosen by what it says now. An output that widens
     /// it reads what it missed from the store, which is current.
     public func interestChanged(_ output: ChangeOutput) {
-        guard let listener = listeners.first(where: { $0.output === output }) else { return }
+        guard let listener = listeners.all.first(where: { $0.output === output }) else { return }
         listener.interest = Listener.interest(of: output)
     }
 
@@ -195,9 +189,9 @@ public final class ChangeStream {
             reply?()
             publish(batch)
         case .departed(let client):
-            for listener in listeners { listener.output.clientLeft(client) }
+            listeners.forEach { $0.output.clientLeft(client) }
         case .stopping:
-            for listener in listeners { listener.output.stop() }
+            listeners.forEach { $0.output.stop() }
         }
     }
 
@@ -218,16 +212,15 @@ public final class ChangeStream {
             }
             touched?.formUnion(change.properties)
         }
-        let unretained = unretainedListeners
-        for index in unretained.indices {
-            unretained[index]._withUnsafeGuaranteedRef { listener in
-                if let interest = listener.interest, let touched, touched.isDisjoint(with: interest) { return }
-                listener.output.publish(batch)
-            }
+        // A copy of the list: an output's call may reach back into the stream.
+        let listeners = listeners
+        listeners.forEach { listener in
+            if let interest = listener.interest, let touched, touched.isDisjoint(with: interest) { return }
+            listener.output.publish(batch)
         }
     }
 
     public func flushBeforeRead(_ scope: ReadScope) {
-        for listener in listeners { listener.output.flushBeforeRead(scope) }
+        listeners.forEach { $0.output.flushBeforeRead(scope) }
     }
 }

@@ -108,12 +108,9 @@ public final class TaskPropertyTable: @unchecked Sendable {
     public let descriptors: [TaskPropertyDescriptor]
     /// What the job sets that is no property.
     public let settings: [TaskSetting]
-    /// The properties compared by value, each with its bit and the bits of the texts it changes.
-    private let compared: [Comparison]
-    /// The same, read by the diff without retaining them (`compared` keeps them): a closure
-    /// read out of an array is retained for the call, one atomic increment and decrement a
-    /// row on every update; one read from a `let` of an object the caller guarantees is not.
-    private let comparedUnretained: [Unmanaged<Comparison>]
+    /// The properties compared by value, each with its bit and the bits of the texts it
+    /// changes; the diff visits them on every update, without retaining them.
+    private let compared: KeptObjects<Comparison>
     /// Every option, in the order of the rows.
     private let options: [TaskOption]
     /// The options that apply themselves, in the same order.
@@ -144,8 +141,7 @@ public final class TaskPropertyTable: @unchecked Sendable {
             guard case .differs(let differs) = descriptor.change else { continue }
             compared.append(Comparison(changes: 1 << UInt32(index) | descriptor.texts.rawValue, differs: differs))
         }
-        self.compared = compared
-        comparedUnretained = compared.map { Unmanaged.passUnretained($0) }
+        self.compared = KeptObjects(compared)
         let allSettings = descriptors.map(\.setting) + settings
         options = allSettings.compactMap(\.option)
         precondition(Set(options.map(\.key)).count == options.count, "an option key is declared twice")
@@ -166,13 +162,8 @@ public final class TaskPropertyTable: @unchecked Sendable {
     /// The properties whose client-visible values differ between the two.
     public func differences(_ task: ProgressTask, _ other: ProgressTask) -> TaskProperties {
         var changed: UInt32 = 0
-        // Indexed through the buffer: the array's iterator costs more, on a path every update runs.
-        comparedUnretained.withUnsafeBufferPointer { rows in
-            for index in rows.indices {
-                rows[index]._withUnsafeGuaranteedRef { row in
-                    if row.differs(task, other) { changed |= row.changes }
-                }
-            }
+        compared.forEach { row in
+            if row.differs(task, other) { changed |= row.changes }
         }
         return TaskProperties(rawValue: changed)
     }
