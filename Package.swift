@@ -153,10 +153,3 @@ let package = Package(
     ],
     swiftLanguageModes: [.v6]
 )
-
-// Release builds check exclusive access when they compile, not again at run time: the
-// run-time check is a thread-local lookup at every access to a class's stored property,
-// and a value update makes some twenty. Debug builds, which every test runs, keep it.
-for target in package.targets where target.type != .system && target.name != "CICU" {
-    target.swiftSettings = (target.swiftSettings ?? []) + [.unsafeFlags(["-enforce-exclusivity=unchecked"], .when(configuration: .release))]
-}
