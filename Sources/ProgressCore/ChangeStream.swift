@@ -97,9 +97,7 @@ public final class ChangeStream {
     public init() {}
 
     public func add(recorder: ChangeRecorder) { recorders.append(recorder) }
-    public func add(_ output: ChangeOutput) {
-        listeners.append(Listener(output))
-    }
+    public func add(_ output: ChangeOutput) { listeners.append(Listener(output)) }
 
     /// `output`'s interest may have changed (a listener of its own came or went): the
     /// batches from the next one on are chosen by what it says now. An output that widens
@@ -212,8 +210,6 @@ public final class ChangeStream {
             }
             touched?.formUnion(change.properties)
         }
-        // A copy of the list: an output's call may reach back into the stream.
-        let listeners = listeners
         listeners.forEach { listener in
             if let interest = listener.interest, let touched, touched.isDisjoint(with: interest) { return }
             listener.output.publish(batch)
