@@ -27,6 +27,8 @@ public final class AccessibilityExport: DaemonInput, AccessibleModel {
         public var applicationName = "progressd"
         /// The daemon's clock (GLib's monotonic time); nil for GLib's own.
         public var clock: Clock?
+        /// Applies the values the daemon's front door holds (`TaskFrontDoor.applyStaged`).
+        public var applyHeldValues: () -> Void = {}
 
         /// The daemon's session connection, store, texts, limits, version and clock, in `locale`.
         public init(context: DaemonContext, locale: String, overrideAddress: String?) {
@@ -36,6 +38,7 @@ public final class AccessibilityExport: DaemonInput, AccessibleModel {
             limits = context.limits
             version = context.configuration.version
             clock = context.clock
+            applyHeldValues = { [unowned frontDoor = context.frontDoor] in frontDoor.applyStaged() }
             self.locale = locale
             self.overrideAddress = overrideAddress
         }
@@ -109,6 +112,8 @@ public final class AccessibilityExport: DaemonInput, AccessibleModel {
 
     /// Whether the application is embedded on an accessibility bus now (for tests and logs).
     public var isConnected: Bool { bus != nil }
+
+    func beforeRead() { configuration.applyHeldValues() }
 
     func look(_ name: TaskName) -> AccessibleBar? {
         configuration.store.task(name).map { AccessibleBar($0, texts: configuration.texts) }

@@ -6,6 +6,9 @@ import ProgressCore
 protocol AccessibleModel: AnyObject {
     var tree: AccessibleTree { get }
     func look(_ name: TaskName) -> AccessibleBar?
+    /// A client reads: the values the daemon holds are applied first, so that a screen
+    /// reader polling a bar hears its newest value.
+    func beforeRead()
     /// The application's name, in the daemon's locale.
     var applicationName: String { get }
     var locale: String { get }
@@ -37,6 +40,7 @@ final class AccessibleObjects {
     // MARK: Methods
 
     func call(interface: String, method: String, _ call: MethodCall) {
+        model.beforeRead()
         let path = call.path
         let isRoot = path == AccessibleTree.rootPath
         let name = tree.task(atPath: path)
@@ -141,6 +145,7 @@ final class AccessibleObjects {
     // MARK: Properties
 
     func property(path: String, interface: String, property: String) -> OpaquePointer? {
+        model.beforeRead()
         if path == AccessibleTree.rootPath {
             switch property {
             case "Name": return Variant.string(model.applicationName)

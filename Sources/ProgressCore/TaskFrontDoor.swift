@@ -7,6 +7,9 @@ public final class TaskFrontDoor {
     private let access: AccessPolicy
     /// The sequence number of the last change handed out.
     public private(set) var lastSequence: UInt64
+    /// Where held values go (`StagedValues`); nil, every value is applied at once.
+    public weak var stagedValues: StagedValueSink?
+    private var staged = StagedValues()
 
     /// `firstSequence` is the number of this run's first change. The daemon starts it at the
     /// wall clock in microseconds, so that numbers keep growing across restarts and a
@@ -18,6 +21,12 @@ public final class TaskFrontDoor {
     }
 
     public func perform(_ command: TaskCommand, by origin: ChangeOrigin) -> CommandOutcome {
+        if stagedValues != nil {
+            if case .setFraction(let name, let fraction) = command, hold(fraction, for: name, by: origin, command) {
+                return CommandOutcome(batch: ChangeBatch(origin: origin, changes: []), error: nil)
+            }
+            applyStaged()
+        }
         var applied: [TaskChange] = []
         do throws(ProgressError) {
             let admitted = try access.admit(command, by: origin, store: store)
@@ -30,7 +39,34 @@ public final class TaskFrontDoor {
 
     /// Runs the timing rules that are due (stall, lease, linger).
     public func runTimers() -> ChangeBatch {
-        batch(store.housekeeping(), .timer)
+        applyStaged()
+        return batch(store.housekeeping(), .timer)
+    }
+
+    /// Applies the values held (`StagedValues`), each through the store's SetFraction with
+    /// the identity that sent it, and hands their batches to the sink in order. Every other
+    /// way through the front door calls it first; the daemon calls it before a read and when
+    /// the sink's timer comes.
+    public func applyStaged() {
+        guard !staged.isEmpty, let sink = stagedValues else { return }
+        for entry in staged.takeAll() {
+            // Nothing else came through the door since the value was held and checked, so
+            // the task is as it was then and the store takes it.
+            let applied = (try? store.setFraction(entry.name, entry.fraction, calls: entry.calls)) ?? []
+            sink.submit(staged: batch(applied, entry.origin))
+        }
+    }
+
+    /// Holds a SetFraction's value instead of applying it, when it passes every check it
+    /// would at once and its task updates frequently; false sends it the usual way (where a
+    /// refused one gets its error).
+    private func hold(_ fraction: Double, for name: TaskName, by origin: ChangeOrigin, _ command: TaskCommand) -> Bool {
+        guard let sink = stagedValues, (try? TaskUpdate.validFraction(fraction)) != nil,
+              store.takesHeldValue(name), (try? access.admit(command, by: origin, store: store)) != nil else { return false }
+        if staged.hold(fraction, for: name, by: origin) {
+            sink.valuesWaiting(withinMicros: 1_000_000 / Int64(max(1, store.limits.maxSignalsPerSecond)))
+        }
+        return true
     }
 
     /// Puts recorded tasks back after a restart, into an empty store, as one batch: every
@@ -45,7 +81,8 @@ public final class TaskFrontDoor {
 
     /// A client left the bus: its `caller` tasks fail.
     public func clientLeft(_ client: ClientID) -> ChangeBatch {
-        batch(store.connectionClosed(client), .connectionClosed(client))
+        applyStaged()
+        return batch(store.connectionClosed(client), .connectionClosed(client))
     }
 
     private func apply(_ command: TaskCommand, by origin: ChangeOrigin, into applied: inout [TaskChange]) throws(ProgressError) {

@@ -38,6 +38,16 @@ public final class TaskStore {
     /// Who owns the task, read without copying it out.
     public func owner(of name: TaskName) -> TaskOwner? { tasks.owner(of: name) }
 
+    /// Whether a SetFraction of the task may be held (`StagedValues`): it would be taken
+    /// (a live task without children), it would change nothing but the value and what
+    /// counts it (the task shows a value, runs and is not stalled, so nothing signalled at
+    /// once moves), and the task updates frequently, so its value is heard at a pace anyway.
+    func takesHeldValue(_ name: TaskName) -> Bool {
+        tasks.read(name) { task in
+            task.updatesFrequently && task.state == .running && !task.hasChildren && !task.indeterminate && !task.isStalled
+        } ?? false
+    }
+
     /// Names in a stable order (byte order of their UTF-8), for List and Snapshot; kept in
     /// that order as tasks come and go, so reading it sorts nothing.
     public var sortedNames: [TaskName] { Array(tasks.namesInOrder) }
@@ -107,13 +117,15 @@ public final class TaskStore {
 
     /// The call a job makes most, hundreds of times a second: the task changes in its slot,
     /// with one copy of it kept for what changed, instead of copies out and back in.
-    func setFraction(_ name: TaskName, _ fraction: Double) throws(ProgressError) -> [TaskChange] {
+    /// `calls` is how many SetFractions this one stands for (the values held for a task
+    /// that updates frequently, the last applied): each counts in the task's Serial.
+    func setFraction(_ name: TaskName, _ fraction: Double, calls: UInt64 = 1) throws(ProgressError) -> [TaskChange] {
         let fraction = try TaskUpdate.validFraction(fraction)
         let changed = try tasks.modify(name) { (task, before) throws(ProgressError) -> (change: TaskChange, isTopLevel: Bool) in
             try Self.refuseValue(of: task, action: "updated")
             Self.apply(fraction: fraction, to: &task)
             task.indeterminate = false
-            return (count(&task, replacing: before, activity: true), task.parent == nil)
+            return (count(&task, replacing: before, activity: true, calls: calls), task.parent == nil)
         }
         guard let changed else { throw Self.noSuchTask(name) }
         let ancestors = changed.isTopLevel ? [] : recomputeAncestors(of: tasks[name]!)
@@ -294,7 +306,7 @@ public final class TaskStore {
     /// change with what counting it moved.
     private func count(
         _ task: inout ProgressTask, replacing before: ProgressTask, activity: Bool, forceChange: Bool = false,
-        requests: [TaskRequest] = []
+        requests: [TaskRequest] = [], calls: UInt64 = 1
     ) -> TaskChange {
         if activity {
             task.lastActivity = clock.monotonicMicros
@@ -304,7 +316,7 @@ public final class TaskStore {
         var changed = properties.differences(task, before)
         let counts = forceChange || !changed.isEmpty
         if counts {
-            task.serial += 1
+            task.serial += calls
             task.updated = max(clock.wallMicros, before.updated)
             countTowardsRate(&task)
             // What counting the change itself moved.

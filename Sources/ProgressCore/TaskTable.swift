@@ -77,6 +77,13 @@ final class TaskTable {
     /// retain each of its strings).
     func owner(of name: TaskName) -> TaskOwner? { slots[name]?.task.owner }
 
+    /// Reads the task named in its slot, without copying it out (the slot's task is passed
+    /// in place, as `modify` passes it). Nil when there is no such task.
+    func read<Result>(_ name: TaskName, _ body: (inout ProgressTask) -> Result) -> Result? {
+        guard let slot = slots[name] else { return nil }
+        return body(&slot.task)
+    }
+
     /// Changes the task named in its slot, without copying it out and back: `body` gets the
     /// task to change and a copy of it as it was. What `body` throws leaves the task as it
     /// was. Nil when there is no such task.

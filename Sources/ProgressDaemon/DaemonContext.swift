@@ -118,10 +118,20 @@ public final class DaemonContext {
         stream.depart(client)
     }
 
-    /// The last event down the stream: what waits is committed, then every part stops.
+    /// A read of `scope` is about to be answered: the values the front door holds are
+    /// applied, and what outputs hold back for it is sent, so that the reply shows the
+    /// newest state and never overtakes a signal about an older one.
+    public func flushBeforeRead(_ scope: ReadScope) {
+        frontDoor.applyStaged()
+        stream.flushBeforeRead(scope)
+    }
+
+    /// The last event down the stream: held values are applied and what waits is
+    /// committed, then every part stops.
     func stop() {
         guard started, !stopped else { return }
         stopped = true
+        frontDoor.applyStaged()
         stream.stop()
     }
 }

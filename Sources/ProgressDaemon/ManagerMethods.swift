@@ -73,7 +73,7 @@ extension ProgressService {
         }),
         ("Snapshot", { service, call throws(ProgressError) in
             let texts = try service.context.texts(forLocale: call.string(0))
-            service.context.stream.flushBeforeRead(.everything)
+            service.context.flushBeforeRead(.everything)
             let limit = service.store.limits.maxReplyBytes
             let page = service.variants.tasksByName(
                 service.store.namesInOrder.lazy.compactMap(service.store.task).map { [properties = service.store.properties] in ($0, properties.all) }, texts: texts,
@@ -90,7 +90,7 @@ extension ProgressService {
             let asked = Int(call.uint32(2))
             let limits = service.store.limits
             let count = asked == 0 ? limits.maxPageTasks : min(asked, limits.maxPageTasks)
-            service.context.stream.flushBeforeRead(.everything)
+            service.context.flushBeforeRead(.everything)
             // The page starts after `after` in name order, found without walking the table.
             let page = service.variants.tasksByName(
                 service.store.names(after: after).lazy.compactMap(service.store.task).map { [properties = service.store.properties] in ($0, properties.all) },
@@ -109,7 +109,7 @@ extension ProgressService {
             let name = try service.store.name(call.string(0))
             let texts = try service.context.texts(forLocale: call.string(1))
             guard service.store.task(name) != nil else { throw .noSuchTask("no task is named '\(name.text)'") }
-            service.context.stream.flushBeforeRead(.task(name))
+            service.context.flushBeforeRead(.task(name))
             call.reply(Variant.tuple([service.variants.properties(.all, of: service.store.task(name)!, texts: texts)]))
         }),
         ("Subscribe", { service, call throws(ProgressError) in
@@ -122,6 +122,7 @@ extension ProgressService {
             call.reply(nil)
         }),
         ("Aggregate", { service, call throws(ProgressError) in
+            service.context.frontDoor.applyStaged()
             call.reply(Variant.tuple([service.variants.summary(service.store.summary(appId: call.string(0)))]))
         }),
     ])
@@ -155,19 +156,21 @@ extension ProgressService {
     private func changes(
         since: UInt64, _ options: ChangesOptions, texts: TaskDescribing
     ) throws(ProgressError) -> (reply: OpaquePointer, tasks: Int) {
+        // The index answers from what it heard: held values first.
+        context.frontDoor.applyStaged()
         let answer = try changeIndex.changes(since: since)
         var removed: [TaskName] = []
         var rows: [(ProgressTask, TaskProperties)] = []
         switch answer {
         case .reset:
-            context.stream.flushBeforeRead(.everything)
+            context.flushBeforeRead(.everything)
             rows = store.namesInOrder.compactMap(store.task).map { ($0, options.properties) }
         case .changes(let changed, let gone):
             removed = gone
             for (name, properties) in changed {
                 let wanted = properties.intersection(options.properties)
                 guard !wanted.isEmpty, let task = store.task(name) else { continue }
-                context.stream.flushBeforeRead(.task(name))
+                context.flushBeforeRead(.task(name))
                 rows.append((task, wanted))
             }
         }

@@ -77,7 +77,7 @@ final class ManagerPropertiesOutput: ChangeOutput {
     /// an older value.
     func value(of property: String) -> OpaquePointer? {
         guard let row = ManagerProperty.all.first(where: { $0.name == property }) else { return nil }
-        sources.context.stream.flushBeforeRead(.manager)
+        sources.context.flushBeforeRead(.manager)
         return row.value(sources)
     }
 

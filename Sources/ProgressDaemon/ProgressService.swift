@@ -77,6 +77,7 @@ public final class ProgressService {
         context.add(subscriptions)
         context.add(TimingInput(context: context))
         context.add(ConnectionWatch(context: context))
+        context.add(StagedValueInput(context: context))
         context.identities.clientLeft = { [unowned context] client in context.clientLeft(client) }
         // The group is every transition that arrives while calls keep coming: it is committed
         // when the main loop has no call ready (idle priority), or after `Limits`' group
@@ -109,6 +110,7 @@ public final class ProgressService {
     /// Saves what waits, stops every part (the stream's last event) and withdraws the objects.
     public func unregister() {
         // What was replied to goes out; what waits for its sync is synced and replied to.
+        context.frontDoor.applyStaged()
         commit()
         g_dbus_connection_flush_sync(context.connection, nil, nil)
         journal?.saveNow()
@@ -122,7 +124,7 @@ public final class ProgressService {
     // MARK: Reads that GDBus routes here
 
     func handleGetManagedObjects(invocation: OpaquePointer) {
-        context.stream.flushBeforeRead(.everything)
+        context.flushBeforeRead(.everything)
         let limit = store.limits.maxReplyBytes
         let page = variants.managedObjects(in: store, texts: context.texts, maxBytes: limit)
         guard page.complete else {
@@ -159,7 +161,7 @@ public final class ProgressService {
     /// overtakes a signal about an older value.
     func taskProperty(path: String, property: String) -> OpaquePointer? {
         guard let name = task(atPath: path), let index = store.properties.index(named: property) else { return nil }
-        context.stream.flushBeforeRead(.task(name))
+        context.flushBeforeRead(.task(name))
         guard let task = store.task(name) else { return nil }
         return Variant.property(store.properties.value(at: index, of: task, describing: context.texts))
     }
