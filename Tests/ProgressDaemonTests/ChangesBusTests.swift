@@ -49,6 +49,22 @@ final class ChangesBusTests: DaemonTestCase {
         XCTAssertEqual(try changes(since: third.serial).removed, [], "once per poll window")
     }
 
+    /// A task that updates frequently has its SetFraction values held by the daemon; a poll
+    /// applies them first, so it shows the last value taken and every call in Serial.
+    func testAPollShowsTheLastValueOfATaskThatUpdatesFrequently() throws {
+        try start("copy", [("updates-frequently", .bool(true))])
+        let first = try changes(since: 0)
+        for step in 1...50 {
+            try manager("SetFraction", [.string("copy"), .double(Double(step) / 100)])
+        }
+        let poll = try changes(since: first.serial, [("properties", .array(elementType: "s", [.string("Fraction"), .string("Serial")]))])
+        XCTAssertEqual(poll.tasks["copy"]?["Fraction"], .double(0.5))
+        XCTAssertEqual(poll.tasks["copy"]?["Serial"], .uint64(50), "every SetFraction counts")
+        XCTAssertEqual(poll.serial, try serial())
+        try manager("SetFraction", [.string("copy"), .double(0.75)])
+        XCTAssertEqual(try changes(since: poll.serial).tasks["copy"]?["Fraction"], .double(0.75))
+    }
+
     func testBadPollsGetNamedErrors() throws {
         try start("backup")
         let now = try serial()
