@@ -20,9 +20,10 @@ public protocol StagedValueSink: AnyObject {
 /// not the store's change, diff, batch and every output.
 ///
 /// What is kept: every value that was acknowledged reaches the store, each task's last one
-/// among them, and every call counts in the task's Serial; a held value is applied before any other command, timer rule, departure,
-/// read or stop, so nothing observes the tasks out of order; and each is applied through
-/// the store's own SetFraction with the identity that sent it.
+/// among them, and every call counts in the task's Serial; a held value is applied before
+/// any other command, timer rule, departure, read or stop, so nothing observes the tasks
+/// out of order; and each is applied through the store's own SetFraction with the identity
+/// that sent it.
 struct StagedValues {
     struct Entry {
         let name: TaskName
