@@ -67,7 +67,7 @@ public final class AccessibilityExport: DaemonInput, AccessibleModel {
     public init(configuration: Configuration) {
         self.configuration = configuration
         clock = configuration.clock ?? GLibClock()
-        pacer = ValueEventPacer(taskIntervalMicros: 1_000_000 / Int64(max(1, configuration.limits.maxSignalsPerSecond)))
+        pacer = ValueEventPacer(taskIntervalMicros: configuration.limits.signalIntervalMicros)
         do {
             info = try AtspiInterfaces()
         } catch {

@@ -26,6 +26,8 @@ public struct Limits: Sendable, Equatable {
     /// The range a daemon flag may set for `maxSignalsPerSecond`: at least one signal a second
     /// keeps watchers live; more than 1000 would no longer be coalescing.
     public static let signalRateRange = 1...1_000
+    /// The least time between two signals of one task, from `maxSignalsPerSecond`.
+    public var signalIntervalMicros: Int64 { 1_000_000 / Int64(max(1, maxSignalsPerSecond)) }
 
     /// Without an update for this long a task shows Stalled: long enough for a slow disk,
     /// short enough that a frozen job is noticed while someone still cares.

@@ -21,8 +21,8 @@ public final class TaskFrontDoor {
     }
 
     public func perform(_ command: TaskCommand, by origin: ChangeOrigin) -> CommandOutcome {
-        if stagedValues != nil {
-            if case .setFraction(let name, let fraction) = command, hold(fraction, for: name, by: origin, command) {
+        if let sink = stagedValues {
+            if case .setFraction(let name, let fraction) = command, hold(fraction, for: name, by: origin, command, into: sink) {
                 return CommandOutcome(batch: ChangeBatch(origin: origin, changes: []), error: nil)
             }
             applyStaged()
@@ -60,12 +60,12 @@ public final class TaskFrontDoor {
     /// Holds a SetFraction's value instead of applying it, when it passes every check it
     /// would at once and its task updates frequently; false sends it the usual way (where a
     /// refused one gets its error).
-    private func hold(_ fraction: Double, for name: TaskName, by origin: ChangeOrigin, _ command: TaskCommand) -> Bool {
-        guard let sink = stagedValues, (try? TaskUpdate.validFraction(fraction)) != nil,
-              store.takesHeldValue(name), (try? access.admit(command, by: origin, store: store)) != nil else { return false }
-        if staged.hold(fraction, for: name, by: origin) {
-            sink.valuesWaiting(withinMicros: 1_000_000 / Int64(max(1, store.limits.maxSignalsPerSecond)))
-        }
+    private func hold(
+        _ fraction: Double, for name: TaskName, by origin: ChangeOrigin, _ command: TaskCommand, into sink: StagedValueSink
+    ) -> Bool {
+        guard (try? TaskUpdate.validFraction(fraction)) != nil, store.takesHeldValue(name),
+              (try? access.admit(command, by: origin, store: store)) != nil else { return false }
+        if staged.hold(fraction, for: name, by: origin) { sink.valuesWaiting(withinMicros: store.limits.signalIntervalMicros) }
         return true
     }
 

@@ -394,12 +394,3 @@ public final class TaskStore {
         return task
     }
 }
-
-extension Dictionary {
-    /// Takes `member` out of the set under `key`, and the set with it once it is empty, so
-    /// that nothing is kept for a key with no members.
-    mutating func remove<Member>(_ member: Member, from key: Key) where Value == Set<Member> {
-        self[key]?.remove(member)
-        if self[key]?.isEmpty == true { self[key] = nil }
-    }
-}

@@ -121,3 +121,12 @@ private func saturatingSum(_ a: UInt64, _ b: UInt64) -> UInt64 {
     let (sum, overflow) = a.addingReportingOverflow(b)
     return overflow ? .max : sum
 }
+
+extension Dictionary {
+    /// Takes `member` out of the set under `key`, and the set with it once it is empty, so
+    /// that nothing is kept for a key with no members.
+    mutating func remove<Member>(_ member: Member, from key: Key) where Value == Set<Member> {
+        self[key]?.remove(member)
+        if self[key]?.isEmpty == true { self[key] = nil }
+    }
+}

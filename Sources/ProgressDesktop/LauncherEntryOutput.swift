@@ -58,7 +58,7 @@ public final class LauncherEntryOutput: ChangeOutput {
 
     public init(context: DaemonContext) {
         self.context = context
-        intervalMicros = max(32_000, 1_000_000 / Int64(max(1, context.limits.maxSignalsPerSecond)))
+        intervalMicros = max(32_000, context.limits.signalIntervalMicros)
         interface = Self.parseInterface()
         vtable.initialize(to: GDBusInterfaceVTable(
             method_call: { _, sender, path, _, method, parameters, invocation, userData in
