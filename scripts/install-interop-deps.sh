@@ -7,6 +7,7 @@
 # packagekitd with pkcon, fwupd with its test devices and polkitd (real system services on a
 # private system bus, in a private mount namespace made with util-linux's unshare);
 # the terminal tools `progressctl run` reads progress from (rsync, curl, wget, git, pv, ffmpeg);
+# dpkg-dev's dpkg-scanpackages (a local apt repository of .debs built in the test); tmux;
 # sway, waybar and grim (a real StatusNotifierItem host in a headless compositor, and its screenshots).
 # Called by `make interop`; quiet when all is there.
 set -eu
@@ -29,7 +30,8 @@ have_cmd pkcon || missing="$missing packagekit-tools"
 [ -x /usr/libexec/fwupd/fwupd ] && have_cmd fwupdmgr || missing="$missing fwupd"
 [ -f /usr/share/installed-tests/fwupd/fakedevice124.cab ] || missing="$missing fwupd-tests"
 have_cmd unshare && have_cmd setpriv || missing="$missing util-linux"
-for tool in rsync curl wget git pv ffmpeg; do have_cmd "$tool" || missing="$missing $tool"; done
+have_cmd dpkg-scanpackages || missing="$missing dpkg-dev"
+for tool in rsync curl wget git pv ffmpeg tmux; do have_cmd "$tool" || missing="$missing $tool"; done
 have_cmd sway || missing="$missing sway"
 have_cmd waybar || missing="$missing waybar"
 have_cmd grim || missing="$missing grim"
