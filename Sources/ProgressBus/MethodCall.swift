@@ -28,6 +28,10 @@ public struct MethodCall {
     public func double(_ index: Int) -> Double { Variant.doubleChild(parameters, index) }
     public func bool(_ index: Int) -> Bool { Variant.boolChild(parameters, index) }
     public func options(_ index: Int) -> [(key: String, value: OptionValue)] { Variant.optionsChild(parameters, index) }
+    /// The options of `call`, refused from their number alone when there are more than its keys.
+    public func options(_ index: Int, for call: String, accepting keys: [String]) throws(ProgressError) -> [(key: String, value: OptionValue)] {
+        try Variant.optionsChild(parameters, index, for: call, accepting: keys)
+    }
     /// Child `index`, which the caller unrefs.
     public func child(_ index: Int) -> OpaquePointer { Variant.child(parameters, index) }
 

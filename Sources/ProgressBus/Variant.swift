@@ -118,6 +118,21 @@ public enum Variant {
         withChild(tuple, index) { options($0) }
     }
 
+    /// The entries of the a{sv} child `index` for `call`, which accepts `keys`: a dictionary
+    /// with more entries than that must repeat a key or hold one the call does not know, so
+    /// it is refused from its length, before any entry is read.
+    public static func optionsChild(
+        _ tuple: OpaquePointer, _ index: Int, for call: String, accepting keys: [String]
+    ) throws(ProgressError) -> [(key: String, value: OptionValue)] {
+        let child = g_variant_get_child_value(tuple, gsize(index))!
+        defer { g_variant_unref(child) }
+        let count = Int(g_variant_n_children(child))
+        if count > keys.count {
+            throw .limitExceeded("\(call) got \(count) options; it accepts at most \(keys.count) keys: \(keys.joined(separator: ", "))")
+        }
+        return options(child)
+    }
+
     /// The entries of an a{sv}, in the order the sender wrote them, each read as an
     /// OptionValue (its signature kept): the one walk over a dictionary of variants.
     public static func options(_ dictionary: OpaquePointer) -> [(key: String, value: OptionValue)] {

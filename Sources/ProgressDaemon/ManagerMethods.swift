@@ -17,12 +17,12 @@ extension ProgressService {
     static let managerMethods = MethodTable<ManagerHandler>(interface: BusNames.managerInterface, [
         ("Start", { service, call throws(ProgressError) in
             let name = try service.store.name(call.string(0))
-            let update = try TaskUpdate.parse(call.options(1), for: .start, limits: service.store.limits, properties: service.store.properties)
+            let update = try TaskUpdate.parse(call.options(1, for: "Start", accepting: service.store.properties.startKeys), for: .start, limits: service.store.limits, properties: service.store.properties)
             service.run(Mutation(command: .start(name, update)) { Variant.tuple([Variant.objectPath(BusNames.taskPath(name))]) }, call)
         }),
         ("Update", { service, call throws(ProgressError) in
             let name = try service.store.name(call.string(0))
-            let update = try TaskUpdate.parse(call.options(1), for: .update, limits: service.store.limits, properties: service.store.properties)
+            let update = try TaskUpdate.parse(call.options(1, for: "Update", accepting: service.store.properties.updateKeys), for: .update, limits: service.store.limits, properties: service.store.properties)
             service.run(Mutation(command: .update(name, update)), call)
         }),
         ("UpdateMany", { service, call throws(ProgressError) in
@@ -100,7 +100,7 @@ extension ProgressService {
         }),
         ("Changes", { service, call throws(ProgressError) in
             let since = Variant.uint64Child(call.parameters, 0)
-            let options = try ChangesOptions.parse(call.options(1))
+            let options = try ChangesOptions.parse(call.options(1, for: "Changes", accepting: ChangesOptions.keys))
             let texts = try service.context.texts(forLocale: options.locale)
             let (reply, tasks) = try service.changes(since: since, options, texts: texts)
             call.reply(reply)
@@ -113,7 +113,7 @@ extension ProgressService {
             call.reply(Variant.tuple([service.variants.properties(.all, of: service.store.task(name)!, texts: texts)]))
         }),
         ("Subscribe", { service, call throws(ProgressError) in
-            let options = try SubscriptionOptions.parse(call.options(0), limits: service.store.limits)
+            let options = try SubscriptionOptions.parse(call.options(0, for: "Subscribe", accepting: SubscriptionOptions.keys), limits: service.store.limits)
             let path = try service.subscriptions.subscribe(options, by: call.sender)
             call.reply(Variant.tuple([Variant.objectPath(path)]))
         }),
@@ -143,7 +143,7 @@ extension ProgressService {
             do throws(ProgressError) {
                 parsed.append(NamedUpdate(
                     name: try store.name(Variant.stringChild(entry, 0)),
-                    update: try TaskUpdate.parse(Variant.optionsChild(entry, 1), for: .update, limits: store.limits, properties: store.properties)))
+                    update: try TaskUpdate.parse(Variant.optionsChild(entry, 1, for: "UpdateMany", accepting: store.properties.updateKeys), for: .update, limits: store.limits, properties: store.properties)))
             } catch {
                 throw error.prefixed("entry \(index)")
             }

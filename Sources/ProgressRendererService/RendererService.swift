@@ -28,12 +28,15 @@ public final class RendererService {
     public typealias Render = ([(key: String, value: OptionValue)], @escaping (Result<Rendered, Refusal>) -> Void) -> Void
 
     private let render: Render
+    /// Every key a Render request may hold: a request with more entries is refused unread.
+    private let acceptedKeys: [String]
     private let node: UnsafeMutablePointer<GDBusNodeInfo>
     private let vtable = UnsafeMutablePointer<GDBusInterfaceVTable>.allocate(capacity: 1)
     private var registration: UInt32 = 0
 
-    public init(render: @escaping Render) throws(DaemonError) {
+    public init(acceptedKeys: [String], render: @escaping Render) throws(DaemonError) {
         self.render = render
+        self.acceptedKeys = acceptedKeys
         var error: UnsafeMutablePointer<GError>?
         guard let node = g_dbus_node_info_new_for_xml(Self.introspectionXML, &error) else {
             throw DaemonError("the embedded renderer XML does not parse: \(consumeMessage(error))")
@@ -68,7 +71,13 @@ public final class RendererService {
     /// GDBus keeps the invocation until it is answered, so a request waiting for progressd
     /// is answered from the callback.
     private func handle(_ call: MethodCall) {
-        render(call.options(0)) { outcome in Self.answer(call, outcome) }
+        let options: [(key: String, value: OptionValue)]
+        do throws(ProgressError) {
+            options = try call.options(0, for: "Render", accepting: acceptedKeys)
+        } catch {
+            return call.fail(Self.errorPrefix + "InvalidSpec", error.message)
+        }
+        render(options) { outcome in Self.answer(call, outcome) }
     }
 
     private static func answer(_ call: MethodCall, _ outcome: Result<Rendered, Refusal>) {

@@ -11,6 +11,8 @@ import ProgressText
 /// the localized percent. The rest goes to RenderSpec as it is.
 enum RenderRequest {
     static let ownKeys: Set<String> = ["task", "locale", "label", "title"]
+    /// RenderSpec's keys and this request's own, each once.
+    static let acceptedKeys = RenderSpec.keys + ownKeys.subtracting(RenderSpec.keys).sorted()
     /// How long a render waits for progressd's Describe: a live task is a local call that
     /// takes milliseconds, and a hung daemon must not hold this request, or the requests
     /// queued behind it on the service's one thread, for D-Bus's default 25 seconds.

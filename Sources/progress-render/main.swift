@@ -54,7 +54,7 @@ if parsed.has("service") {
     let environment = ProcessInfo.processInfo.environment
     let service: RendererService
     do {
-        service = try RendererService { options, completion in
+        service = try RendererService(acceptedKeys: RenderRequest.acceptedKeys) { options, completion in
             RenderRequest.render(options, environment: environment, completion)
         }
     } catch {

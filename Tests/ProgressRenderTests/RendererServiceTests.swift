@@ -96,6 +96,33 @@ final class RendererServiceTests: XCTestCase {
         }
     }
 
+    /// An options dictionary with more entries than its call has keys is refused from its
+    /// length: read entry by entry, the first unknown key would be the error instead.
+    func testOversizedOptionDictionariesAreRefusedFromTheirLength() throws {
+        let client = try bus.connect()
+        let entries = (0..<100_000).map { ("key \($0)", BusValue.bool(true)) }
+        XCTAssertThrowsError(try render(entries, on: client)) { error in
+            let error = error as? BusCallError
+            XCTAssertEqual(error?.name, RendererService.errorPrefix + "InvalidSpec")
+            XCTAssertTrue(error?.message.hasPrefix("Render got 100000 options; it accepts at most 36 keys: style, ") == true, "\(error?.message ?? "")")
+        }
+        let daemon = try DaemonProcess(bus: bus)
+        defer { daemon.stop() }
+        for (method, arguments) in [
+            ("Start", [BusValue.string("big"), .vardict(entries)]), ("Update", [.string("big"), .vardict(entries)]),
+            ("Changes", [.uint64(0), .vardict(entries)]), ("Subscribe", [.vardict(entries)]),
+            ("UpdateMany", [.array(elementType: "(sa{sv})", [.tuple([.string("big"), .vardict(entries)])])]),
+        ] {
+            XCTAssertThrowsError(try client.call(BusNames.busName, BusNames.managerPath, BusNames.managerInterface, method, arguments)) { error in
+                let error = error as? BusCallError
+                XCTAssertEqual(error?.name, BusNames.errorPrefix + "LimitExceeded", method)
+                XCTAssertTrue(error?.message.contains("got 100000 options; it accepts at most") == true, "\(method): \(error?.message ?? "")")
+            }
+        }
+        XCTAssertEqual(try client.call(BusNames.busName, BusNames.managerPath, BusNames.managerInterface, "List", []).first?.strings, [],
+                       "nothing was started")
+    }
+
     /// progressctl render, through the service, of a live task.
     func testProgressctlRendersALiveTask() throws {
         let daemon = try DaemonProcess(bus: bus)
