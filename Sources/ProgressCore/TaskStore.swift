@@ -230,6 +230,7 @@ public final class TaskStore {
     private func apply(_ update: TaskUpdate, to task: inout ProgressTask) throws(ProgressError) {
         try applyValue(update, to: &task)
         properties.applySettings(update, to: &task)
+        if update.withdrawsCancelRequest { task.cancelRequested = false }
     }
 
     /// What the store's rules decide: the state a job may request, and the value from

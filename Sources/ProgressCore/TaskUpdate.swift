@@ -28,6 +28,9 @@ public struct TaskUpdate: Sendable, Equatable {
     /// Only through Start: re-attach a live `caller` task even though the connection it is
     /// bound to is still on the bus (the access policy refuses that otherwise).
     public var takeOver: Bool?
+    /// Only from a bridge whose service refused a cancel: CancelRequested goes back to false,
+    /// so that the next RequestCancel asks the service again.
+    public var withdrawsCancelRequest = false
     /// The values of the rows that keep their own (`self[row]`).
     var rowValues = RowValues()
 

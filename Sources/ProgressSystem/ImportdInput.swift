@@ -23,6 +23,8 @@ final class ImportdInput: SystemJobSource {
     struct Transfer {
         let path: String
         let task: TaskName
+        /// importd's answer to a refused cancel, shown instead of the source until the next request.
+        var refusal: String?
     }
 
     init(jobs: SystemJobs) { super.init(busName: "org.freedesktop.import1", jobs: jobs) }
@@ -92,6 +94,7 @@ final class ImportdInput: SystemJobSource {
         // importd gives a negative progress while it does not know (a pipe of unknown size).
         state.fraction = progress.isFinite && progress >= 0 ? progress : nil
         if let transfer = transfers[id] {
+            if let refusal = transfer.refusal { state.message = refusal }
             jobs.update(transfer.task, state)
         } else if let task = jobs.taskName(.importd, String(id)) {
             transfers[id] = Transfer(path: path, task: task)
@@ -102,9 +105,11 @@ final class ImportdInput: SystemJobSource {
 
     private func cancel(_ id: UInt32) {
         guard let transfer = transfers[id] else { return }
+        transfers[id]?.refusal = nil
         call(transfer.path, "org.freedesktop.import1.Transfer", "Cancel", Variant.tuple([]), replyType: "()") { [weak self] result in
             guard let self, case .failure(let failure) = result else { return }
-            jobs.refused(transfer.task, failure.message)
+            transfers[id]?.refusal = failure.message
+            jobs.refusedCancel(transfer.task, failure.message)
         }
     }
 }

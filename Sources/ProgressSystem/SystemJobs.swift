@@ -118,11 +118,13 @@ public final class SystemJobs: DaemonInput {
         if context.store.task(name) != nil { perform(.remove(name)) }
     }
 
-    /// The service refused a request: its answer becomes the task's message, nothing else.
-    func refused(_ name: TaskName, _ answer: String) {
+    /// The service refused a cancel: its answer becomes the task's message and the request
+    /// is withdrawn, so that asking again calls the service again.
+    func refusedCancel(_ name: TaskName, _ answer: String) {
         guard context.store.task(name)?.isLive == true else { return }
         var update = TaskUpdate()
         update.message = SystemJobState.bounded(answer, to: context.limits.maxMessageBytes)
+        update.withdrawsCancelRequest = true
         perform(.update(name, update))
     }
 

@@ -8,7 +8,7 @@ import ProgressText
 /// ObjectManager (`GetManagedObjects`, then `InterfacesAdded`/`InterfacesRemoved`) and
 /// followed through `PropertiesChanged`. `Completed(success, message)` ends a job. A
 /// cancel request on a `Cancelable` job calls `Job.Cancel({})`; polkit decides, and a
-/// refusal becomes the task's message, nothing else.
+/// refusal becomes the task's message and withdraws the request (a second one asks again).
 final class UDisksInput: SystemJobSource {
     static let root = "/org/freedesktop/UDisks2"
     static let jobInterface = "org.freedesktop.UDisks2.Job"
@@ -176,7 +176,7 @@ final class UDisksInput: SystemJobSource {
             [weak self] result in
             guard let self, case .failure(let failure) = result else { return }
             job.cancelRequested = false
-            jobs.refused(task, failure.message)
+            jobs.refusedCancel(task, failure.message)
         }
     }
 }

@@ -43,26 +43,32 @@ final class DiskAndImageFakeTests: SystemJobTestCase {
         XCTAssertEqual(moving?["Unit"]?.string, "bytes")
         XCTAssertEqual(moving?["Fraction"]?.double, 0.25)
 
-        // polkit refuses: the refusal is the task's message, nothing else changes.
+        // polkit refuses: the refusal is the task's message and the request is withdrawn.
         send(fake, ["op": "answer", "member": "Cancel", "error": "org.freedesktop.UDisks2.Error.NotAuthorizedCanObtain",
                     "message": "Not authorized to perform operation"])
         XCTAssertNil(call("RequestCancel", "system/udisks2/1"))
         let refused = waitFor("system/udisks2/1") { $0["Message"]?.string == "Not authorized to perform operation" }
         XCTAssertEqual(refused?["State"]?.string, "running")
+        XCTAssertEqual(refused?["CancelRequested"]?.bool, false, "a refused request is no longer standing")
         XCTAssertEqual(calls(fake, "Cancel"), 1)
 
-        // A request stands once made (as for any task): asking again calls nothing.
+        // Asking again calls udisksd again (the user may have got the right meanwhile).
+        send(fake, ["op": "answer", "member": "Cancel", "error": "org.freedesktop.UDisks2.Error.NotAuthorizedDismissed",
+                    "message": "Authentication dismissed"])
         XCTAssertNil(call("RequestCancel", "system/udisks2/1"))
+        let again = waitFor("system/udisks2/1") { $0["Message"]?.string == "Authentication dismissed" }
+        XCTAssertEqual(again?["CancelRequested"]?.bool, false)
+        XCTAssertEqual(calls(fake, "Cancel"), 2)
         completed(fake, 1, false, "Error erasing device: Input/output error")
         XCTAssertEqual(waitForState("system/udisks2/1", "failed")?["Message"]?.string, "Error erasing device: Input/output error")
-        XCTAssertEqual(calls(fake, "Cancel"), 1)
+        XCTAssertEqual(calls(fake, "Cancel"), 2)
 
         // Allowed: udisksd cancels the job, which then completes unsuccessfully: cancelled.
         send(fake, ["op": "unanswer", "member": "Cancel"])
         job(fake, 5, ["Operation": ["s", "format-erase"], "StartedByUID": ["u", uid], "Cancelable": ["b", true]])
         waitFor("system/udisks2/5") { $0["Cancellable"]?.bool == true }
         XCTAssertNil(call("RequestCancel", "system/udisks2/5"))
-        XCTAssertTrue(BusConnection.pump(seconds: 10) { self.calls(fake, "Cancel") == 2 }, "Job.Cancel({}) was called")
+        XCTAssertTrue(BusConnection.pump(seconds: 10) { self.calls(fake, "Cancel") == 3 }, "Job.Cancel({}) was called")
         completed(fake, 5, false, "Operation was cancelled")
         waitForState("system/udisks2/5", "cancelled")
     }
@@ -128,8 +134,15 @@ final class DiskAndImageFakeTests: SystemJobTestCase {
             transfer(fake, 3, ["Progress": ["d", progress]])
             waitFor("system/importd/3") { $0["Fraction"]?.double == progress }
         }
+        // A refusal withdraws the request, and the next one calls importd again.
+        send(fake, ["op": "answer", "member": "Cancel", "error": "org.freedesktop.DBus.Error.AccessDenied", "message": "Access denied"])
         XCTAssertNil(call("RequestCancel", "system/importd/3"))
-        XCTAssertTrue(BusConnection.pump(seconds: 10) { self.calls(fake, "Cancel") == 1 }, "Transfer.Cancel() was called")
+        let refused = waitFor("system/importd/3") { $0["Message"]?.string == "Access denied" }
+        XCTAssertEqual(refused?["CancelRequested"]?.bool, false)
+        send(fake, ["op": "unanswer", "member": "Cancel"])
+        XCTAssertNil(call("RequestCancel", "system/importd/3"))
+        XCTAssertTrue(BusConnection.pump(seconds: 10) { self.calls(fake, "Cancel") == 2 }, "Transfer.Cancel() was called again")
+        XCTAssertEqual(task("system/importd/3")?["CancelRequested"]?.bool, true)
         send(fake, ["op": "signal", "path": "/org/freedesktop/import1", "interface": "org.freedesktop.import1.Manager",
                     "member": "TransferRemoved", "sig": "(uos)", "args": [3, "/org/freedesktop/import1/transfer/_3", "canceled"]])
         waitForState("system/importd/3", "cancelled")
