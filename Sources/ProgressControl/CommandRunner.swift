@@ -165,8 +165,8 @@ final class CommandRunner {
         return true
     }
 
-    private func handle(_ caught: Int32) {
-        switch caught {
+    private func handle(_ caught: CaughtSignal) {
+        switch caught.number {
         case SIGWINCH:
             if var size = terminal?.size, let master = process.master { _ = ioctl(master, UInt(TIOCSWINSZ), &size) }
         case SIGTSTP:
@@ -174,13 +174,22 @@ final class CommandRunner {
         case SIGCHLD:
             break
         default:
-            signalCommand(caught)
+            // On pipes the command shares progressctl's process group, so a signal the
+            // terminal sent (Ctrl-C) has reached it already: passed on, it would hear it twice.
+            if process.master == nil && caught.fromKernel { return }
+            signalCommand(caught.number)
         }
     }
 
-    /// Sends a signal to what runs in the command's terminal, or to the command on pipes.
+    /// Sends a signal to what runs in the command's terminal (the command's own process
+    /// group, or a job it put in the foreground, and the command), or to the command on pipes.
     private func signalCommand(_ number: Int32) {
-        if process.master != nil { kill(-process.foregroundGroup, number) }
+        if process.master != nil {
+            let group = process.foregroundGroup
+            kill(-group, number)
+            // The command leads its own group: signalled already when that group is in front.
+            if group == process.pid { return }
+        }
         kill(process.pid, number)
     }
 
@@ -219,7 +228,8 @@ final class CommandRunner {
             try context.manager("Finish", [.string(name)])
         } else {
             let how = killed ? "was killed by signal \(signalNumber)" : "exited with status \(exitStatus)"
-            try context.manager("Fail", [.string(name), .string("\(command[0]) \(how)")])
+            let reason = reporter.reportedError.map { ": \($0)" } ?? ""
+            try context.manager("Fail", [.string(name), .string("\(command[0]) \(how)\(reason)")])
         }
         return exitStatus
     }

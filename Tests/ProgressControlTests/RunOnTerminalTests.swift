@@ -5,7 +5,8 @@ import XCTest
 
 /// `progressctl run` with a terminal as stdout: the command on a terminal of its own, its
 /// output shown byte for byte, the user's terminal mode restored on every way out, the
-/// window size forwarded, the exit status kept; and OSC 9;4 only where it is declared.
+/// window size forwarded, the exit status kept, each interrupt heard once; and OSC 9;4 only
+/// where it is declared.
 final class RunOnTerminalTests: DaemonTestCase {
     let esc = "\u{1B}"
 
@@ -64,6 +65,46 @@ final class RunOnTerminalTests: DaemonTestCase {
             XCTAssertEqual(report.after, report.before, "restored")
             XCTAssertFalse(String(decoding: output, as: UTF8.self).contains("not interrupted"))
             XCTAssertTrue(try task("sleepy").contains("Message            /bin/sh was killed by signal 2\n"))
+        }
+    }
+
+    /// A command that counts its interrupts, on stderr; SIGTERM makes it say how many it heard.
+    static let interruptCounter = #"""
+        import os, signal
+        heard = 0
+        def interrupted(number, frame):
+            global heard
+            heard += 1
+            os.write(2, b"INT\n")
+        def terminated(number, frame):
+            os.write(2, b"TERM after %d INT\n" % heard)
+            os._exit(0)
+        signal.signal(signal.SIGINT, interrupted)
+        signal.signal(signal.SIGTERM, terminated)
+        os.write(2, b"ready\n")
+        while True:
+            signal.pause()
+        """#
+
+    /// Ctrl-C typed once reaches the command once: on pipes (where the terminal signals the
+    /// command's process group, progressctl's own, itself), on a terminal of its own with the
+    /// keys passed on, and on one with stdin elsewhere (where progressctl passes the signal
+    /// on). A SIGTERM sent to progressctl alone after it is passed on after the interrupt it
+    /// caught, so the command's count is final when it exits.
+    func testEachInterruptReachesTheCommandOnce() throws {
+        let counter = ["/usr/bin/python3", "-c", Self.interruptCounter]
+        for (how, command) in [
+            ("on pipes", ["/bin/sh", "-c", "exec \"$0\" \"$@\" > /dev/null", progressctl, "run", "count", "--"] + counter),
+            ("on a terminal", [progressctl, "run", "count", "--"] + counter),
+            ("on a terminal, stdin elsewhere", ["/bin/sh", "-c", "exec \"$0\" \"$@\" < /dev/null", progressctl, "run", "count", "--"] + counter),
+        ] {
+            let (report, output) = try PseudoTerminalDriver.run(command, steps: [
+                PseudoTerminalDriver.Step(when: "ready", send: "\u{03}"), PseudoTerminalDriver.Step(when: "INT", signal: SIGTERM),
+            ], environment: environment)
+            let shown = String(decoding: output, as: UTF8.self)
+            XCTAssertTrue(shown.contains("TERM after 1 INT"), "\(how): \(shown.debugDescription)")
+            XCTAssertEqual(report.status, 0, how)
+            XCTAssertEqual(report.after, report.before, how)
         }
     }
 

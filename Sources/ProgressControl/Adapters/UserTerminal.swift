@@ -47,7 +47,10 @@ final class UserTerminal {
 }
 
 /// Signals as bytes on a pipe, so that the main loop handles them between two polls (a
-/// handler itself may do almost nothing safely).
+/// handler itself may do almost nothing safely). Each byte is the signal's number, with
+/// `CaughtSignal.fromKernelFlag` when the kernel sent it (a terminal's Ctrl-C, Ctrl-\\ or
+/// hangup, which reach every process of the terminal's foreground group) rather than a
+/// process (kill, which reaches only the processes it names).
 enum SignalPipe {
     nonisolated(unsafe) private static var writeEnd: Int32 = -1
     nonisolated(unsafe) private(set) static var readEnd: Int32 = -1
@@ -60,12 +63,19 @@ enum SignalPipe {
             writeEnd = ends[1]
         }
         for number in signals {
-            signal(number) { caught in
-                var byte = UInt8(truncatingIfNeeded: caught)
+            var action = sigaction()
+            sigemptyset(&action.sa_mask)
+            action.sa_flags = SA_SIGINFO | SA_RESTART
+            action.__sigaction_handler.sa_sigaction = { caught, info, _ in
+                // si_code is positive for what the kernel sends (SI_KERNEL for a terminal's
+                // signals), zero or negative for kill, sigqueue and their kind.
+                let fromKernel = (info?.pointee.si_code ?? 0) > 0 && caught != SIGCHLD
+                var byte = UInt8(truncatingIfNeeded: caught) | (fromKernel ? CaughtSignal.fromKernelFlag : 0)
                 let saved = errno
                 _ = write(SignalPipe.writeEnd, &byte, 1)
                 errno = saved
             }
+            sigaction(number, &action, nil)
         }
     }
 
@@ -73,10 +83,22 @@ enum SignalPipe {
         for number in signals { signal(number, SIG_DFL) }
     }
 
-    /// The signals caught since the last call.
-    static func caught() -> [Int32] {
+    /// The signals caught since the last call, in the order they came.
+    static func caught() -> [CaughtSignal] {
         var bytes = [UInt8](repeating: 0, count: 64)
         let count = read(readEnd, &bytes, bytes.count)
-        return count > 0 ? bytes[..<count].map(Int32.init) : []
+        return count > 0 ? bytes[..<count].map(CaughtSignal.init(byte:)) : []
+    }
+}
+
+/// One signal progressctl caught, and whether the kernel sent it.
+struct CaughtSignal: Equatable {
+    static let fromKernelFlag: UInt8 = 0x80
+    let number: Int32
+    let fromKernel: Bool
+
+    init(byte: UInt8) {
+        number = Int32(byte & ~Self.fromKernelFlag)
+        fromKernel = byte & Self.fromKernelFlag != 0
     }
 }
