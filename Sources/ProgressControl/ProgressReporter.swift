@@ -13,6 +13,10 @@ final class ProgressReporter {
     private var lastPulse = Date()
     private var message = ""
     private(set) var indeterminate = true
+    /// What the command said when it reported an error of its own (apt's pmerror: dpkg's
+    /// reason), for the task's failure: the first, as later ones mostly follow from it.
+    /// Cut to 500 characters, so that with the exit status it stays within a message's limit.
+    private(set) var reportedError: String?
 
     init(name: String, context: Context, terminal: TerminalProgressWriter?) {
         self.name = name
@@ -41,6 +45,9 @@ final class ProgressReporter {
             pending["indeterminate"] = .bool(true)
             indeterminate = true
         case .paused(let fraction), .error(let fraction):
+            if case .error = reading.kind, reportedError == nil, let said = reading.message, !said.isEmpty {
+                reportedError = String(said.prefix(500))
+            }
             if let fraction {
                 pending["fraction"] = .double(fraction)
                 indeterminate = false

@@ -220,4 +220,15 @@ enum CapturedOutput {
         "pmstatus:pv:60.0000:Configuring pv (amd64)\n",
         "pmstatus:pv:80.0000:Installed pv (amd64)\n",
     ].joined()
+    /// `apt-get -o APT::Status-Fd=1 -y install broken clash` from a local repository (a
+    /// preinst that exits 1; a package shipping a file of an installed one), its status lines.
+    static let aptErrors = [
+        "pmstatus:dpkg-exec:0.0000:Running dpkg\n",
+        "pmstatus:broken:0.0000:Preparing broken (amd64)\n",
+        "pmstatus:broken:20.0000:Unpacking broken (amd64)\n",
+        "pmerror:/tmp/aptx/repo/./broken_1.0_all.deb:20.0000:new broken package pre-installation script subprocess returned error exit status 1\n",
+        "pmstatus:clash:20.0000:Preparing clash (amd64)\n",
+        "pmstatus:clash:40.0000:Unpacking clash (amd64)\n",
+        "pmerror:/tmp/aptx/repo/./clash_1.0_all.deb:40.0000:trying to overwrite '/usr/share/alpha/data', which is also in package alpha 1.0\n",
+    ].joined()
 }

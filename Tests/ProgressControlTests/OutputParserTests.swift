@@ -93,6 +93,22 @@ final class OutputParserTests: XCTestCase {
         XCTAssertEqual(readings.map(\.phase).firstIndex(of: "pmstatus"), readings.firstIndex { $0.fraction == 1 }.map { $0 + 1 })
     }
 
+    func testAptErrorsSayWhichPackageFailedAndWhy() throws {
+        var follower = try OutputFollower(choice: .auto, command: ["apt-get", "-o", "APT::Status-Fd=1", "install", "broken"], streams: 1,
+                                          keepsProgressSequences: false)
+        let errors = follower.feed(Array(CapturedOutput.aptErrors.utf8), stream: 0).readings.filter { $0.fraction == nil }
+        XCTAssertEqual(errors.map(\.message), [
+            "broken_1.0_all.deb: new broken package pre-installation script subprocess returned error exit status 1",
+            "clash_1.0_all.deb: trying to overwrite '/usr/share/alpha/data', which is also in package alpha 1.0",
+        ])
+        XCTAssertEqual(errors.map(\.kind), [.error(nil), .error(nil)])
+        // A package named with its architecture: the colon is the name's, not a field's.
+        var parser = AptStatusParser()
+        XCTAssertEqual(parser.read("pmerror:libfoo:amd64:60.0000:dependency problems - leaving unconfigured")?.message,
+                       "libfoo:amd64: dependency problems - leaving unconfigured")
+        XCTAssertEqual(parser.read("pmstatus:libfoo:amd64:60.0000:Configuring libfoo (amd64)")?.fraction, 0.6)
+    }
+
     func testGenericPercentAndCount() throws {
         XCTAssertEqual(try fractions("Building 12%\rBuilding 40 %\rstep 2.5% of 99.5%\n", command: ["make"]), [0.12, 0.4, 0.995])
         XCTAssertEqual(try fractions("[3/10] cc a.c\n[7/10] cc b.c\nat 12:30/45\n", command: ["ninja"]), [0.3, 0.7])

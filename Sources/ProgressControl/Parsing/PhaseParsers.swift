@@ -34,17 +34,25 @@ public struct GitParser: LineParser {
 
 /// apt's `-o APT::Status-Fd=N` lines: `dlstatus:1:40.0000:Retrieving file 1 of 1` while it
 /// downloads, `pmstatus:pv:60.0000:Configuring pv (amd64)` while dpkg works (a phase of
-/// its own, starting again from 0), `pmerror:PACKAGE:PERCENT:TEXT` when a package fails.
+/// its own, starting again from 0), `pmerror:WHAT:PERCENT:TEXT` when a package fails, WHAT
+/// being the package or the .deb dpkg was given (`/var/cache/apt/archives/pv_1.8.0-2_amd64.deb`),
+/// which may hold a colon (`libc6:amd64`), as TEXT may (a path dpkg quotes).
 public struct AptStatusParser: LineParser {
     public static let name = "apt"
-    static let line = Pattern(#"^(dlstatus|pmstatus|pmerror):[^:]*:(\d+(?:\.\d+)?):(.*)$"#)
+    static let line = Pattern(#"^(dlstatus|pmstatus|pmerror):(.*?):(\d+(?:\.\d+)?):(.*)$"#)
 
     public init() {}
 
     public mutating func read(_ line: String) -> ProgressReading? {
-        guard let groups = Self.line.groups(in: line), let kind = groups[0], let percent = Double(loose: groups[1]) else { return nil }
-        let text = groups[2].map { $0.trimmingCharacters(in: .whitespaces) }
-        if kind == "pmerror" { return ProgressReading(.error(nil), phase: "pmstatus", message: text) }
+        guard let groups = Self.line.groups(in: line), let kind = groups[0], let percent = Double(loose: groups[2]) else { return nil }
+        let text = groups[3].map { $0.trimmingCharacters(in: .whitespaces) }
+        if kind == "pmerror" {
+            // dpkg's text does not always say which package ("trying to overwrite '/usr/bin/x',
+            // which is also in package y"): the file's name or the package's leads it.
+            let what = groups[1].map { URL(fileURLWithPath: $0).lastPathComponent } ?? ""
+            let message = [what, text ?? ""].filter { !$0.isEmpty }.joined(separator: ": ")
+            return ProgressReading(.error(nil), phase: "pmstatus", message: message)
+        }
         return .percent(percent, phase: kind, message: text)
     }
 }
