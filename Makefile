@@ -19,6 +19,10 @@ BASHCOMPDIR = $(DATADIR)/bash-completion/completions
 ZSHCOMPDIR = $(DATADIR)/zsh/site-functions
 FISHCOMPDIR = $(DATADIR)/fish/vendor_completions.d
 PROGRAMS = progressctl progress-render progressd
+# The GNOME Shell extension (gnome-shell/), installed where the shell looks for extensions.
+SHELL_EXTENSION = progressd@progressd.org
+SHELL_EXTENSION_FILES = $(wildcard gnome-shell/$(SHELL_EXTENSION)/*.js gnome-shell/$(SHELL_EXTENSION)/*.json gnome-shell/$(SHELL_EXTENSION)/*.css)
+SHELL_EXTENSIONDIR = $(DATADIR)/gnome-shell/extensions/$(SHELL_EXTENSION)
 # Extra flags of the release build; debian/rules links Swift's runtime in (--static-swift-stdlib).
 RELEASE_FLAGS ?=
 # The Debian package: `make deb` copies the tree (what git does not ignore) into DEB_STAGE,
@@ -77,6 +81,7 @@ run: build
 # stderr tail) is printed, and the exit status says whether all passed.
 TEST_WORKERS ?= 3
 test: deps catalogs man
+	gjs gnome-shell/tests/runTests.js
 	$(SWIFT) build --build-tests
 	PROGRESSD_LOCALE_DIR=$(CURDIR)/$(LOCALE_BUILD) $(SWIFT) test --skip-build --parallel --num-workers $(TEST_WORKERS) \
 	    --skip ProgressInteropTests --skip ProgressSoakTests
@@ -146,6 +151,9 @@ install: release
 	for page in $(MAN_PAGES); do \
 	    install -Dm644 "$(MAN_BUILD)/$$page" "$(DESTDIR)$(MANDIR)/man$${page##*.}/$$page" || exit 1; \
 	done
+	for file in $(SHELL_EXTENSION_FILES); do \
+	    install -Dm644 "$$file" "$(DESTDIR)$(SHELL_EXTENSIONDIR)/$$(basename $$file)" || exit 1; \
+	done
 	for program in $(PROGRAMS); do \
 	    install -Dm644 "completions/$$program.bash" "$(DESTDIR)$(BASHCOMPDIR)/$$program" && \
 	    install -Dm644 "completions/_$$program" "$(DESTDIR)$(ZSHCOMPDIR)/_$$program" && \
@@ -162,12 +170,14 @@ uninstall:
 	    "$(DESTDIR)$(USERUNITDIR)/progress-render.service" \
 	    $(patsubst po/%.po,"$(DESTDIR)$(DATADIR)/locale/%/LC_MESSAGES/progressd.mo",$(wildcard po/*.po)) \
 	    $(foreach page,$(MAN_PAGES),"$(DESTDIR)$(MANDIR)/man$(subst .,,$(suffix $(page)))/$(page)") \
+	    $(foreach file,$(SHELL_EXTENSION_FILES),"$(DESTDIR)$(SHELL_EXTENSIONDIR)/$(notdir $(file))") \
 	    $(foreach program,$(PROGRAMS),"$(DESTDIR)$(BASHCOMPDIR)/$(program)" "$(DESTDIR)$(ZSHCOMPDIR)/_$(program)" \
 	        "$(DESTDIR)$(FISHCOMPDIR)/$(program).fish")
+	rmdir "$(DESTDIR)$(SHELL_EXTENSIONDIR)" 2>/dev/null || true
 
 # The Debian package (debian/), built as debian/rules says, then checked by lintian; built
 # again only when what goes into it changed.
-DEB_INPUTS = Makefile Package.swift $(shell find Sources debian dbus systemd man po completions -type f 2>/dev/null)
+DEB_INPUTS = Makefile Package.swift $(shell find Sources debian dbus systemd man po completions gnome-shell/$(SHELL_EXTENSION) -type f 2>/dev/null)
 deb: $(DEB_FILE)
 $(DEB_FILE): $(DEB_INPUTS) | deb-deps
 	mkdir -p $(DEB_STAGE)

@@ -37,6 +37,8 @@ have_cmd xdg-dbus-proxy || missing="$missing xdg-dbus-proxy"
 # pyatspi, Debian's own python3, looking at it as an assistive tool would.
 [ -x /usr/libexec/at-spi-bus-launcher ] && [ -x /usr/libexec/at-spi2-registryd ] || missing="$missing at-spi2-core"
 /usr/bin/python3 -c 'import pyatspi' 2>/dev/null || missing="$missing python3-pyatspi"
+# The GNOME Shell extension's pure modules are tested with gjs (make test's first step).
+have_cmd gjs || missing="$missing gjs"
 # The renderer's labels need a font; DejaVu is what the tests are written against.
 fc-list 2>/dev/null | grep -q "DejaVu Sans" || missing="$missing fonts-dejavu-core fontconfig"
 

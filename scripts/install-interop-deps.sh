@@ -8,7 +8,8 @@
 # private system bus, in a private mount namespace made with util-linux's unshare);
 # the terminal tools `progressctl run` reads progress from (rsync, curl, wget, git, pv, ffmpeg);
 # dpkg-dev's dpkg-scanpackages (a local apt repository of .debs built in the test); tmux;
-# sway, waybar and grim (a real StatusNotifierItem host in a headless compositor, and its screenshots).
+# sway, waybar and grim (a real StatusNotifierItem host in a headless compositor, and its screenshots);
+# gnome-shell and gjs (GNOME Shell 43 headless with progressd's extension; gnome-extensions needs gjs).
 # Called by `make interop`; quiet when all is there.
 set -eu
 
@@ -35,6 +36,8 @@ for tool in rsync curl wget git pv ffmpeg tmux; do have_cmd "$tool" || missing="
 have_cmd sway || missing="$missing sway"
 have_cmd waybar || missing="$missing waybar"
 have_cmd grim || missing="$missing grim"
+have_cmd gnome-shell || missing="$missing gnome-shell"
+have_cmd gjs || missing="$missing gjs"
 [ -z "$missing" ] && exit 0
 
 # shellcheck disable=SC2086 # one word per package

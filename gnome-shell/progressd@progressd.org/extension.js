@@ -1,0 +1,171 @@
+// GNOME Shell 43 and 44's entry point: ties progressd's tasks (ProgressSource, TaskModel)
+// to the top bar (ProgressIndicator), redrawing at most four times a second and only
+// when something that shows changed. The indicator is in the bar only while a top-level
+// task is live or a failure lingers.
+
+/* exported init */
+
+const {Gio, GLib, St} = imports.gi;
+const Gettext = imports.gettext;
+const Main = imports.ui.main;
+const ExtensionUtils = imports.misc.extensionUtils;
+const Me = ExtensionUtils.getCurrentExtension();
+const {TaskModel, PROPERTIES} = Me.imports.taskModel;
+const {describe, englishWords, screenfulRows} = Me.imports.taskView;
+const {ringShape, PULSE_STEPS} = Me.imports.ringShape;
+const {RedrawPacer, INTERVAL_MS} = Me.imports.redrawPacer;
+const {ProgressSource} = Me.imports.progressSource;
+const {ProgressIndicator} = Me.imports.indicator;
+
+// The shell's locale for the daemon's texts (Label, Detail), as progressd reads its own:
+// "" (the daemon's) when the shell runs in C or POSIX, which progressd reads as English.
+function shellLocale() {
+    for (const variable of ['LC_ALL', 'LC_MESSAGES', 'LANG']) {
+        const value = GLib.getenv(variable);
+        if (value)
+            return value === 'C' || value === 'POSIX' || value.startsWith('C.') ? '' : value;
+    }
+    return '';
+}
+
+// The words in progressd's catalog where it has them, else English.
+function localWords() {
+    const domain = Gettext.domain('progressd');
+    const _ = text => domain.gettext(text);
+    const n_ = (one, many, n) => domain.ngettext(one, many, n).replace('%d', String(n));
+    return {
+        ...englishWords,
+        jobs: n => n_('%d job', '%d jobs', n),
+        failed: n => n_('%d failed', '%d failed', n),
+        jobsFailed: n => n_('%d job failed', '%d jobs failed', n),
+        inProgress: _('in progress'),
+        paused: _('Paused'),
+        stalled: _('Stalled'),
+        finished: _('Finished'),
+        cancelled: _('Cancelled'),
+        failedTask: _('Failed'),
+        cancelling: _('Cancelling…'),
+        more: n => n_('and %d more', 'and %d more', n),
+        cancel: _('Cancel'),
+        pause: _('Pause'),
+        resume: _('Resume'),
+        clearEnded: _('Clear ended tasks'),
+    };
+}
+
+class ProgressExtension {
+    enable() {
+        this._model = new TaskModel();
+        this._words = localWords();
+        this._locale = shellLocale();
+        this._indicator = null;
+        this._drawn = null;
+        this._pulseStep = 0;
+        this._pulseTimer = 0;
+        this._settings = St.Settings.get();
+        this._animationsChanged = this._settings.connect('notify::enable-animations', () => this._changed());
+        this._pacer = new RedrawPacer({
+            now: () => GLib.get_monotonic_time() / 1000,
+            setTimer: (ms, callback) => GLib.timeout_add(GLib.PRIORITY_DEFAULT, Math.ceil(ms), () => {
+                callback();
+                return GLib.SOURCE_REMOVE;
+            }),
+            clearTimer: id => GLib.source_remove(id),
+            redraw: () => this._redraw(),
+        });
+        this._source = new ProgressSource(Gio.DBus.session, {
+            properties: PROPERTIES,
+            locale: this._locale,
+            onChanges: (kind, ...args) => this._apply(kind, args),
+        });
+        this._source.start();
+    }
+
+    disable() {
+        this._source.stop();
+        this._source = null;
+        this._pacer.cancel();
+        this._stopPulse();
+        this._settings.disconnect(this._animationsChanged);
+        this._indicator?.destroy();
+        this._indicator = null;
+        this._model = null;
+    }
+
+    _apply(kind, args) {
+        let changed;
+        if (kind === 'reset')
+            changed = this._model.applyChanges(...args);
+        else if (kind === 'changed')
+            changed = this._model.applyChanged(...args);
+        else if (kind === 'removed')
+            changed = this._model.applyRemoved(...args);
+        else
+            changed = this._model.clear();
+        if (changed)
+            this._changed();
+    }
+
+    _changed() {
+        this._drawn = null;
+        this._pacer.request();
+    }
+
+    _redraw() {
+        const animate = this._settings.enable_animations;
+        const key = `${this._model.version}/${this._pulseStep}/${animate}`;
+        if (key === this._drawn)
+            return;
+        this._drawn = key;
+        const monitor = Main.layoutManager.primaryMonitor;
+        const view = describe(this._model.topLevel(), {
+            maxRows: screenfulRows(monitor ? monitor.height : 800),
+            words: this._words,
+            locale: this._locale || undefined,
+        });
+        if (!view.visible) {
+            this._stopPulse();
+            this._indicator?.destroy();
+            this._indicator = null;
+            return;
+        }
+        if (!this._indicator) {
+            this._indicator = new ProgressIndicator({
+                request: (method, name) => this._source.request(method, name),
+                clearEnded: () => {
+                    if (this._model.dismissEnded())
+                        this._changed();
+                },
+            }, this._words);
+            Main.panel.addToStatusArea('progressd', this._indicator);
+        }
+        const shape = ringShape(view.ring, this._pulseStep, animate);
+        this._indicator.show(view, shape);
+        if (shape.pulsing)
+            this._startPulse();
+        else
+            this._stopPulse();
+    }
+
+    // While every live task is indeterminate and animations are on, the ring's quarter arc
+    // steps round at the pacer's pace; nothing runs otherwise.
+    _startPulse() {
+        if (this._pulseTimer)
+            return;
+        this._pulseTimer = GLib.timeout_add(GLib.PRIORITY_DEFAULT, INTERVAL_MS, () => {
+            this._pulseStep = (this._pulseStep + 1) % PULSE_STEPS;
+            this._pacer.request();
+            return GLib.SOURCE_CONTINUE;
+        });
+    }
+
+    _stopPulse() {
+        if (this._pulseTimer)
+            GLib.source_remove(this._pulseTimer);
+        this._pulseTimer = 0;
+    }
+}
+
+function init() {
+    return new ProgressExtension();
+}

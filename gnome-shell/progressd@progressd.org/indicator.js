@@ -1,0 +1,142 @@
+// The top bar's indicator: the ring of the overall progress, drawn with Cairo at the
+// panel's icon size in the theme's colours, named for the accessibility bus by the summary
+// ("2 jobs, 42 %"), and its menu, one row per top-level task. It draws what the view
+// describes and holds no state of its own beyond the actors.
+
+/* exported ProgressIndicator */
+
+const {Clutter, GObject, St} = imports.gi;
+const PanelMenu = imports.ui.panelMenu;
+const PopupMenu = imports.ui.popupMenu;
+const Me = imports.misc.extensionUtils.getCurrentExtension();
+const {TaskRow} = Me.imports.taskRow;
+
+// The colours come from the stylesheet (stylesheet.css) and the panel's theme: the track
+// is the panel's foreground, faint; the arc and the mark have their own properties there.
+const COLOR_PROPERTIES = {
+    running: '-progressd-arc-color',
+    paused: '-progressd-paused-color',
+    failed: '-progressd-failure-color',
+};
+
+const RingArea = GObject.registerClass(
+class RingArea extends St.DrawingArea {
+    _init() {
+        super._init({style_class: 'progressd-ring', y_align: Clutter.ActorAlign.CENTER});
+        this._shape = null;
+    }
+
+    setShape(shape) {
+        const old = this._shape;
+        this._shape = shape;
+        if (!old || old.color !== shape.color || old.failureMark !== shape.failureMark ||
+            old.arc?.start !== shape.arc?.start || old.arc?.end !== shape.arc?.end)
+            this.queue_repaint();
+    }
+
+    _color(node, property, fallback) {
+        const [found, color] = node.lookup_color(property, false);
+        return found ? color : fallback;
+    }
+
+    vfunc_repaint() {
+        const cr = this.get_context();
+        const [width, height] = this.get_surface_size();
+        const node = this.get_theme_node();
+        const shape = this._shape;
+        const foreground = node.get_foreground_color();
+        const line = Math.max(2, Math.round(Math.min(width, height) / 7));
+        const radius = Math.min(width, height) / 2 - line / 2 - 0.5;
+        const [cx, cy] = [width / 2, height / 2];
+        cr.setLineWidth(line);
+        cr.setSourceRGBA(foreground.red / 255, foreground.green / 255, foreground.blue / 255, 0.35);
+        cr.arc(cx, cy, radius, 0, 2 * Math.PI);
+        cr.stroke();
+        if (shape?.arc) {
+            Clutter.cairo_set_source_color(cr, this._color(node, COLOR_PROPERTIES[shape.color], foreground));
+            cr.arc(cx, cy, radius, shape.arc.start, shape.arc.end);
+            cr.stroke();
+        }
+        if (shape?.failureMark) {
+            // A dot at the lower right, in the failure's colour, ringed in the panel's
+            // background so that it reads on the arc.
+            const dot = Math.max(2.5, Math.min(width, height) / 5);
+            const [mx, my] = [width - dot - 0.5, height - dot - 0.5];
+            const background = this._color(node, '-progressd-mark-outline-color', new Clutter.Color({alpha: 255}));
+            Clutter.cairo_set_source_color(cr, background);
+            cr.arc(mx, my, dot + 1, 0, 2 * Math.PI);
+            cr.fill();
+            Clutter.cairo_set_source_color(cr, this._color(node, COLOR_PROPERTIES.failed, foreground));
+            cr.arc(mx, my, dot, 0, 2 * Math.PI);
+            cr.fill();
+        }
+        cr.$dispose();
+    }
+});
+
+var ProgressIndicator = GObject.registerClass(
+class ProgressIndicator extends PanelMenu.Button {
+    // actions.request(method, name), actions.clearEnded(); words: the view's words.
+    _init(actions, words) {
+        super._init(0.5, 'progressd', false);
+        this.add_style_class_name('progressd-indicator');
+        this._actions = actions;
+        this._words = words;
+        this._ring = new RingArea();
+        this.add_child(this._ring);
+        this._view = null;
+        this._rows = new Map();
+        this._rowSection = new PopupMenu.PopupMenuSection();
+        this.menu.addMenuItem(this._rowSection);
+        this._more = new PopupMenu.PopupMenuItem('', {reactive: false, can_focus: false});
+        this._more.label.clutter_text.use_markup = false;
+        this.menu.addMenuItem(this._more);
+        this._separator = new PopupMenu.PopupSeparatorMenuItem();
+        this.menu.addMenuItem(this._separator);
+        this._clear = new PopupMenu.PopupMenuItem(words.clearEnded);
+        this._clear.connect('activate', () => actions.clearEnded());
+        this.menu.addMenuItem(this._clear);
+        // The rows follow the tasks only while the menu is open: a closed menu costs the
+        // ring's repaint alone.
+        this.menu.connect('open-state-changed', (menu, open) => {
+            if (open)
+                this._fillRows();
+        });
+    }
+
+    show(view, shape) {
+        this._view = view;
+        this._ring.setShape(shape);
+        this.accessible_name = view.summary;
+        if (this.menu.isOpen)
+            this._fillRows();
+    }
+
+    _fillRows() {
+        const view = this._view;
+        if (!view)
+            return;
+        const names = new Set(view.rows.map(row => row.name));
+        for (const [name, item] of this._rows) {
+            if (!names.has(name)) {
+                item.destroy();
+                this._rows.delete(name);
+            }
+        }
+        view.rows.forEach((row, index) => {
+            let item = this._rows.get(row.name);
+            if (!item) {
+                item = new TaskRow((method, name) => this._actions.request(method, name), this._words);
+                this._rows.set(row.name, item);
+                this._rowSection.addMenuItem(item, index);
+            } else {
+                this._rowSection.moveMenuItem(item, index);
+            }
+            item.update(row);
+        });
+        this._more.label.text = view.moreText;
+        this._more.visible = view.more > 0;
+        this._separator.visible = view.anyEnded;
+        this._clear.visible = view.anyEnded;
+    }
+});

@@ -1,0 +1,39 @@
+// The ring's geometry and look from the view's ring: the arc of the overall fraction from
+// twelve o'clock, clockwise; a quarter arc that steps round while every live task is
+// indeterminate (the pulse, still when animations are off); a mark while a failure
+// lingers. Pure: the indicator's St.DrawingArea paints what this returns with Cairo.
+
+/* exported ringShape, PULSE_STEPS */
+
+// The pulse steps an eighth of a turn at each of the pacer's redraws (four a second): a
+// turn in two seconds, at the same pace as every other redraw.
+var PULSE_STEPS = 8;
+
+const TOP = -Math.PI / 2;
+const TURN = 2 * Math.PI;
+
+// `ring`: the view's ring; `pulseStep`: how many steps the pulse has taken; `animate`: the
+// desktop's enable-animations. Angles in radians, as Cairo's arc takes them.
+function ringShape(ring, pulseStep = 0, animate = true) {
+    let arc = null;
+    let color = 'running';
+    if (ring.live > 0 && ring.indeterminate) {
+        const start = TOP + (animate ? (pulseStep % PULSE_STEPS) * TURN / PULSE_STEPS : 0);
+        arc = {start, end: start + TURN / 4};
+    } else if (ring.live > 0 && ring.fraction > 0) {
+        arc = {start: TOP, end: TOP + TURN * Math.min(1, ring.fraction)};
+    } else if (ring.live === 0 && ring.failed) {
+        // Only failures are left: the whole ring in the failure's colour.
+        arc = {start: TOP, end: TOP + TURN};
+    }
+    if (ring.live > 0 && ring.paused)
+        color = 'paused';
+    else if (ring.live === 0 && ring.failed)
+        color = 'failed';
+    return {
+        arc,
+        color,
+        pulsing: ring.live > 0 && ring.indeterminate && animate,
+        failureMark: ring.failed,
+    };
+}

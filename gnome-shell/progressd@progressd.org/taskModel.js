@@ -1,0 +1,144 @@
+// What progressd said about its tasks, kept as plain values: fed by a Changes(since)
+// reply and by the subscription's Changed and Removed signals, read by the view. It uses
+// no GNOME Shell or GObject module, so that gjs tests it alone and any entry point
+// (GNOME 43/44's imports, 45's ES modules) can sit over it.
+
+/* exported TaskModel, PROPERTIES, isLive, isEnded */
+
+// The task properties the extension shows or decides with; a change to any other (Serial,
+// Updated, Rate, AccessibleText...) can not change what is drawn, so it marks nothing.
+var PROPERTIES = [
+    'Title', 'State', 'Indeterminate', 'Fraction', 'Label', 'Detail', 'Message', 'Cancellable',
+    'Pausable', 'CancelRequested', 'Parent', 'Weight', 'Created', 'Stalled',
+];
+
+const LIVE_STATES = new Set(['running', 'paused']);
+
+function isLive(task) {
+    return LIVE_STATES.has(task.State);
+}
+
+function isEnded(task) {
+    return task.State !== undefined && !LIVE_STATES.has(task.State);
+}
+
+var TaskModel = class TaskModel {
+    constructor() {
+        this._tasks = new Map();
+        // Ended top-level tasks the user cleared from the menu, by name: they stay hidden
+        // while they linger in progressd, and show again if the name starts afresh.
+        this._dismissed = new Set();
+        // Grows with every change that can change what is drawn: the view redraws only
+        // when it differs from the one it drew.
+        this.version = 0;
+    }
+
+    get size() {
+        return this._tasks.size;
+    }
+
+    task(name) {
+        return this._tasks.get(name);
+    }
+
+    // progressd left the bus: nothing of it is known any more.
+    clear() {
+        if (this._tasks.size === 0 && this._dismissed.size === 0)
+            return false;
+        this._tasks.clear();
+        this._dismissed.clear();
+        this.version++;
+        return true;
+    }
+
+    // A Changes reply: `reset` replaces everything; else `removed` applies first (a name
+    // removed and started again is in both), then each task's changed properties.
+    applyChanges(reset, tasks, removed) {
+        let changed = false;
+        if (reset) {
+            changed = this._tasks.size > 0;
+            this._tasks.clear();
+            for (const name of this._dismissed) {
+                if (!(name in tasks))
+                    this._dismissed.delete(name);
+            }
+        }
+        for (const name of removed)
+            changed = this._remove(name) || changed;
+        for (const [name, properties] of Object.entries(tasks))
+            changed = this._merge(name, properties) || changed;
+        if (changed)
+            this.version++;
+        return changed;
+    }
+
+    // A subscription's Changed(name, properties).
+    applyChanged(name, properties) {
+        const changed = this._merge(name, properties);
+        if (changed)
+            this.version++;
+        return changed;
+    }
+
+    // A subscription's Removed(name).
+    applyRemoved(name) {
+        const changed = this._remove(name);
+        if (changed)
+            this.version++;
+        return changed;
+    }
+
+    // Hides every ended top-level task from the menu ("Clear"): a lingering failure then no
+    // longer keeps the indicator. progressd keeps them for other clients until they expire.
+    dismissEnded() {
+        let changed = false;
+        for (const [name, task] of this._tasks) {
+            if (task.Parent === '' && isEnded(task) && !this._dismissed.has(name)) {
+                this._dismissed.add(name);
+                changed = true;
+            }
+        }
+        if (changed)
+            this.version++;
+        return changed;
+    }
+
+    // The top-level tasks to show, each a plain object with `Name` and the properties.
+    topLevel() {
+        const tasks = [];
+        for (const [name, task] of this._tasks) {
+            if (task.Parent === '' && !this._dismissed.has(name))
+                tasks.push(task);
+        }
+        return tasks;
+    }
+
+    _remove(name) {
+        this._dismissed.delete(name);
+        return this._tasks.delete(name);
+    }
+
+    _merge(name, properties) {
+        let task = this._tasks.get(name);
+        let changed = false;
+        if (!task) {
+            task = {
+                Name: name, Title: '', State: 'running', Indeterminate: false, Fraction: 0, Label: '',
+                Detail: '', Message: '', Cancellable: false, Pausable: false, CancelRequested: false,
+                Parent: '', Weight: 1, Created: 0, Stalled: false,
+            };
+            this._tasks.set(name, task);
+            changed = true;
+        }
+        for (const key of PROPERTIES) {
+            if (key in properties && task[key] !== properties[key]) {
+                task[key] = properties[key];
+                changed = true;
+            }
+        }
+        // A cleared task that starts afresh (Start on an ended name) shows again.
+        if (isLive(task))
+            this._dismissed.delete(name);
+        return changed;
+    }
+};

@@ -1,0 +1,81 @@
+/* exported tests */
+const {equal, deepEqual, ok} = imports.assert;
+const {TaskModel} = imports.taskModel;
+
+function running(title, fraction, extra = {}) {
+    return {Title: title, State: 'running', Fraction: fraction, Parent: '', Created: 1, ...extra};
+}
+
+var tests = {
+    'a reset replaces what was known, and counts as a change'() {
+        const model = new TaskModel();
+        model.applyChanges(true, {a: running('A', 0.1)}, []);
+        const version = model.version;
+        ok(model.applyChanges(true, {b: running('B', 0.2)}, []), 'changed');
+        ok(model.version > version, 'version grew');
+        deepEqual(model.topLevel().map(t => t.Name), ['b'], 'only the reset\'s tasks');
+    },
+
+    'removals apply before the tasks of the same reply: a name removed and started again stays'() {
+        const model = new TaskModel();
+        model.applyChanges(true, {a: running('A', 0.5)}, []);
+        model.applyChanges(false, {a: running('A again', 0)}, ['a']);
+        equal(model.task('a').Title, 'A again', 'title');
+        equal(model.task('a').Fraction, 0, 'fraction from the new start');
+    },
+
+    'a change to a property nobody shows is no change'() {
+        const model = new TaskModel();
+        model.applyChanged('a', running('A', 0.5));
+        const version = model.version;
+        equal(model.applyChanged('a', {Serial: 7, Updated: 123, Rate: 2, AccessibleText: 'A: 50 percent'}), false, 'changed');
+        equal(model.version, version, 'version');
+        equal(model.applyChanged('a', {Fraction: 0.5}), false, 'the same value again');
+        ok(model.applyChanged('a', {Fraction: 0.6}), 'a new fraction');
+    },
+
+    'children are known but not listed'() {
+        const model = new TaskModel();
+        model.applyChanged('parent', running('P', 0.5));
+        model.applyChanged('child', running('C', 0.5, {Parent: 'parent'}));
+        deepEqual(model.topLevel().map(t => t.Name), ['parent'], 'top level');
+        ok(model.task('child'), 'the child is kept');
+    },
+
+    'clearing hides ended tasks until their name starts again'() {
+        const model = new TaskModel();
+        model.applyChanged('done', running('Done', 1, {State: 'finished'}));
+        model.applyChanged('bad', running('Bad', 0.3, {State: 'failed', Message: 'disk full'}));
+        model.applyChanged('live', running('Live', 0.3));
+        ok(model.dismissEnded(), 'something was cleared');
+        deepEqual(model.topLevel().map(t => t.Name), ['live'], 'after clearing');
+        equal(model.dismissEnded(), false, 'nothing more to clear');
+        model.applyChanged('bad', {Message: 'disk still full'});
+        deepEqual(model.topLevel().map(t => t.Name), ['live'], 'an ended task that changes stays hidden');
+        model.applyChanged('bad', {State: 'running', Message: ''});
+        deepEqual(model.topLevel().map(t => t.Name).sort(), ['bad', 'live'], 'restarted, it shows');
+    },
+
+    'a removed name forgets that it was cleared'() {
+        const model = new TaskModel();
+        model.applyChanged('x', running('X', 1, {State: 'finished'}));
+        model.dismissEnded();
+        model.applyRemoved('x');
+        model.applyChanged('x', running('X', 1, {State: 'finished'}));
+        deepEqual(model.topLevel().map(t => t.Name), ['x'], 'a new task of that name');
+    },
+
+    'progressd leaving clears everything, once'() {
+        const model = new TaskModel();
+        model.applyChanged('a', running('A', 0.5));
+        ok(model.clear(), 'first clear');
+        equal(model.clear(), false, 'second clear');
+        equal(model.size, 0, 'size');
+    },
+
+    'a removal of an unknown name changes nothing'() {
+        const model = new TaskModel();
+        equal(model.applyRemoved('nobody'), false, 'changed');
+        equal(model.version, 0, 'version');
+    },
+};
