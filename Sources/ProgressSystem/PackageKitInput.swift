@@ -9,10 +9,34 @@ import ProgressText
 /// (a Get of `RemainingTime` aborts Debian 12's packagekitd 1.2.6). `Finished` ends the
 /// task, `Destroy` removes it. Query transactions (search, resolve, get-*) are not tasks:
 /// they take moments and would only flicker on docks and in screen readers.
+///
+/// A transaction that ends asking its front end a question (a key to trust, a licence,
+/// untrusted packages, a medium, a repair) is no failure yet: PackageKit's client library
+/// (pkcon, GNOME Software, Discover) asks, then runs the job again as a new transaction of
+/// the same sender and role. That transaction carries on the first one's task; only when
+/// none comes within `retryWindowMicros` does the task fail, with the question as message.
 final class PackageKitInput: SystemJobSource {
     static let path = "/org/freedesktop/PackageKit"
     static let transactionInterface = "org.freedesktop.PackageKit.Transaction"
+    /// PkExitEnum's answers that a front end follows with a new transaction: key-required,
+    /// eula-required, media-change-required, need-untrusted, repair-required.
+    static let retriedExits: Set<UInt32> = [4, 5, 7, 8, 11]
+    static let retryWindowMicros: Int64 = 10_000_000
     private var transactions: [String: Transaction] = [:]
+    /// Tasks whose transaction asked a question, by the sender and role that would retry it.
+    private var awaitingRetry: [RetryKey: AwaitedRetry] = [:]
+    private lazy var retryTimer = MainLoopTimer(clock: jobs.context.clock) { [unowned self] in retryWindowsPassed() }
+
+    struct RetryKey: Hashable {
+        let sender: String
+        let role: UInt32
+    }
+
+    struct AwaitedRetry {
+        let task: TaskName
+        let outcome: SystemJobState.Outcome
+        let deadline: Int64
+    }
 
     init(jobs: SystemJobs) { super.init(busName: "org.freedesktop.PackageKit", jobs: jobs) }
 
@@ -23,6 +47,8 @@ final class PackageKitInput: SystemJobSource {
         var percentage: UInt32 = 101
         var lastPackage = ""
         var uid: UInt32?
+        /// The front end's connection on the system bus, which would send a retry.
+        var sender: String?
         var appId: String?
         /// GetAll has answered: the role and user are known.
         var known = false
@@ -58,6 +84,9 @@ final class PackageKitInput: SystemJobSource {
             if let task = transaction.task { jobs.end(task, .failed(why)) }
         }
         transactions.removeAll()
+        for awaited in awaitingRetry.values { jobs.end(awaited.task, .failed(why)) }
+        awaitingRetry.removeAll()
+        retryTimer.cancel()
     }
 
     /// The transactions packagekitd has now: new ones are read; ones that left the list
@@ -85,6 +114,7 @@ final class PackageKitInput: SystemJobSource {
                 apply(properties, to: transaction)
                 transaction.known = true
                 if let sender = properties.string("Sender"), !sender.isEmpty {
+                    transaction.sender = sender
                     FrontEnd.appId(of: sender, on: connection, cancellable: calls) { [weak self] appId in
                         guard let self, let appId else { return }
                         transaction.appId = appId
@@ -117,7 +147,14 @@ final class PackageKitInput: SystemJobSource {
             transaction.ended = true
             guard let task = transaction.task else { return }
             let exit = Variant.uint32Child(parameters, 0)
-            jobs.end(task, Self.outcome(exit: exit, details: transaction.errorDetails))
+            let outcome = Self.outcome(exit: exit, details: transaction.errorDetails)
+            if Self.retriedExits.contains(exit), let sender = transaction.sender {
+                awaitRetry(of: task, from: RetryKey(sender: sender, role: transaction.role), outcome: outcome)
+                // The task is the retry's now: this transaction's Destroy must not remove it.
+                transaction.task = nil
+            } else {
+                jobs.end(task, outcome)
+            }
         case "Destroy":
             transactions[path] = nil
             if let task = transaction.task { jobs.remove(task) }
@@ -139,10 +176,34 @@ final class PackageKitInput: SystemJobSource {
         state.appId = transaction.appId
         if let task = transaction.task {
             jobs.update(task, state)
+        } else if let sender = transaction.sender,
+                  let awaited = awaitingRetry.removeValue(forKey: RetryKey(sender: sender, role: transaction.role)) {
+            transaction.task = awaited.task
+            jobs.update(awaited.task, state)
         } else if let task = jobs.taskName(.packagekit, String(transaction.path.split(separator: "/").last ?? "")) {
             transaction.task = task
             jobs.start(task, state)
         }
+    }
+
+    /// Keeps the task of a transaction that asked a question until its retry comes; one
+    /// retry awaited per sender and role, so a second question ends the first one's wait.
+    private func awaitRetry(of task: TaskName, from key: RetryKey, outcome: SystemJobState.Outcome) {
+        if let earlier = awaitingRetry[key] { jobs.end(earlier.task, earlier.outcome) }
+        let deadline = jobs.context.clock.monotonicMicros + Self.retryWindowMicros
+        awaitingRetry[key] = AwaitedRetry(task: task, outcome: outcome, deadline: deadline)
+        if case .failed(let question) = outcome { jobs.waiting(task, question) }
+        retryTimer.arm(at: deadline)
+    }
+
+    /// No retry came in time: those tasks end as their transaction did.
+    private func retryWindowsPassed() {
+        let now = jobs.context.clock.monotonicMicros
+        for (key, awaited) in awaitingRetry where awaited.deadline <= now {
+            awaitingRetry[key] = nil
+            jobs.end(awaited.task, awaited.outcome)
+        }
+        if let next = awaitingRetry.values.map(\.deadline).min() { retryTimer.arm(at: next) }
     }
 
     /// PkExitEnum: success, cancelled (or cancelled for a transaction of higher priority),

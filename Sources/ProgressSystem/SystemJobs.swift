@@ -113,6 +113,16 @@ public final class SystemJobs: DaemonInput {
         }
     }
 
+    /// The job waits on its front end (a question to the user): the task stays live,
+    /// indeterminate, with `message` saying what it waits for.
+    func waiting(_ name: TaskName, _ message: String) {
+        guard context.store.task(name)?.isLive == true else { return }
+        var update = TaskUpdate()
+        update.indeterminate = true
+        update.message = SystemJobState.bounded(message, to: context.limits.maxMessageBytes)
+        perform(.update(name, update))
+    }
+
     func remove(_ name: TaskName) {
         cancellers[name] = nil
         if context.store.task(name) != nil { perform(.remove(name)) }

@@ -1,4 +1,5 @@
 import Foundation
+import ProgressBus
 import ProgressClient
 import ProgressTestSupport
 import XCTest
@@ -73,6 +74,46 @@ final class PackageKitFakeTests: SystemJobTestCase {
         XCTAssertEqual(failed?["Message"]?.string, "Cannot download packages whilst offline")
         signal(fake, "/3_cancel", "Finished", "(uu)", [3, 300])
         waitForState("system/packagekit/3_cancel", "cancelled")
+    }
+
+    /// pkcon's install as packagekitd 1.2.6 with the dummy backend runs it: the first
+    /// transaction (trusted packages only) ends asking for untrusted ones (exit 8), and
+    /// pkcon answers with a new transaction of the same role. One task, never failed.
+    func testATransactionItsFrontEndRetriesIsOneTask() throws {
+        let fake = try packagekitd()
+        try startDaemon()
+        let pkcon = ["Role": ["u", 11], "Status": ["u", 9], "Percentage": ["u", 0], "Uid": ["u", uid], "Sender": ["s", ":1.42"]] as [String: [Any]]
+        transaction(fake, "/10_trusted", pkcon)
+        listChanged(fake, ["/10_trusted"])
+        waitFor("system/packagekit/10_trusted") { $0["Title"]?.string == "Installing packages" }
+        signal(fake, "/10_trusted", "ErrorCode", "(us)", [37, "Can't install as untrusted"])
+        signal(fake, "/10_trusted", "Finished", "(uu)", [8, 100])
+        let waiting = waitFor("system/packagekit/10_trusted") { $0["Message"]?.string == "Can't install as untrusted" }
+        XCTAssertEqual(waiting?["State"]?.string, "running", "a question is no failure")
+
+        transaction(fake, "/11_untrusted", pkcon.merging(["Percentage": ["u", 10]]) { $1 })
+        listChanged(fake, ["/10_trusted", "/11_untrusted"])
+        waitFor("system/packagekit/10_trusted") { $0["Fraction"]?.double == 0.1 }
+        signal(fake, "/10_trusted", "Destroy", "()", [])
+        transaction(fake, "/11_untrusted", ["Percentage": ["u", 60]])
+        let carried = waitFor("system/packagekit/10_trusted") { $0["Fraction"]?.double == 0.6 }
+        XCTAssertEqual(carried?["State"]?.string, "running", "the first transaction's Destroy leaves the retry's task")
+        XCTAssertNil(task("system/packagekit/11_untrusted"), "the retry carries on the first task")
+        signal(fake, "/11_untrusted", "Finished", "(uu)", [1, 9000])
+        waitForState("system/packagekit/10_trusted", "finished")
+        XCTAssertEqual(try client.call(BusNames.busName, BusNames.managerPath, BusNames.managerInterface, "List", []).first?.strings,
+                       ["system/packagekit/10_trusted"])
+
+        // Asked and not retried (the user said no, the front end quit): failed, with the
+        // question, once the window has passed.
+        transaction(fake, "/12_refused", pkcon.merging(["Sender": ["s", ":1.43"]]) { $1 })
+        listChanged(fake, ["/12_refused"])
+        waitFor("system/packagekit/12_refused") { $0["Title"]?.string == "Installing packages" }
+        signal(fake, "/12_refused", "Finished", "(uu)", [8, 100])
+        let asked = waitFor("system/packagekit/12_refused") { $0["Message"]?.string == "PackageKit: untrusted packages are needed" }
+        XCTAssertEqual(asked?["State"]?.string, "running", "waiting for a retry")
+        let refused = waitFor("system/packagekit/12_refused", seconds: 30) { $0["State"]?.string == "failed" }
+        XCTAssertEqual(refused?["Message"]?.string, "PackageKit: untrusted packages are needed")
     }
 
     func testEveryUsersTransactionsWithSystemJobsAll() throws {
