@@ -19,12 +19,12 @@ let package = Package(
             providers: [.apt(["libcairo2-dev", "libpango1.0-dev", "libpng-dev"])]),
         // libc's gettext (libintl.h), for ProgressText's message catalogs.
         .systemLibrary(name: "CGettext", path: "Sources/CGettext"),
-        // Debian's ICU (libicu-dev), for CLDR's locale data where Foundation's bundled ICU departs from it.
+        // Debian's ICU (libicu-dev): numbers, sizes, durations and directions in CLDR's forms.
         .target(name: "CICU", linkerSettings: [.linkedLibrary("icui18n"), .linkedLibrary("icuuc")]),
 
         // Pure Swift: names, tasks, the state machine, the store and its policies.
         .target(name: "ProgressCore"),
-        // Locale resolution and labels (Foundation's ICU; the numbering system from Debian's).
+        // Locale resolution and labels, through Debian's ICU.
         .target(name: "ProgressText", dependencies: ["ProgressCore", "CGettext", "CICU"]),
         // The state directory: a journal and snapshots of TaskRecords (Foundation, no GLib).
         .target(name: "ProgressState", dependencies: ["ProgressCore"]),
@@ -62,7 +62,7 @@ let package = Package(
         .target(name: "ProgressSystem", dependencies: ["ProgressDaemon", "ProgressBus", "ProgressText", "ProgressCore", "CGLib"]),
         // The tasks as a StatusNotifierItem in trays without a job tracker: ring, tooltip, menu.
         .target(
-            name: "ProgressTray", dependencies: ["ProgressDaemon", "ProgressRender", "ProgressBus", "ProgressCore", "CGLib"],
+            name: "ProgressTray", dependencies: ["ProgressDaemon", "ProgressRender", "ProgressText", "ProgressBus", "ProgressCore", "CGLib"],
             resources: [.embedInCode("org.kde.StatusNotifierItem.xml"), .embedInCode("com.canonical.dbusmenu.xml")]),
 
         .executableTarget(
@@ -72,8 +72,11 @@ let package = Package(
                 "ProgressBus", "ProgressText", "ProgressState", "ProgressCommandLine", "ProgressCore",
             ]),
 
+        // The cairo, pango and libpng functions the renderer calls, each loading its library
+        // on first use, so that a program that does not draw does not load them.
+        .target(name: "CCairoLoader", dependencies: ["CCairo"], linkerSettings: [.linkedLibrary("dl")]),
         // cairo and pango drawing, PNG through libpng: the only module that imports CCairo.
-        .target(name: "ProgressRender", dependencies: ["ProgressCore", "CCairo"]),
+        .target(name: "ProgressRender", dependencies: ["ProgressCore", "CCairo", "CCairoLoader"]),
         .executableTarget(
             name: "progress-render",
             dependencies: [

@@ -1,4 +1,8 @@
-import Foundation
+import FoundationEssentials
+
+#if canImport(Glibc)
+import Glibc
+#endif
 import ProgressCommandLine
 import ProgressBus
 import ProgressRendererService

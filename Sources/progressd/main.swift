@@ -1,4 +1,8 @@
-import Foundation
+import FoundationEssentials
+
+#if canImport(Glibc)
+import Glibc
+#endif
 import ProgressAccessibility
 import ProgressDaemon
 import ProgressKDE
@@ -75,8 +79,15 @@ let notifyAfterSeconds: Double
 var systemJobs = SystemJobOptions()
 var stateURL = StateDirectory.defaultURL(environment: environment)
 // <prefix>/bin/progressd finds <prefix>/share/locale, installed or in the build folder.
-var localeURL = (Bundle.main.executableURL ?? URL(fileURLWithPath: CommandLine.arguments[0]))
-    .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("share/locale")
+var localeURL = URL(fileURLWithPath: executablePath()).deletingLastPathComponent().deletingLastPathComponent()
+    .appendingPathComponent("share/locale")
+
+/// This program's file, links resolved, as the kernel knows it.
+func executablePath() -> String {
+    var buffer = [UInt8](repeating: 0, count: Int(PATH_MAX) + 1)
+    let length = buffer.withUnsafeMutableBytes { readlink("/proc/self/exe", $0.baseAddress!.assumingMemoryBound(to: CChar.self), $0.count - 1) }
+    return length > 0 ? String(decoding: buffer[..<length], as: UTF8.self) : CommandLine.arguments[0]
+}
 do throws(UsageError) {
     if let rate = try arguments.wholeNumber("max-signals-per-second", in: Limits.signalRateRange) { limits.maxSignalsPerSecond = rate }
     if let tasks = try arguments.wholeNumber("max-tasks", in: 1...10_000_000) { limits.maxTasks = tasks }

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 #if canImport(Glibc)
 import Glibc
@@ -41,17 +41,10 @@ public enum TerminalProgressMode: String, CaseIterable, Sendable {
 
     /// tmux passes OSC 9;4 on only with `allow-passthrough on` (or `all`), wrapped in DCS.
     public static func tmuxAllowsPassthrough(environment: [String: String]) -> Bool {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["tmux", "show-options", "-gqv", "allow-passthrough"]
-        process.environment = environment
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = FileHandle(forWritingAtPath: "/dev/null")
-        guard (try? process.run()) != nil else { return false }
-        let answer = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        return ["on", "all"].contains(answer.trimmingCharacters(in: .whitespacesAndNewlines))
+        guard let answer = CommandProcess.output(of: ["tmux", "show-options", "-gqv", "allow-passthrough"], environment: environment) else {
+            return false
+        }
+        return ["on", "all"].contains(answer.trimmingWhitespace)
     }
 }
 
@@ -73,7 +66,7 @@ public struct TerminalProgressSequence: Equatable, Sendable {
         }
         let sequence = "\u{1B}]9;4;\(payload)\u{1B}\\"
         guard insideTmux else { return sequence }
-        return "\u{1B}Ptmux;" + sequence.replacingOccurrences(of: "\u{1B}", with: "\u{1B}\u{1B}") + "\u{1B}\\"
+        return "\u{1B}Ptmux;" + sequence.replacing("\u{1B}", with: "\u{1B}\u{1B}") + "\u{1B}\\"
     }
 
     /// How a reading looks in the terminal's bar.
