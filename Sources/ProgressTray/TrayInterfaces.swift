@@ -17,6 +17,10 @@ final class TrayInterfaces {
     /// Plasma's job tracker: while another process owns it, progressd's tasks are shown
     /// there (JobViewForwarder) and the tray item steps aside.
     static let jobTrackerName = "org.kde.JobViewServer"
+    /// Owned by progressd's GNOME Shell extension while it runs (gnome-shell/): it shows the
+    /// tasks in the top bar itself, so the tray item steps aside, one icon rather than two
+    /// where the AppIndicator extension would show the item too.
+    static let shellIndicatorName = "org.progressd.ShellIndicator"
     /// The bridge the menu's requests come through, with the identity of the host that sent
     /// the click: any connection can call Event, so a sandboxed app reaches only its own tasks.
     static let bridge = "tray"

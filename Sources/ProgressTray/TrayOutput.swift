@@ -10,7 +10,8 @@ import ProgressRender
 /// overall progress in the panel, the tasks in its tooltip and in its menu.
 ///
 /// The item exists while a StatusNotifierWatcher is on the bus, a top-level task is live or
-/// a failed one lingers, and Plasma's job tracker is not showing the tasks already. Then
+/// a failed one lingers, and neither Plasma's job tracker nor progressd's GNOME Shell
+/// extension (org.progressd.ShellIndicator) is showing the tasks already. Then
 /// progressd owns `org.kde.StatusNotifierItem-PID-1` and registers it with the watcher
 /// (again whenever the watcher's owner changes). Otherwise the name is released and hosts
 /// drop the item: an idle item is not left as Passive, since hosts differ in showing
@@ -35,6 +36,8 @@ public final class TrayOutput: DaemonInput {
     private var watcher: String? { didSet { context.stream.interestChanged(self) } }
     /// Another process's unique name on org.kde.JobViewServer (Plasma), while there is one.
     private var jobTracker: String? { didSet { context.stream.interestChanged(self) } }
+    /// The owner of org.progressd.ShellIndicator (the GNOME Shell extension), while there is one.
+    private var shellIndicator: String? { didSet { context.stream.interestChanged(self) } }
     /// The top-level tasks the item stands for: live, or failed and lingering.
     private var shown: Set<TaskName> = []
     private var dirty = false
@@ -71,6 +74,10 @@ public final class TrayOutput: DaemonInput {
     /// The restored tasks came down the stream before.
     public func start() throws(DaemonError) {
         registrations = try exportObjects()
+        // The extension's name first: its owner is known before the watcher's, so an item
+        // is never shown at start only to step aside at once.
+        watches.append(watch(TrayInterfaces.shellIndicatorName, appeared: { output, owner in output.shellIndicatorChanged(owner) },
+                             vanished: { output in output.shellIndicatorChanged(nil) }))
         watches.append(watch(TrayInterfaces.watcherName, appeared: { output, owner in output.watcherAppeared(owner) },
                              vanished: { output in output.watcherGone() }))
         if stepAsideForJobTracker {
@@ -121,13 +128,14 @@ public final class TrayOutput: DaemonInput {
     /// While there is no item and none may be (no watcher, or a job tracker shows the tasks),
     /// only what moves a task in or out of `shown` matters: a value that changes meanwhile
     /// is read from the store by the redraw that the watcher's or tracker's change brings.
-    public var interest: TaskProperties { ownerID != 0 || (watcher != nil && jobTracker == nil) ? .all : [.state, .parent] }
+    public var interest: TaskProperties { ownerID != 0 || mayExist ? .all : [.state, .parent] }
 
     public func publish(_ batch: ChangeBatch) {
         var changed = false
         for change in batch.changes { changed = consider(change) || changed }
-        // With no item and none allowed (no watcher, or a job tracker shows the tasks),
-        // there is nothing to draw: the watcher's or tracker's arrival redraws from `shown`.
+        // With no item and none allowed (no watcher, or a job tracker or the shell's
+        // extension shows the tasks), there is nothing to draw: the change that allows one
+        // redraws from `shown`.
         if changed && (ownerID != 0 || shouldExist) { schedule() }
     }
 
@@ -162,7 +170,9 @@ public final class TrayOutput: DaemonInput {
         }
     }
 
-    private var shouldExist: Bool { watcher != nil && jobTracker == nil && !shown.isEmpty }
+    /// A host could show the item, and nothing else shows the tasks.
+    private var mayExist: Bool { watcher != nil && jobTracker == nil && shellIndicator == nil }
+    private var shouldExist: Bool { mayExist && !shown.isEmpty }
 
     /// Brings the item up to date: its name, then what changed, one signal for each.
     private func redraw() {
@@ -271,6 +281,15 @@ public final class TrayOutput: DaemonInput {
 
     private func watcherGone() {
         watcher = nil
+        dirty = true
+        redraw()
+    }
+
+    private func shellIndicatorChanged(_ owner: String?) {
+        guard owner != shellIndicator else { return }
+        shellIndicator = owner
+        Log.notice(owner == nil ? "tray: the GNOME Shell extension left; tasks show in the tray"
+                                : "tray: the GNOME Shell extension (\(owner!)) shows the tasks; the tray item steps aside")
         dirty = true
         redraw()
     }

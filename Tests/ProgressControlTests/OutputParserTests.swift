@@ -109,6 +109,12 @@ final class OutputParserTests: XCTestCase {
         XCTAssertEqual(parser.read("pmstatus:libfoo:amd64:60.0000:Configuring libfoo (amd64)")?.fraction, 0.6)
     }
 
+    func testAptOnATerminalWithoutStatusFd() throws {
+        // "Reading package lists... 100%" is not progress; several bars on one line give the last.
+        XCTAssertEqual(try fractions(CapturedOutput.aptTerminal, command: ["sudo", "apt", "-y", "install", "pv"]), [0, 1, 0.2, 0.4, 0.8])
+        XCTAssertEqual(try fractions("\r50% [2 pv 0 B/301 kB 0%]\r\n", command: ["apt-get", "install", "pv"]), [0.5])
+    }
+
     func testGenericPercentAndCount() throws {
         XCTAssertEqual(try fractions("Building 12%\rBuilding 40 %\rstep 2.5% of 99.5%\n", command: ["make"]), [0.12, 0.4, 0.995])
         XCTAssertEqual(try fractions("[3/10] cc a.c\n[7/10] cc b.c\nat 12:30/45\n", command: ["ninja"]), [0.3, 0.7])

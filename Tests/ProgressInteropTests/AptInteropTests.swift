@@ -8,12 +8,16 @@ import XCTest
 /// Debian's apt-get installing and removing packages built here (helpers/apt-repository.sh)
 /// under `progressctl run`, in a mount namespace where /etc/apt, /var/lib/dpkg, apt's lists
 /// and cache, /var/log and /srv are scratch directories (helpers/apt-sandbox.sh): the
-/// machine's own dpkg database must be byte for byte the same afterwards.
+/// machine's own dpkg database must be byte for byte the same afterwards. The test holds the
+/// machine's dpkg locks meanwhile, as apt does, so that no other install changes it (one
+/// waits, as apt-get with DPkg::Lock::Timeout does), and so that an apt that reached for
+/// the machine's database would fail at its lock.
 final class AptInteropTests: InteropTestCase {
     var apt: URL { scratch.appendingPathComponent("apt") }
     var progressctl: String { BuildProducts.url(of: "progressctl").path }
     static let machineStatus = URL(fileURLWithPath: "/var/lib/dpkg/status")
     private var machineStatusBefore: Data?
+    private var machineLocks: [Int32] = []
 
     /// What the task showed while it ran: each change of its fraction or message.
     struct Seen {
@@ -35,6 +39,13 @@ final class AptInteropTests: InteropTestCase {
 
     override func setUpWithError() throws {
         try super.setUpWithError()
+        for name in ["lock-frontend", "lock"] {
+            let descriptor = open("/var/lib/dpkg/" + name, O_RDWR | O_CLOEXEC)
+            guard descriptor >= 0 else { throw XCTSkip("the machine's dpkg lock can not be opened") }
+            machineLocks.append(descriptor)
+            let locked = BusConnection.pump(seconds: 600) { lockf(descriptor, F_TLOCK, 0) == 0 }
+            XCTAssertTrue(locked, "the machine's dpkg \(name) stayed taken")
+        }
         machineStatusBefore = try Data(contentsOf: Self.machineStatus)
         let made = try run("/bin/sh", [Self.helperDirectory.appendingPathComponent("apt-repository.sh").path, apt.path])
         XCTAssertEqual(made.status, 0, made.errors)
@@ -45,6 +56,9 @@ final class AptInteropTests: InteropTestCase {
         if let machineStatusBefore {
             XCTAssertEqual(try? Data(contentsOf: Self.machineStatus), machineStatusBefore, "the machine's /var/lib/dpkg/status changed")
         }
+        // Closing releases the lock.
+        for descriptor in machineLocks { close(descriptor) }
+        machineLocks = []
         super.tearDown()
     }
 
@@ -157,6 +171,27 @@ final class AptInteropTests: InteropTestCase {
             XCTAssertEqual(task["Message"]?.string, "apt-get exited with status 100: " + reason)
         }
         XCTAssertEqual(try installed(), ["progressd-test-alpha 1.0 ii"])
+    }
+
+    /// `apt` without Status-Fd, run by progressctl on a terminal (script(1), 24 rows): its
+    /// download line (`40% [1 progressd-test-beta …]`), then its own bar for dpkg on the
+    /// bottom row (`Progress: [ 40%]`), read from what it draws.
+    func testAptOnATerminalWithoutStatusFd() throws {
+        try serveSlowly()
+        try aptGet(["update"])
+        let command = "progressctl run terminal -- apt -y install progressd-test-alpha progressd-test-beta progressd-test-gamma"
+        let seen = try follow("terminal", "exec script -qfec 'stty rows 24 cols 80 && \(command)' /dev/null < /dev/null")
+        XCTAssertEqual(seen.status, 0, seen.output)
+        XCTAssertEqual(try task("terminal")["State"]?.string, "finished")
+        // No message comes with these readings: the phases are told apart by where dpkg's begins.
+        let fractions = seen.readings.map(\.fraction)
+        let restart = try XCTUnwrap(fractions.indices.dropFirst().first { fractions[$0] < fractions[$0 - 1] }, "\(fractions)")
+        let downloading = fractions[..<restart].filter { $0 > 0 && $0 < 1 }
+        let unpacking = fractions[restart...].filter { $0 > 0 && $0 < 1 }
+        XCTAssertGreaterThanOrEqual(downloading.count, 2, "\(fractions)")
+        XCTAssertGreaterThanOrEqual(unpacking.count, 2, "\(fractions)")
+        XCTAssertEqual(Array(unpacking), unpacking.sorted(), "\(fractions)")
+        XCTAssertEqual(try installed(), ["progressd-test-alpha 2.0 ii", "progressd-test-beta 1.0 ii", "progressd-test-gamma 1.0 ii"])
     }
 
     /// The README's apt example (its row in the table of tools), run as written: an upgrade

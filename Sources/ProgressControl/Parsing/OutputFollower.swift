@@ -78,7 +78,8 @@ public struct OutputFollower: Sendable {
             parsers = [RsyncParser(), CurlParser(), WgetParser(), GitParser(), AptStatusParser(), FfmpegParser(arguments: arguments)]
             if program == "dd" { parsers.append(DdParser(arguments: arguments)) }
             if program == "pv" { parsers.append(PvParser()) }
-            fallbacks = [PercentParser(), CountParser()]
+            // apt's "Reading package lists... 100%" comes before any of its progress.
+            fallbacks = ["apt", "apt-get"].contains(program) ? [] : [PercentParser(), CountParser()]
             readsOSC = true
         case .regex(let pattern):
             let regex = try RegularExpression(pattern)

@@ -37,13 +37,24 @@ public struct GitParser: LineParser {
 /// its own, starting again from 0), `pmerror:WHAT:PERCENT:TEXT` when a package fails, WHAT
 /// being the package or the .deb dpkg was given (`/var/cache/apt/archives/pv_1.8.0-2_amd64.deb`),
 /// which may hold a colon (`libc6:amd64`), as TEXT may (a path dpkg quotes).
+/// Without the option, on a terminal: the download's status line (`50% [2 pv 0 B/301 kB 0%]`)
+/// and `apt`'s own bar for dpkg's work (`Progress: [ 40%] [####…]`, drawn on the bottom row
+/// between ESC 7 and ESC 8, several to a line, as no newline separates them).
 public struct AptStatusParser: LineParser {
     public static let name = "apt"
     static let line = Pattern(#"^(dlstatus|pmstatus|pmerror):(.*?):(\d+(?:\.\d+)?):(.*)$"#)
+    static let terminalDownload = Pattern(#"^(\d{1,3})% \[.*\]$"#)
+    static let terminalBar = Pattern(#"Progress: \[ *(\d{1,3})%\]"#)
 
     public init() {}
 
     public mutating func read(_ line: String) -> ProgressReading? {
+        if let percent = Self.terminalBar.allGroups(in: line).last?.first.flatMap({ Double(loose: $0) }) {
+            return .percent(percent, phase: "pmstatus")
+        }
+        if let percent = Self.terminalDownload.groups(in: line)?[0].flatMap({ Double(loose: $0) }) {
+            return .percent(percent, phase: "dlstatus")
+        }
         guard let groups = Self.line.groups(in: line), let kind = groups[0], let percent = Double(loose: groups[2]) else { return nil }
         let text = groups[3].map { $0.trimmingWhitespace }
         if kind == "pmerror" {
