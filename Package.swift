@@ -7,6 +7,8 @@ let package = Package(
         .executable(name: "progressd", targets: ["progressd"]),
         .executable(name: "progressctl", targets: ["progressctl"]),
         .executable(name: "progress-render", targets: ["progress-render"]),
+        // What `make install` and the package install: the three in one file (see Sources/progress).
+        .executable(name: "progress", targets: ["progress"]),
     ],
     targets: [
         // System libraries from Debian (installed by `make deps`).
@@ -65,24 +67,28 @@ let package = Package(
             name: "ProgressTray", dependencies: ["ProgressDaemon", "ProgressRender", "ProgressText", "ProgressBus", "ProgressCore", "CGLib"],
             resources: [.embedInCode("org.kde.StatusNotifierItem.xml"), .embedInCode("com.canonical.dbusmenu.xml")]),
 
-        .executableTarget(
-            name: "progressd",
+        // progressd's flags, its parts in their order, and its run.
+        .target(
+            name: "ProgressdProgram",
             dependencies: [
                 "ProgressDaemon", "ProgressDesktop", "ProgressKDE", "ProgressAccessibility", "ProgressSystem", "ProgressTray",
                 "ProgressBus", "ProgressText", "ProgressState", "ProgressCommandLine", "ProgressCore",
             ]),
+        .executableTarget(name: "progressd", dependencies: ["ProgressdProgram"]),
 
         // The cairo, pango and libpng functions the renderer calls, each loading its library
         // on first use, so that a program that does not draw does not load them.
         .target(name: "CCairoLoader", dependencies: ["CCairo"], linkerSettings: [.linkedLibrary("dl")]),
         // cairo and pango drawing, PNG through libpng: the only module that imports CCairo.
         .target(name: "ProgressRender", dependencies: ["ProgressCore", "CCairo", "CCairoLoader"]),
-        .executableTarget(
-            name: "progress-render",
+        // progress-render's flags, the image it draws from them, and its D-Bus service.
+        .target(
+            name: "ProgressRenderProgram",
             dependencies: [
                 "ProgressRender", "ProgressCommandLine", "ProgressRendererService", "ProgressClient", "ProgressText",
                 "ProgressBus", "ProgressCore",
             ]),
+        .executableTarget(name: "progress-render", dependencies: ["ProgressRenderProgram"]),
 
         // make bench's renderer side (bench/render is its C reference).
         .executableTarget(name: "render-bench", dependencies: ["ProgressRender"], path: "bench/render-swift"),
@@ -91,6 +97,8 @@ let package = Package(
         .target(
             name: "ProgressControl", dependencies: ["ProgressCommandLine", "ProgressClient", "ProgressBus", "ProgressText", "ProgressCore"]),
         .executableTarget(name: "progressctl", dependencies: ["ProgressControl"]),
+        // The three programs in one executable, chosen by the name it is started by.
+        .executableTarget(name: "progress", dependencies: ["ProgressdProgram", "ProgressRenderProgram", "ProgressControl"]),
 
         // Private dbus-daemon and daemon processes for the integration tests.
         .target(name: "ProgressTestSupport", dependencies: ["ProgressClient", "ProgressBus", "ProgressCore"], path: "Tests/Support"),

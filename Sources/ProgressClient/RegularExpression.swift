@@ -39,20 +39,23 @@ public final class RegularExpression: @unchecked Sendable {
     }
 
     private func matches(in line: String, all: Bool) -> [[String?]] {
-        let bytes = Array(line.utf8)
-        var info: OpaquePointer?
-        defer { g_match_info_free(info) }
-        var found: [[String?]] = []
-        var matched = g_regex_match(regex, line, GRegexMatchFlags(rawValue: 0), &info) != 0
-        while matched {
-            found.append((0..<groupCount).map { index in
-                var start: Int32 = -1, end: Int32 = -1
-                guard g_match_info_fetch_pos(info, Int32(index + 1), &start, &end) != 0, start >= 0, end >= start else { return nil }
-                return String(decoding: bytes[Int(start)..<Int(end)], as: UTF8.self)
-            })
-            if !all { break }
-            matched = g_match_info_next(info, nil) != 0
+        // The match info reads the line again at every next match: it must live until the last.
+        line.withCString { text in
+            var info: OpaquePointer?
+            defer { g_match_info_free(info) }
+            var found: [[String?]] = []
+            var matched = g_regex_match(regex, text, GRegexMatchFlags(rawValue: 0), &info) != 0
+            while matched {
+                found.append((0..<groupCount).map { index in
+                    var start: Int32 = -1, end: Int32 = -1
+                    guard g_match_info_fetch_pos(info, Int32(index + 1), &start, &end) != 0, start >= 0, end >= start else { return nil }
+                    let bytes = UnsafeRawBufferPointer(start: text + Int(start), count: Int(end - start))
+                    return String(decoding: bytes, as: UTF8.self)
+                })
+                if !all { break }
+                matched = g_match_info_next(info, nil) != 0
+            }
+            return found
         }
-        return found
     }
 }
