@@ -137,7 +137,7 @@ let package = Package(
             name: "ProgressDaemonTests",
             dependencies: [
                 "ProgressDaemon", "ProgressBus", "ProgressClient", "ProgressCommandLine", "ProgressRendererService", "ProgressCore",
-                "ProgressTestSupport", "progressd",
+                "ProgressTestSupport", "progressd", "progress",
             ]),
         // What depends on the machine (resident memory, floods of thousands of tasks, long
         // soaks): `make soak` runs them, `make test` skips them.
