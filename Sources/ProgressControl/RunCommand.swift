@@ -21,7 +21,7 @@ enum RunCommand {
         except that a terminal which does not declare OSC 9;4 never gets that sequence.
 
         --parse auto (the default) reads OSC 9;4 (1 value, 2 error, 3 busy, 4 paused, 0 none),
-        rsync --info=progress2, curl's meters, wget, git --progress, apt's Status-Fd lines,
+        rsync --info=progress2, curl's meters, wget, git --progress, apt's Status-Fd lines or bar,
         ffmpeg -progress or its stats (against -t or the input's duration), dd status=progress
         and pv -n (when the command is dd or pv), else the last "NN%" or first "N/M" of a
         line; while the output shows none, the largest file the command or its children read

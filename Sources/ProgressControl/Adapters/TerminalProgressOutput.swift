@@ -40,10 +40,13 @@ public enum TerminalProgressMode: String, CaseIterable, Sendable {
     }
 
     /// tmux passes OSC 9;4 on only with `allow-passthrough on` (or `all`), wrapped in DCS.
+    /// It is a pane option: the pane's own value, else its window's, else the global one
+    /// (`-A`), for the pane progressctl runs in (`TMUX_PANE`; tmux 3.3a's `-g` alone would
+    /// miss a `set -w` or `set -p`).
     public static func tmuxAllowsPassthrough(environment: [String: String]) -> Bool {
-        guard let answer = CommandProcess.output(of: ["tmux", "show-options", "-gqv", "allow-passthrough"], environment: environment) else {
-            return false
-        }
+        let pane = environment["TMUX_PANE"].flatMap { $0.isEmpty ? nil : ["-t", $0] } ?? []
+        let query = ["tmux", "show-options", "-Apqv"] + pane + ["allow-passthrough"]
+        guard let answer = CommandProcess.output(of: query, environment: environment) else { return false }
         return ["on", "all"].contains(answer.trimmingWhitespace)
     }
 }
