@@ -7,6 +7,8 @@ let package = Package(
         .executable(name: "progressd", targets: ["progressd"]),
         .executable(name: "progressctl", targets: ["progressctl"]),
         .executable(name: "progress-render", targets: ["progress-render"]),
+        // What `make install` and the package install: the three in one file (see Sources/progress).
+        .executable(name: "progress", targets: ["progress"]),
     ],
     targets: [
         // System libraries from Debian (installed by `make deps`).
@@ -19,12 +21,12 @@ let package = Package(
             providers: [.apt(["libcairo2-dev", "libpango1.0-dev", "libpng-dev"])]),
         // libc's gettext (libintl.h), for ProgressText's message catalogs.
         .systemLibrary(name: "CGettext", path: "Sources/CGettext"),
-        // Debian's ICU (libicu-dev), for CLDR's locale data where Foundation's bundled ICU departs from it.
+        // Debian's ICU (libicu-dev): numbers, sizes, durations and directions in CLDR's forms.
         .target(name: "CICU", linkerSettings: [.linkedLibrary("icui18n"), .linkedLibrary("icuuc")]),
 
         // Pure Swift: names, tasks, the state machine, the store and its policies.
         .target(name: "ProgressCore"),
-        // Locale resolution and labels (Foundation's ICU; the numbering system from Debian's).
+        // Locale resolution and labels, through Debian's ICU.
         .target(name: "ProgressText", dependencies: ["ProgressCore", "CGettext", "CICU"]),
         // The state directory: a journal and snapshots of TaskRecords (Foundation, no GLib).
         .target(name: "ProgressState", dependencies: ["ProgressCore"]),
@@ -62,24 +64,31 @@ let package = Package(
         .target(name: "ProgressSystem", dependencies: ["ProgressDaemon", "ProgressBus", "ProgressText", "ProgressCore", "CGLib"]),
         // The tasks as a StatusNotifierItem in trays without a job tracker: ring, tooltip, menu.
         .target(
-            name: "ProgressTray", dependencies: ["ProgressDaemon", "ProgressRender", "ProgressBus", "ProgressCore", "CGLib"],
+            name: "ProgressTray", dependencies: ["ProgressDaemon", "ProgressRender", "ProgressText", "ProgressBus", "ProgressCore", "CGLib"],
             resources: [.embedInCode("org.kde.StatusNotifierItem.xml"), .embedInCode("com.canonical.dbusmenu.xml")]),
 
-        .executableTarget(
-            name: "progressd",
+        // progressd's flags, its parts in their order, and its run.
+        .target(
+            name: "ProgressdProgram",
             dependencies: [
                 "ProgressDaemon", "ProgressDesktop", "ProgressKDE", "ProgressAccessibility", "ProgressSystem", "ProgressTray",
                 "ProgressBus", "ProgressText", "ProgressState", "ProgressCommandLine", "ProgressCore",
             ]),
+        .executableTarget(name: "progressd", dependencies: ["ProgressdProgram"]),
 
+        // The cairo, pango and libpng functions the renderer calls, each loading its library
+        // on first use, so that a program that does not draw does not load them.
+        .target(name: "CCairoLoader", dependencies: ["CCairo"], linkerSettings: [.linkedLibrary("dl")]),
         // cairo and pango drawing, PNG through libpng: the only module that imports CCairo.
-        .target(name: "ProgressRender", dependencies: ["ProgressCore", "CCairo"]),
-        .executableTarget(
-            name: "progress-render",
+        .target(name: "ProgressRender", dependencies: ["ProgressCore", "CCairo", "CCairoLoader"]),
+        // progress-render's flags, the image it draws from them, and its D-Bus service.
+        .target(
+            name: "ProgressRenderProgram",
             dependencies: [
                 "ProgressRender", "ProgressCommandLine", "ProgressRendererService", "ProgressClient", "ProgressText",
                 "ProgressBus", "ProgressCore",
             ]),
+        .executableTarget(name: "progress-render", dependencies: ["ProgressRenderProgram"]),
 
         // make bench's renderer side (bench/render is its C reference).
         .executableTarget(name: "render-bench", dependencies: ["ProgressRender"], path: "bench/render-swift"),
@@ -88,6 +97,8 @@ let package = Package(
         .target(
             name: "ProgressControl", dependencies: ["ProgressCommandLine", "ProgressClient", "ProgressBus", "ProgressText", "ProgressCore"]),
         .executableTarget(name: "progressctl", dependencies: ["ProgressControl"]),
+        // The three programs in one executable, chosen by the name it is started by.
+        .executableTarget(name: "progress", dependencies: ["ProgressdProgram", "ProgressRenderProgram", "ProgressControl"]),
 
         // Private dbus-daemon and daemon processes for the integration tests.
         .target(name: "ProgressTestSupport", dependencies: ["ProgressClient", "ProgressBus", "ProgressCore"], path: "Tests/Support"),
@@ -126,7 +137,7 @@ let package = Package(
             name: "ProgressDaemonTests",
             dependencies: [
                 "ProgressDaemon", "ProgressBus", "ProgressClient", "ProgressCommandLine", "ProgressRendererService", "ProgressCore",
-                "ProgressTestSupport", "progressd",
+                "ProgressTestSupport", "progressd", "progress",
             ]),
         // What depends on the machine (resident memory, floods of thousands of tasks, long
         // soaks): `make soak` runs them, `make test` skips them.

@@ -1,5 +1,5 @@
 import CGLib
-import Foundation
+import FoundationEssentials
 import ProgressBus
 import ProgressCore
 import ProgressDaemon

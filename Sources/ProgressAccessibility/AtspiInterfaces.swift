@@ -1,6 +1,6 @@
 import CGLib
 import ProgressBus
-import Foundation
+import FoundationEssentials
 
 /// The AT-SPI interfaces progressd serves (org.a11y.atspi.xml, embedded in the module),
 /// parsed once. GDBus checks every incoming call against them, so a wrong signature is

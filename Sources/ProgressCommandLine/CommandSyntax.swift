@@ -1,4 +1,8 @@
-import Foundation
+import FoundationEssentials
+
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// What a program or one of progressctl's commands accepts, and how its help reads: the one
 /// table its arguments are parsed by and its `--help` is printed from. It is written as the
@@ -26,7 +30,8 @@ public struct CommandSyntax: Sendable {
     /// goes on below, indented further), and "Examples:". A mistake in the text stops the
     /// program at start-up, where every test sees it.
     public init(program: String, help text: String) {
-        var paragraphs = text.trimmingCharacters(in: .newlines).components(separatedBy: "\n\n")
+        let trimmed = String(text.drop { $0.isNewline }.reversed().drop { $0.isNewline }.reversed())
+        var paragraphs = trimmed.split(separator: "\n\n", omittingEmptySubsequences: false).map(String.init)
         let usage = paragraphs.removeFirst().split(separator: "\n").map { $0.dropFirst("Usage: ".count) }
         precondition(text.hasPrefix("Usage: "), "\(program): help starts with 'Usage: '")
         let summary = paragraphs.removeFirst()
@@ -47,7 +52,7 @@ public struct CommandSyntax: Sendable {
         }
         self.init(program: program, usage: usage.map(String.init), summary: summary, details: details.joined(separator: "\n\n"),
                   options: options, examples: examples)
-        precondition(help == text.trimmingCharacters(in: .newlines) + "\n", "\(program): help does not read as it prints")
+        precondition(help == trimmed + "\n", "\(program): help does not read as it prints")
     }
 
     /// The command's name in messages: "start" for "progressctl start".
@@ -103,7 +108,8 @@ public struct CommandSyntax: Sendable {
 
     /// A mistake found after parsing: "PROGRAM: message" on stderr, status 64 unless said.
     public func fail(_ message: String, status: Int32 = 64) -> Never {
-        FileHandle.standardError.write(Data("\(program): \(message)\n".utf8))
+        let line = Array("\(program): \(message)\n".utf8)
+        _ = line.withUnsafeBytes { write(STDERR_FILENO, $0.baseAddress, $0.count) }
         exit(status)
     }
 }

@@ -35,7 +35,7 @@ public struct OptionSpec: Sendable {
                 rows[rows.count - 1].help += "\n" + line.drop { $0 == " " }
                 continue
             }
-            let split = line.range(of: "  ")
+            let split = line.firstRange(of: "  ")
             precondition(line.hasPrefix("-") && split != nil, "an option line is '--name VALUE  help': '\(line)'")
             rows.append((line[..<split!.lowerBound], String(line[split!.upperBound...].drop { $0 == " " })))
         }

@@ -1,4 +1,8 @@
-import Foundation
+import FoundationEssentials
+
+#if canImport(Glibc)
+import Glibc
+#endif
 import ProgressBus
 import ProgressClient
 import ProgressText
@@ -34,8 +38,8 @@ public final class Context: @unchecked Sendable {
         locale = LocaleName.fromEnvironment(environment).identifier
     }
 
-    public func out(_ text: String) { FileHandle.standardOutput.write(Data(text.utf8)) }
-    public func err(_ text: String) { FileHandle.standardError.write(Data(text.utf8)) }
+    public func out(_ text: String) { CommandRunner.writeAll(STDOUT_FILENO, Array(text.utf8)) }
+    public func err(_ text: String) { CommandRunner.writeAll(STDERR_FILENO, Array(text.utf8)) }
 
     /// The session bus, connected on first use.
     public func bus() throws -> BusConnection {

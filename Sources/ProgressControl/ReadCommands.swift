@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import ProgressCommandLine
 import ProgressBus
 import ProgressClient
@@ -90,24 +90,41 @@ enum ReadCommands {
         return rows.map { row in
             row.enumerated().map { column, cell in
                 column == row.count - 1 ? cell : cell + String(repeating: " ", count: widths[column] - TerminalText.width(cell))
-            }.joined(separator: separator).trimmingCharacters(in: .whitespaces)
+            }.joined(separator: separator).trimmingWhitespace
         }.joined(separator: "\n") + "\n"
     }
 
-    static func jsonObject(_ task: [String: BusValue]) -> [String: Any] {
-        task.mapValues { value -> Any in
+    static func jsonObject(_ task: [String: BusValue]) -> [String: JSONValue] {
+        task.mapValues { value -> JSONValue in
             switch value.unboxed {
-            case .string(let text), .objectPath(let text): return text
-            case .bool(let flag): return flag
-            case .double(let number): return number
-            case .uint64(let number): return number
-            default: return value.unboxed.integer ?? value.unboxed.description
+            case .string(let text), .objectPath(let text): .string(text)
+            case .bool(let flag): .bool(flag)
+            case .double(let number): .number(number)
+            case .uint64(let number): .count(number)
+            default: value.unboxed.integer.map { .integer($0) } ?? .string(value.unboxed.description)
             }
         }
     }
 
-    static func json(_ object: Any) throws -> String {
-        let data = try JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .prettyPrinted, .withoutEscapingSlashes])
-        return String(decoding: data, as: UTF8.self)
+    static func json<Value: Encodable>(_ value: Value) throws -> String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .prettyPrinted, .withoutEscapingSlashes]
+        return String(decoding: try encoder.encode(value), as: UTF8.self)
+    }
+
+    /// A property's value as `--json` writes it.
+    enum JSONValue: Encodable {
+        case string(String), bool(Bool), number(Double), count(UInt64), integer(Int64)
+
+        func encode(to encoder: Encoder) throws {
+            var container = encoder.singleValueContainer()
+            switch self {
+            case .string(let text): try container.encode(text)
+            case .bool(let flag): try container.encode(flag)
+            case .number(let number): try container.encode(number)
+            case .count(let number): try container.encode(number)
+            case .integer(let number): try container.encode(number)
+            }
+        }
     }
 }

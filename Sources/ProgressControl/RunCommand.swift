@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import ProgressCommandLine
 import ProgressBus
 import ProgressClient
@@ -63,10 +63,13 @@ enum RunCommand {
                 throw UsageError(error.message)
             }
             if case .regex(let pattern) = choice {
-                guard let regex = try? NSRegularExpression(pattern: pattern) else {
-                    throw UsageError("--progress-regex '\(pattern)' is not a regular expression")
+                let regex: RegularExpression
+                do throws(RegularExpression.SyntaxError) {
+                    regex = try RegularExpression(pattern)
+                } catch {
+                    throw UsageError("--progress-regex '\(pattern)' is not a regular expression: \(error.description)")
                 }
-                guard (1...2).contains(regex.numberOfCaptureGroups) else {
+                guard (1...2).contains(regex.groupCount) else {
                     throw UsageError("--progress-regex needs one group (a percent) or two (done and total)")
                 }
             }

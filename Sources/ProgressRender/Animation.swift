@@ -1,5 +1,8 @@
 import CCairo
-import Foundation
+
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// The frames of an animated progress picture, and APNG around them.
 enum Animation {

@@ -1,5 +1,8 @@
 import CCairo
-import Foundation
+
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// The striped track's inner shadow, as CoreGraphics draws one: everything outside the
 /// track casts a shadow (offset down and a little right, blurred), and only what falls

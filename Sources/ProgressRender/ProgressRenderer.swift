@@ -1,6 +1,9 @@
 import CCairo
-import Foundation
 import ProgressCore
+
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// Draws progress: the platform bar, the striped bar, the gradient ring, and their
 /// indeterminate (pulse) frames, in three themes, with every state looking different.

@@ -1,5 +1,8 @@
-import Foundation
 import ProgressCore
+
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// An sRGB color with alpha, 0 to 1 each.
 public struct Color: Equatable, Sendable {

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import ProgressCore
 
 #if canImport(Glibc)
@@ -15,7 +15,7 @@ import Glibc
 public final class StateDirectory: TaskJournal {
     public let url: URL
     private var generation: Int
-    private var journal: FileHandle?
+    private var journal: OpenFile?
     private var journalLines = 0
     /// All current records, for compaction, and how many there are, to know how large a
     /// snapshot would be; the daemon points both at its store (which knows its count, so no
@@ -23,7 +23,10 @@ public final class StateDirectory: TaskJournal {
     private var currentRecords: () -> [TaskRecord] = { [] }
     private var recordCount: () -> Int = { 0 }
     /// Where problems after start-up are reported (the daemon's log).
-    public var log: (String) -> Void = { FileHandle.standardError.write(Data("progressd: \($0)\n".utf8)) }
+    public var log: (String) -> Void = { line in
+        let text = Array("progressd: \(line)\n".utf8)
+        _ = text.withUnsafeBytes { Glibc.write(STDERR_FILENO, $0.baseAddress, $0.count) }
+    }
     private let encoder: JSONEncoder = {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys]
@@ -39,7 +42,7 @@ public final class StateDirectory: TaskJournal {
         if let state = environment["XDG_STATE_HOME"], state.hasPrefix("/") {
             return URL(fileURLWithPath: state).appendingPathComponent("progressd")
         }
-        let home = environment["HOME"] ?? NSHomeDirectory()
+        let home = environment["HOME"] ?? String(cString: getpwuid(getuid()).pointee.pw_dir)
         return URL(fileURLWithPath: home).appendingPathComponent(".local/state/progressd")
     }
 
@@ -52,15 +55,14 @@ public final class StateDirectory: TaskJournal {
         self.url = url
         self.limits = limits
         let fix = "remove or rename it, or start progressd with --state-directory naming a directory it may write"
-        var isDirectory: ObjCBool = false
-        if FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory), !isDirectory.boolValue {
+        var status = stat()
+        if stat(url.path, &status) == 0, status.st_mode & S_IFMT != S_IFDIR {
             throw StateDirectoryError(description: "the state directory \(url.path) is not a directory: \(fix)")
         }
-        do {
-            try FileManager.default.createDirectory(
-                at: url, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        do throws(StateFileError) {
+            try OpenFile.makeDirectories(url.path, mode: 0o700)
         } catch {
-            throw StateDirectoryError(description: "can not create the state directory \(url.path) (\(Self.reason(error))): \(fix)")
+            throw StateDirectoryError(description: "can not create the state directory \(url.path) (\(error.path): \(error.reason)): \(fix)")
         }
         guard access(url.path, W_OK | X_OK) == 0 else {
             throw StateDirectoryError(
@@ -144,10 +146,6 @@ public final class StateDirectory: TaskJournal {
         return problems
     }
 
-    private static func reason(_ error: Error) -> String {
-        ((error as NSError).userInfo[NSUnderlyingErrorKey] as? NSError)?.localizedDescription ?? (error as NSError).localizedDescription
-    }
-
     public func attach(recordsSource: @escaping () -> [TaskRecord], recordCount: @escaping () -> Int) {
         currentRecords = recordsSource
         self.recordCount = recordCount
@@ -159,11 +157,11 @@ public final class StateDirectory: TaskJournal {
         for record in records { append(JournalEntry(put: record), to: &data) }
         for name in removed { append(JournalEntry(remove: name), to: &data) }
         guard let journal else { return }
-        do {
-            try journal.write(contentsOf: data)
-            _ = fdatasync(journal.fileDescriptor)
+        do throws(StateFileError) {
+            try journal.write(data)
+            _ = fdatasync(journal.descriptor)
         } catch {
-            log("could not write \(journalURL(generation).path): \(error)")
+            log("\(error)")
         }
         journalLines += records.count + removed.count
         if journalLines > max(1_024, 2 * recordCount()) { compact() }
@@ -176,19 +174,12 @@ public final class StateDirectory: TaskJournal {
         let temporary = url.appendingPathComponent("tasks-\(next).json.tmp")
         do {
             let data = try encoder.encode(records)
-            guard FileManager.default.createFile(atPath: temporary.path, contents: nil, attributes: [.posixPermissions: 0o600]) else {
-                throw CocoaError(.fileWriteNoPermission, userInfo: [NSFilePathErrorKey: temporary.path])
-            }
-            let handle = try FileHandle(forWritingTo: temporary)
-            try handle.write(contentsOf: data)
+            let file = try OpenFile(temporary.path, flags: O_WRONLY | O_CREAT | O_TRUNC)
+            try file.write(data)
             // A generation that may not be on the disk must not replace the one that is.
-            guard fsync(handle.fileDescriptor) == 0 else {
-                try? handle.close()
-                throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: temporary.path])
-            }
-            try handle.close()
+            try file.sync()
             guard rename(temporary.path, snapshotURL(next).path) == 0 else {
-                throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: snapshotURL(next).path])
+                throw StateFileError(path: snapshotURL(next).path, action: "rename \(temporary.lastPathComponent) to")
             }
             syncDirectory()
         } catch {
@@ -196,7 +187,7 @@ public final class StateDirectory: TaskJournal {
             try? FileManager.default.removeItem(at: temporary)
             return
         }
-        try? journal?.close()
+        journal = nil
         generation = next
         journalLines = 0
         removeOtherGenerations()
@@ -222,17 +213,17 @@ public final class StateDirectory: TaskJournal {
     /// Opened for appending: each write lands at the end, whatever else touched the file.
     private func openJournal() {
         let path = journalURL(generation).path
-        let existed = FileManager.default.fileExists(atPath: path)
-        let descriptor = open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0o600)
-        guard descriptor >= 0 else {
-            log("could not open \(path): \(String(cString: strerror(errno)))")
+        let existed = access(path, F_OK) == 0
+        do throws(StateFileError) {
+            journal = try OpenFile(path, flags: O_WRONLY | O_APPEND | O_CREAT)
+        } catch {
+            log("\(error)")
             journal = nil
             return
         }
         if !existed { syncDirectory() }
-        journal = FileHandle(fileDescriptor: descriptor, closeOnDealloc: true)
         if endTornLine {
-            try? journal?.write(contentsOf: Data([UInt8(ascii: "\n")]))
+            try? journal?.write(Data([UInt8(ascii: "\n")]))
             endTornLine = false
         }
     }

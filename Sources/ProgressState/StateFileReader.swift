@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import ProgressCore
 
 #if canImport(Glibc)
@@ -32,7 +32,7 @@ enum StateFileReader {
             if errno == ENOENT { return nil }
             throw .unreadable(String(cString: strerror(errno)))
         }
-        let handle = FileHandle(fileDescriptor: descriptor, closeOnDealloc: true)
+        let file = OpenFile(adopting: descriptor, path: url.path)
         var status = stat()
         guard fstat(descriptor, &status) == 0 else { throw .unreadable(String(cString: strerror(errno))) }
         let size = Int(status.st_size)
@@ -40,10 +40,10 @@ enum StateFileReader {
         // Holes read as NUL bytes and hold no record: a mostly unallocated file is damage.
         let allocated = Int(status.st_blocks) * 512
         if size > 1 << 20, allocated < size / 2 { throw .sparse(bytes: size, allocated: allocated) }
-        do {
-            return try handle.readToEnd() ?? Data()
+        do throws(StateFileError) {
+            return try file.readToEnd()
         } catch {
-            throw .unreadable("\(error)")
+            throw .unreadable(error.reason)
         }
     }
 

@@ -1,9 +1,8 @@
 import CICU
-import Foundation
 import ProgressCore
 
 /// A locale as clients and the environment name it, resolved to the ICU identifier
-/// Foundation formats with. `Locale.current` on Linux ignores LANG and LC_*, so the
+/// progressd formats with. `Locale.current` on Linux ignores LANG and LC_*, so the
 /// daemon resolves its own locale here.
 public struct LocaleName: Hashable, Sendable {
     /// The ICU identifier, such as "fr_FR" or "sr_Latn_RS".
@@ -41,7 +40,7 @@ public struct LocaleName: Hashable, Sendable {
             throw Self.invalid(text, "it does not start with a language code such as 'fr'")
         }
         let language = languagePart.lowercased()
-        guard Self.knownLanguages.contains(language) else {
+        guard icu_is_language(language) != 0 else {
             throw Self.invalid(text, "'\(language)' is not a language code ICU knows")
         }
         var region: String?
@@ -71,24 +70,22 @@ public struct LocaleName: Hashable, Sendable {
     }
 
     /// CLDR's default numbering system for the locale: "latn" for fr_FR, "beng" for bn_BD,
-    /// "arabext" for fa_IR. Read from Debian's ICU: Foundation's bundled ICU carries Apple's
-    /// data, which writes Bengali, Marathi and Urdu in India with Latin digits.
+    /// "arabext" for fa_IR.
     public var numberingSystem: String {
         var name = [CChar](repeating: 0, count: 32)
         guard icu_default_numbering_system(identifier, &name, name.count) != 0 else { return "latn" }
         return String(decoding: name.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
     }
 
-    /// The locale Foundation formats numbers, sizes and durations with: this one, in its
-    /// CLDR digits.
-    public var formattingLocale: Locale {
-        Locale(identifier: identifier + "@numbers=" + numberingSystem)
-    }
+    /// The locale ICU formats numbers, sizes and durations with: this one, in its CLDR digits.
+    public var formattingIdentifier: String { identifier + "@numbers=" + numberingSystem }
+
+    /// Whether the locale's script runs right to left (Arabic, Hebrew, Urdu).
+    public var isRightToLeft: Bool { icu_is_right_to_left(identifier) != 0 }
 
     private static let englishAliases: Set<String> = ["C", "POSIX"]
     /// glibc's modifiers that select a script; others (such as @euro) do not change numbers.
     private static let scriptForModifier = ["latin": "Latn", "cyrillic": "Cyrl", "devanagari": "Deva"]
-    private static let knownLanguages = Set(Locale.LanguageCode.isoLanguageCodes.map(\.identifier))
 
     private static func invalid(_ text: String, _ reason: String) -> ProgressError {
         let shown = text.count > 64 ? String(text.prefix(64)) + "…" : text

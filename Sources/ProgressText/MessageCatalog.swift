@@ -1,5 +1,5 @@
 import CGettext
-import Foundation
+import FoundationEssentials
 import ProgressCore
 
 #if canImport(Glibc)

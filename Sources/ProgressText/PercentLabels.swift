@@ -1,4 +1,3 @@
-import Foundation
 import ProgressCore
 
 /// The 101 percent labels of one locale and its 101 whole numbers, formatted once by ICU,
@@ -7,16 +6,12 @@ final class PercentLabels: @unchecked Sendable {
     private let labels: [String]
     private let numbers: [String]
 
-    init(locale: Locale) {
-        let percent = NumberFormatter()
-        percent.locale = locale
-        percent.numberStyle = .percent
-        percent.maximumFractionDigits = 0
-        labels = (0...100).map { percent.string(from: NSNumber(value: Double($0) / 100)) ?? "\($0)%" }
-        let decimal = NumberFormatter()
-        decimal.locale = locale
-        decimal.numberStyle = .decimal
-        numbers = (0...100).map { decimal.string(from: NSNumber(value: $0)) ?? "\($0)" }
+    /// `locale` as ICU names it, with its numbering system.
+    init(locale: String) {
+        let percent = ICUNumberFormat(locale: locale, skeleton: "percent precision-integer")
+        labels = (0...100).map { percent?.string(Double($0)) ?? "\($0)%" }
+        let decimal = ICUNumberFormat(locale: locale, skeleton: "precision-integer")
+        numbers = (0...100).map { decimal?.string(Double($0)) ?? "\($0)" }
     }
 
     func label(wholePercent: Int) -> String { labels[min(100, max(0, wholePercent))] }

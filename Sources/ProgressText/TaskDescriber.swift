@@ -1,4 +1,3 @@
-import Foundation
 import ProgressCore
 
 /// The texts of tasks in one locale: Label ("42 %"), Detail ("3 of 10 files, about
@@ -7,21 +6,22 @@ import ProgressCore
 /// the sentences from the gettext catalogs.
 public final class TaskDescriber: TaskDescribing, @unchecked Sendable {
     public let locale: LocaleName
-    private let icuLocale: Locale
     private let catalog: MessageCatalog
     private let language: String?
     private let percents: PercentLabels
-    private let numberFormatter: NumberFormatter
+    private let counts: ICUNumberFormat?
+    private let sizes: ByteCounts
+    private let durations: Durations
 
     public init(locale: LocaleName, catalog: MessageCatalog) {
         self.locale = locale
-        icuLocale = locale.formattingLocale
+        let icuLocale = locale.formattingIdentifier
         self.catalog = catalog
         language = catalog.language(for: locale)
         percents = PercentLabels(locale: icuLocale)
-        numberFormatter = NumberFormatter()
-        numberFormatter.locale = icuLocale
-        numberFormatter.numberStyle = .decimal
+        counts = ICUNumberFormat(locale: icuLocale, skeleton: "precision-integer")
+        sizes = ByteCounts(locale: icuLocale)
+        durations = Durations(locale: icuLocale)
     }
 
     public func label(wholePercent: Int) -> String { percents.label(wholePercent: wholePercent) }
@@ -112,7 +112,7 @@ public final class TaskDescriber: TaskDescribing, @unchecked Sendable {
         return result
     }
 
-    private func number(_ count: Int) -> String { numberFormatter.string(from: NSNumber(value: count)) ?? "\(count)" }
+    private func number(_ count: Int) -> String { counts?.string(UInt64(max(0, count))) ?? "\(count)" }
 
     // MARK: Pieces
 
@@ -140,25 +140,8 @@ public final class TaskDescriber: TaskDescribing, @unchecked Sendable {
     }
 
     private func amount(_ value: UInt64, unit: String) -> String {
-        if unit == "bytes" {
-            // ICU's byte counts stop at petabytes and take an Int64; past 10^18 bytes the
-            // count is said in exabytes, from the unsigned value.
-            guard value >= 1_000_000_000_000_000_000 else {
-                return Int64(value).formatted(.byteCount(style: .file).locale(icuLocale))
-            }
-            let exabytes = (Double(value) / 1e18).formatted(.number.precision(.fractionLength(0...2)).locale(icuLocale))
-            return "\(exabytes) EB"
-        }
-        // NSNumber(value: UInt64) formats counts past 2^63 as negative on Linux, and a
-        // Decimal or Double loses their last digits: those are grouped by hand, by thousands.
-        guard value > UInt64(Int64.max) else { return numberFormatter.string(from: NSNumber(value: Int64(value))) ?? "\(value)" }
-        var digits = Array(String(value))
-        var grouped = ""
-        while digits.count > 3 {
-            grouped = (numberFormatter.groupingSeparator ?? ",") + String(digits.suffix(3)) + grouped
-            digits.removeLast(3)
-        }
-        return String(digits) + grouped
+        if unit == "bytes" { return sizes.string(value) }
+        return counts?.string(value) ?? "\(value)"
     }
 
     /// "about 3 minutes left", rounded as people say it; nil while unknown.
@@ -168,21 +151,7 @@ public final class TaskDescriber: TaskDescribing, @unchecked Sendable {
     }
 
     /// Under a minute in steps of 5 seconds, under an hour in minutes, then hours and minutes.
-    public func duration(seconds: Int64) -> String {
-        let style: Duration.UnitsFormatStyle
-        let rounded: Int64
-        if seconds < 60 {
-            rounded = max(5, (seconds + 4) / 5 * 5)
-            style = .units(allowed: [.seconds], width: .wide)
-        } else if seconds < 3_600 {
-            rounded = max(60, (seconds + 30) / 60 * 60)
-            style = .units(allowed: [.minutes], width: .wide)
-        } else {
-            rounded = (seconds + 30) / 60 * 60
-            style = .units(allowed: [.hours, .minutes], width: .wide, maximumUnitCount: 2)
-        }
-        return Duration.seconds(rounded).formatted(style.locale(icuLocale))
-    }
+    public func duration(seconds: Int64) -> String { durations.string(seconds: seconds) }
 
     private func text(_ message: MessageCatalog.Message, count: Int = 1) -> String {
         catalog.text(message, language: language, count: count)

@@ -81,7 +81,7 @@ final class TrayMenu {
         return mnemonicSafe(texts.accessibleText(of: task))
     }
 
-    static func mnemonicSafe(_ text: String) -> String { text.replacingOccurrences(of: "_", with: "__") }
+    static func mnemonicSafe(_ text: String) -> String { text.replacing("_", with: "__") }
 
     private static func command(_ action: Action, _ name: TaskName) -> TaskCommand {
         switch action {

@@ -1,5 +1,5 @@
 import CGLib
-import Foundation
+import ProgressText
 import ProgressBus
 import ProgressCore
 import ProgressDaemon
@@ -58,7 +58,7 @@ public final class TrayOutput: DaemonInput {
         self.context = context
         self.stepAsideForJobTracker = stepAsideForJobTracker
         interfaces = try TrayInterfaces()
-        textDirection = Locale.Language(identifier: locale).characterDirection == .rightToLeft ? "rtl" : "ltr"
+        textDirection = (try? LocaleName(locale))?.isRightToLeft == true ? "rtl" : "ltr"
         try checkTables()
     }
 

@@ -1,4 +1,8 @@
-import Foundation
+import FoundationEssentials
+
+#if canImport(Glibc)
+import Glibc
+#endif
 import ProgressControl
 
 /// progressctl: the command-line client of progressd.

@@ -1,5 +1,6 @@
 import Foundation
 import ProgressBus
+import ProgressCore
 import ProgressRendererService
 import ProgressTestSupport
 import XCTest
@@ -31,6 +32,43 @@ final class PackagingTests: XCTestCase {
         XCTAssertEqual(reply.first?.integer, 1, "DBUS_START_REPLY_SUCCESS")
         let names = try client.call(BusNames.busName, BusNames.managerPath, BusNames.managerInterface, "List")
         XCTAssertEqual(names.first?.strings, [])
+    }
+
+    /// What is installed is one file, `progress`, under the three names: each name runs its
+    /// program, and the bus activates the daemon and the renderer through links to it.
+    func testOneFileIsTheThreeProgramsByTheNameItIsStartedBy() throws {
+        let bin = FileManager.default.temporaryDirectory.appendingPathComponent("bin-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: bin, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: bin) }
+        let program = BuildProducts.url(of: "progress").path
+        for name in ["progressd", "progressctl", "progress-render"] {
+            try FileManager.default.createSymbolicLink(atPath: bin.appendingPathComponent(name).path, withDestinationPath: program)
+            let version = try CommandResult.run(bin.appendingPathComponent(name).path, ["--version"], environment: [:])
+            XCTAssertEqual(version.output, "\(name) \(ProgressVersion.current)\n")
+        }
+        let image = bin.appendingPathComponent("ring.png")
+        let drawn = try CommandResult.run(
+            bin.appendingPathComponent("progress-render").path, ["--style", "ring", "--fraction", "0.4", "-o", image.path], environment: [:])
+        XCTAssertEqual(drawn.status, 0, drawn.errors)
+        XCTAssertEqual(Array(try Data(contentsOf: image).prefix(8)), [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A])
+
+        let services = bin.appendingPathComponent("services")
+        try FileManager.default.createDirectory(at: services, withIntermediateDirectories: true)
+        for service in ["org.progressd.Progress1", "org.progressd.Renderer1"] {
+            try String(contentsOf: Self.root.appendingPathComponent("dbus/\(service).service"), encoding: .utf8)
+                .replacingOccurrences(of: "@bindir@", with: bin.path)
+                .write(to: services.appendingPathComponent("\(service).service"), atomically: true, encoding: .utf8)
+        }
+        let bus = try PrivateBus(serviceDirectory: services)
+        defer { bus.stop() }
+        let environment = bus.environment
+        for command in [["start", "copy"], ["set", "copy", "0.5"]] {
+            let done = try CommandResult.run(bin.appendingPathComponent("progressctl").path, command, environment: environment)
+            XCTAssertEqual(done.status, 0, done.errors)
+        }
+        let rendered = try CommandResult.run(
+            bin.appendingPathComponent("progressctl").path, ["render", "copy", "-o", image.path], environment: environment)
+        XCTAssertEqual(rendered.status, 0, rendered.errors)
     }
 
     func testTheUserUnitVerifies() throws {

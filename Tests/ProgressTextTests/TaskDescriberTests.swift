@@ -64,7 +64,8 @@ final class TaskDescriberTests: XCTestCase {
         XCTAssertEqual(try describer("de_DE").detail(of: moving), "10 von 200 Dateien, noch etwa 3 Minuten")
         XCTAssertEqual(try describer("fr_FR").accessibleText(of: moving), "Backup\u{A0}: 5 pour cent, il reste environ 3 minutes")
         XCTAssertEqual(try describer("ru_RU").detail(of: moving), "10 из 200 файлов, осталось примерно 3 минуты")
-        XCTAssertEqual(try describer("ja_JP").detail(of: moving), "ファイル 10 / 200 個、残り約3分")
+        // CLDR 42 (Debian 12's ICU 72) writes Japanese units with a space: "3 分".
+        XCTAssertEqual(try describer("ja_JP").detail(of: moving), "ファイル 10 / 200 個、残り約3 分")
         XCTAssertEqual(try describer("zh_CN").accessibleText(of: moving), "Backup：百分之 5，大约还剩 3分钟")
     }
 
@@ -102,6 +103,30 @@ final class TaskDescriberTests: XCTestCase {
         XCTAssertEqual(english.duration(seconds: 3), "5 seconds")
         XCTAssertEqual(english.duration(seconds: 170), "3 minutes")
         XCTAssertEqual(english.duration(seconds: 7_290), "2 hours, 2 minutes")
+        XCTAssertEqual(english.duration(seconds: 7_200), "2 hours", "a unit of zero is left out")
+        XCTAssertEqual(english.duration(seconds: 3_599), "60 minutes")
+        // CLDR 42's list of units and plural forms: French joins with "et", Arabic's dual
+        // has no number.
+        XCTAssertEqual(try describer("fr_FR").duration(seconds: 7_290), "2\u{A0}heures et 2 minutes")
+        XCTAssertEqual(try describer("ar_EG").duration(seconds: 7_290), "ساعتان ودقيقتان")
+        XCTAssertEqual(try describer("ar_EG").duration(seconds: 170), "٣ دقائق")
+    }
+
+    /// The unit is the largest in which the value stays below 1,000 once rounded to that
+    /// unit's precision (none for kB, one digit for MB, two above), as file managers write sizes.
+    func testByteCountsChangeUnitWhereTheRoundedValueReachesAThousand() throws {
+        let english = try describer("en_US")
+        func size(_ bytes: UInt64, in describer: TaskDescriber) throws -> String {
+            describer.detail(of: try task([("completed", .uint64(bytes)), ("total", .uint64(4_000_000_000_000)), ("unit", .string("bytes"))]))
+        }
+        let expected: [(UInt64, String)] = [
+            (0, "0 kB"), (1, "1 byte"), (998, "998 bytes"), (999, "1 kB"), (999_498, "999 kB"), (999_499, "1 MB"),
+            (1_500_000, "1.5 MB"), (999_949_999, "1 GB"), (1_234_567_890, "1.23 GB"),
+        ]
+        for (bytes, shown) in expected {
+            XCTAssertEqual(try size(bytes, in: english), "\(shown) of 4 TB", "\(bytes)")
+        }
+        XCTAssertEqual(try size(1_500_000, in: try describer("ar_EG")), "١٫٥ م.ب من ٤ تيرابايت")
     }
 
     /// Issue 12: counts past 2^63 read as negative, 2^64-1 bytes as "9,223.37 PB".

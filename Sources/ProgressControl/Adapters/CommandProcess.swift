@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 #if canImport(Glibc)
 import Glibc
@@ -96,6 +96,39 @@ final class CommandProcess {
             close(errors[0])
             throw error
         }
+    }
+
+    /// What a short command prints on stdout (its stderr and stdin are /dev/null), once it
+    /// has exited; nil when it could not be run.
+    static func output(of command: [String], environment: [String: String]) -> String? {
+        var ends: [Int32] = [0, 0]
+        guard pipeClosedOnExec(&ends) == 0 else { return nil }
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        posix_spawn_file_actions_adddup2(&actions, ends[1], 1)
+        posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
+        var argv: [UnsafeMutablePointer<CChar>?] = command.map { strdup($0) } + [nil]
+        var envp: [UnsafeMutablePointer<CChar>?] = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
+        defer { (argv + envp).forEach { free($0) } }
+        var pid: pid_t = 0
+        // posix_spawnp searches the PATH of progressctl's own environment, as /usr/bin/env did.
+        let spawned = posix_spawnp(&pid, command[0], &actions, nil, &argv, &envp)
+        close(ends[1])
+        defer { close(ends[0]) }
+        guard spawned == 0 else { return nil }
+        var output: [UInt8] = []
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        while true {
+            let count = read(ends[0], &buffer, buffer.count)
+            if count < 0 && errno == EINTR { continue }
+            if count <= 0 { break }
+            output += buffer[..<count]
+        }
+        var status: Int32 = 0
+        while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
+        return String(decoding: output, as: UTF8.self)
     }
 
     /// linux/asm-generic/ioctls.h: _IOW('T', 0x31, int) and _IOR('T', 0x30, unsigned int).

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 #if canImport(Glibc)
 import Glibc
@@ -59,7 +59,7 @@ public struct ProcessFileProgress {
         var position: UInt64?
         var flags: Int?
         for line in text.split(separator: "\n") {
-            let parts = line.split(separator: ":", maxSplits: 1).map { $0.trimmingCharacters(in: .whitespaces) }
+            let parts = line.split(separator: ":", maxSplits: 1).map { $0.trimmingWhitespace }
             guard parts.count == 2 else { continue }
             if parts[0] == "pos" { position = UInt64(parts[1]) }
             if parts[0] == "flags" { flags = Int(parts[1], radix: 8) }

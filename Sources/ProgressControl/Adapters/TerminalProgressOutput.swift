@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 #if canImport(Glibc)
 import Glibc
@@ -44,18 +44,10 @@ public enum TerminalProgressMode: String, CaseIterable, Sendable {
     /// (`-A`), for the pane progressctl runs in (`TMUX_PANE`; tmux 3.3a's `-g` alone would
     /// miss a `set -w` or `set -p`).
     public static func tmuxAllowsPassthrough(environment: [String: String]) -> Bool {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         let pane = environment["TMUX_PANE"].flatMap { $0.isEmpty ? nil : ["-t", $0] } ?? []
-        process.arguments = ["tmux", "show-options", "-Apqv"] + pane + ["allow-passthrough"]
-        process.environment = environment
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = FileHandle(forWritingAtPath: "/dev/null")
-        guard (try? process.run()) != nil else { return false }
-        let answer = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        return ["on", "all"].contains(answer.trimmingCharacters(in: .whitespacesAndNewlines))
+        let query = ["tmux", "show-options", "-Apqv"] + pane + ["allow-passthrough"]
+        guard let answer = CommandProcess.output(of: query, environment: environment) else { return false }
+        return ["on", "all"].contains(answer.trimmingWhitespace)
     }
 }
 
@@ -77,7 +69,7 @@ public struct TerminalProgressSequence: Equatable, Sendable {
         }
         let sequence = "\u{1B}]9;4;\(payload)\u{1B}\\"
         guard insideTmux else { return sequence }
-        return "\u{1B}Ptmux;" + sequence.replacingOccurrences(of: "\u{1B}", with: "\u{1B}\u{1B}") + "\u{1B}\\"
+        return "\u{1B}Ptmux;" + sequence.replacing("\u{1B}", with: "\u{1B}\u{1B}") + "\u{1B}\\"
     }
 
     /// How a reading looks in the terminal's bar.

@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import ProgressClient
 
 // What many tools print when no parser of their own knows them: a percent, or "N/M".
 
@@ -40,8 +41,8 @@ public struct RegexParser: LineParser {
     public static let name = "regex"
     let pattern: Pattern
 
-    public init(_ regex: NSRegularExpression) {
-        pattern = Pattern(regex.pattern)
+    public init(_ regex: RegularExpression) {
+        pattern = Pattern(regex)
     }
 
     public mutating func read(_ line: String) -> ProgressReading? {

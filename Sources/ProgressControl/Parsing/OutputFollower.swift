@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import ProgressClient
 
 /// Which parsers read a command's output: `--parse auto` (the default), a name, or the
 /// user's `--progress-regex`.
@@ -81,7 +82,7 @@ public struct OutputFollower: Sendable {
             fallbacks = ["apt", "apt-get"].contains(program) ? [] : [PercentParser(), CountParser()]
             readsOSC = true
         case .regex(let pattern):
-            let regex = try NSRegularExpression(pattern: pattern)
+            let regex = try RegularExpression(pattern)
             parsers = [RegexParser(regex)]
             fallbacks = []
             readsOSC = true

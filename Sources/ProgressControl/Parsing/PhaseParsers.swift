@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 // Tools whose work comes in phases or blocks rather than one percent a line.
 
@@ -56,7 +56,7 @@ public struct AptStatusParser: LineParser {
             return .percent(percent, phase: "dlstatus")
         }
         guard let groups = Self.line.groups(in: line), let kind = groups[0], let percent = Double(loose: groups[2]) else { return nil }
-        let text = groups[3].map { $0.trimmingCharacters(in: .whitespaces) }
+        let text = groups[3].map { $0.trimmingWhitespace }
         if kind == "pmerror" {
             // dpkg's text does not always say which package ("trying to overwrite '/usr/bin/x',
             // which is also in package y"): the file's name or the package's leads it.

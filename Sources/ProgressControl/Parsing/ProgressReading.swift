@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import ProgressClient
 
 /// What one line (or one OSC 9;4 sequence) of a command's output says about its progress.
 public struct ProgressReading: Equatable, Sendable {
@@ -88,34 +89,27 @@ public struct FractionGuard: Sendable {
 }
 
 /// A compiled regular expression and the text of its groups, for the parsers' tables.
-struct Pattern: @unchecked Sendable {
-    let regex: NSRegularExpression
+struct Pattern: Sendable {
+    let regex: RegularExpression
 
     init(_ pattern: String) {
         // The patterns are constants of this module: a bad one is a programming error.
-        regex = try! NSRegularExpression(pattern: pattern)
+        regex = try! RegularExpression(pattern)
     }
+
+    init(_ regex: RegularExpression) { self.regex = regex }
 
     /// The groups of the first match (nil for a group that did not take part), or nil.
-    func groups(in line: String) -> [String?]? {
-        guard let match = regex.firstMatch(in: line, range: NSRange(line.startIndex..., in: line)) else { return nil }
-        return (1..<max(match.numberOfRanges, 1)).map { index in
-            Range(match.range(at: index), in: line).map { String(line[$0]) }
-        }
-    }
+    func groups(in line: String) -> [String?]? { regex.firstMatch(in: line) }
 
     /// The groups of every match, in order.
-    func allGroups(in line: String) -> [[String?]] {
-        regex.matches(in: line, range: NSRange(line.startIndex..., in: line)).map { match in
-            (1..<max(match.numberOfRanges, 1)).map { index in Range(match.range(at: index), in: line).map { String(line[$0]) } }
-        }
-    }
+    func allGroups(in line: String) -> [[String?]] { regex.allMatches(in: line) }
 }
 
 extension Double {
     /// "1,234" and "1.5" as numbers (rsync groups thousands with commas in the C locale).
     init?(loose text: String?) {
         guard let text else { return nil }
-        self.init(text.replacingOccurrences(of: ",", with: ""))
+        self.init(text.filter { $0 != "," })
     }
 }

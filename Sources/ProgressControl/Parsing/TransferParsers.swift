@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 #if canImport(Glibc)
 import Glibc
@@ -35,7 +35,7 @@ public struct CurlParser: LineParser {
     public init() {}
 
     public mutating func read(_ line: String) -> ProgressReading? {
-        if let groups = Self.bar.groups(in: line.trimmingCharacters(in: .whitespaces)) {
+        if let groups = Self.bar.groups(in: line.trimmingWhitespace) {
             return .percent(Double(loose: groups[0]) ?? 0, phase: Self.name)
         }
         guard let groups = Self.meter.groups(in: line), groups[1] != "0", let percent = Double(loose: groups[0]) else { return nil }

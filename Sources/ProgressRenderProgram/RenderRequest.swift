@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import ProgressBus
 import ProgressRendererService
 import ProgressClient
@@ -44,7 +44,7 @@ enum RenderRequest {
         var rest = options.filter { !ownKeys.contains($0.key) }
         let locale = try Self.locale(of: options, environment: environment)
         if !rest.contains(where: { $0.key == "direction" }),
-           Locale.Language(identifier: locale.identifier).characterDirection == .rightToLeft {
+           locale.isRightToLeft {
             rest.append(("direction", .string("rtl")))
         }
         var title = try string("title") ?? ""
