@@ -115,6 +115,13 @@ final class DebianPackageTests: XCTestCase {
         for catalog in catalogs {
             expected.insert("/usr/share/locale/\(catalog.dropLast(3))/LC_MESSAGES/progressd.mo")
         }
+        // The GNOME Shell extension, every file of its folder.
+        let extensionFolder = Self.repository.appendingPathComponent("gnome-shell/progressd@progressd.org")
+        let extensionFiles = try FileManager.default.contentsOfDirectory(atPath: extensionFolder.path)
+        XCTAssertTrue(extensionFiles.contains("metadata.json") && extensionFiles.contains("extension.js"), "\(extensionFiles)")
+        for file in extensionFiles {
+            expected.insert("/usr/share/gnome-shell/extensions/progressd@progressd.org/\(file)")
+        }
         XCTAssertEqual(files.subtracting(expected).sorted(), [], "files the package should not have")
         XCTAssertEqual(expected.subtracting(files).sorted(), [], "files the package lacks")
     }

@@ -17,6 +17,9 @@ class InteropTestCase: XCTestCase {
     var daemonArguments: [String] { [] }
     /// Whether processes of other users may use the bus (sway and waybar, which refuse root).
     var busAllowsEveryUser: Bool { false }
+    /// D-Bus activation files the bus may start services from (none unless a test needs
+    /// some: GNOME Shell's helpers); called once the scratch folder exists.
+    func busServiceDirectory() throws -> URL? { nil }
 
     static let helperDirectory = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("helpers")
 
@@ -33,7 +36,7 @@ class InteropTestCase: XCTestCase {
         try FileManager.default.setAttributes([.posixPermissions: 0o700], ofItemAtPath: scratch.appendingPathComponent("run").path)
         try "[Desktop Entry]\nType=Application\nName=Photo Backup\nExec=true\n"
             .write(to: applications.appendingPathComponent("org.example.Backup.desktop"), atomically: true, encoding: .utf8)
-        bus = try PrivateBus(everyUser: busAllowsEveryUser)
+        bus = try PrivateBus(serviceDirectory: try busServiceDirectory(), everyUser: busAllowsEveryUser)
         try setUpBeforeDaemon()
         daemon = try DaemonProcess(bus: bus, arguments: daemonArguments, environment: environment)
         client = try bus.connect()
@@ -58,7 +61,10 @@ class InteropTestCase: XCTestCase {
         var environment = bus.environment
         environment["HOME"] = scratch.path
         environment["XDG_RUNTIME_DIR"] = scratch.appendingPathComponent("run").path
-        environment["XDG_DATA_DIRS"] = scratch.appendingPathComponent("share").path
+        // The scratch folder first, and the system's after it, as a session has them: GIO's
+        // modules (dconf, GNOME's proxy resolver, which gnome-shell brings) read GSettings
+        // schemas from there, and fwupdmgr aborts without them.
+        environment["XDG_DATA_DIRS"] = scratch.appendingPathComponent("share").path + ":/usr/share"
         environment["XDG_CONFIG_HOME"] = scratch.appendingPathComponent("config").path
         environment["LC_ALL"] = "C.UTF-8"
         return environment
