@@ -4,11 +4,13 @@ private bus, driven by the same libdbus load client (bench/load). Every figure i
 median of several runs, printed beside the reference's and as a ratio.
 
 Usage: run-bench.py BUILD_DIR [--quick] [--accessibility-only] [--only=GROUP,...]
-GROUP is a rows_for_GROUP below (calls, sandboxed_caller, fairness, paging, ...).
+GROUP is a rows_for_GROUP below (calls, sandboxed_caller, fairness, paging, gnome_shell, ...).
 BUILD_DIR holds progressd (release), reference-server and load-client."""
 
 import ctypes
 import os
+import resource
+import shutil
 import signal
 import statistics
 import subprocess
@@ -646,6 +648,86 @@ def rows_for_accessibility():
         subprocess.run(["rm", "-rf", scratch])
 
 
+SHELL_EXTENSION = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "gnome-shell", "progressd@progressd.org")
+SHELL_SERVICES = ["ca.desrt.dconf", "org.a11y.Bus", "org.gnome.Shell.Extensions", "org.gnome.Shell.Notifications"]
+
+
+def shell_cpu_under_load(with_extension, seconds):
+    """GNOME Shell 43 headless on a bus of its own (also its system bus), with progressd's
+    extension enabled or not, and progressd with 100 tasks updated 10 times a second each
+    (1,000 SetFraction a second, no replies): the shell's CPU, percent of a core, over
+    `seconds` of that load."""
+    scratch = tempfile.mkdtemp(prefix="progressd-bench-shell-")
+    dirs = {name: os.path.join(scratch, name) for name in ("home", "run", "config", "data", "cache", "services")}
+    for path in dirs.values():
+        os.makedirs(path, mode=0o700)
+    for service in SHELL_SERVICES:
+        shutil.copy(f"/usr/share/dbus-1/services/{service}.service", dirs["services"])
+    shutil.copytree(SHELL_EXTENSION, os.path.join(dirs["data"], "gnome-shell", "extensions", "progressd@progressd.org"))
+    open(os.path.join(dirs["data"], "gnome-shell", "lock-warning-shown"), "w").close()
+    config = os.path.join(scratch, "bus.conf")
+    with open(config, "w") as out:
+        out.write(f"""<!DOCTYPE busconfig PUBLIC "-//freedesktop//DTD D-Bus Bus Configuration 1.0//EN"
+ "http://www.freedesktop.org/standards/dbus/1.0/busconfig.dtd">
+<busconfig><type>session</type><listen>unix:dir={scratch}</listen><auth>EXTERNAL</auth>
+<servicedir>{dirs["services"]}</servicedir><policy context="default"><allow send_destination="*" eavesdrop="true"/>
+<allow eavesdrop="true"/><allow own="*"/></policy></busconfig>""")
+    env = dict(os.environ, HOME=dirs["home"], XDG_RUNTIME_DIR=dirs["run"], XDG_CONFIG_HOME=dirs["config"],
+               XDG_DATA_HOME=dirs["data"], XDG_CACHE_HOME=dirs["cache"], XDG_DATA_DIRS="/usr/share",
+               LIBGL_ALWAYS_SOFTWARE="1", LC_ALL="C.UTF-8")
+    env.pop("DISPLAY", None)
+    env.pop("WAYLAND_DISPLAY", None)
+
+    def quiet_child():
+        die_with_parent()
+        resource.setrlimit(resource.RLIMIT_CORE, (0, 0))  # 43 segfaults on SIGTERM, every time
+
+    # Started with the scratch folders, so what it activates (dconf-service) uses them too.
+    bus = Bus.__new__(Bus)
+    bus.process = subprocess.Popen(["dbus-daemon", f"--config-file={config}", "--nofork", "--print-address=1"], env=env,
+                                   stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, preexec_fn=die_with_parent, text=True)
+    bus.address = bus.process.stdout.readline().strip()
+    bus.env = dict(env, DBUS_SESSION_BUS_ADDRESS=bus.address, DBUS_SYSTEM_BUS_ADDRESS=bus.address)
+    shell = server = None
+    try:
+        enabled = "['progressd@progressd.org']" if with_extension else "[]"
+        subprocess.run(["gsettings", "set", "org.gnome.shell", "enabled-extensions", enabled], env=bus.env, check=True)
+        shell = subprocess.Popen(["gnome-shell", "--headless", "--virtual-monitor", "1280x800", "--wayland", "--no-x11"],
+                                 env=bus.env, stdout=subprocess.DEVNULL, stderr=open(os.path.join(scratch, "shell.log"), "w"), preexec_fn=quiet_child)
+        subprocess.run([os.path.join(BUILD, "load-client"), "owner", "org.gnome.Shell.Screenshot"], env=bus.env, check=True,
+                       capture_output=True, timeout=120)
+        server = Server(bus, "progressd")
+        load(bus, "start", PROGRESSD, 100)
+        time.sleep(3)  # the shell's own start-up work (the overview's animation) is over
+        before = Server._stat_cpu_seconds(f"/proc/{shell.pid}/stat")
+        began = time.monotonic()
+        load(bus, "flood", PROGRESSD, 1000, seconds, 100)
+        used = Server._stat_cpu_seconds(f"/proc/{shell.pid}/stat") - before
+        return used / (time.monotonic() - began) * 100
+    finally:
+        if server:
+            server.stop()
+        if shell:
+            shell.terminate()
+            shell.wait()
+        bus.stop()
+        shutil.rmtree(scratch, ignore_errors=True)
+
+
+def rows_for_gnome_shell():
+    """What progressd's GNOME Shell extension costs the shell while 100 tasks move: the same
+    shell with and without it, in turns, round by round."""
+    if not (shutil.which("gnome-shell") and shutil.which("gsettings")):
+        return []
+    seconds = 5 if QUICK else 10
+    cpu = {True: [], False: []}
+    for round_number in range(REPEATS):
+        for with_extension in in_turns([True, False], round_number):
+            cpu[with_extension].append(shell_cpu_under_load(with_extension, seconds))
+    return [(f"gnome-shell CPU % of a core, 100 tasks updated 10x/s each ({seconds} s): with progressd's extension "
+             f"vs without (rounds in turns)", median(cpu[True]), median(cpu[False]), "lower", "report")]
+
+
 def main():
     if "--accessibility-only" in sys.argv:
         for row in rows_for_accessibility():
@@ -657,7 +739,7 @@ def main():
         try:
             # accessibility and render start buses or programs of their own
             rows = [row for group in only[0]
-                    for row in (globals()["rows_for_" + group]() if group in ("accessibility", "render")
+                    for row in (globals()["rows_for_" + group]() if group in ("accessibility", "render", "gnome_shell")
                                 else globals()["rows_for_" + group](bus))]
         finally:
             bus.stop()
@@ -672,6 +754,7 @@ def main():
         bus.stop()
     rows += rows_for_accessibility()
     rows += rows_for_render()
+    rows += rows_for_gnome_shell()
     print_table(rows)
 
 
