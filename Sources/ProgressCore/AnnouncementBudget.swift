@@ -6,7 +6,10 @@
 /// the only one, else a summary ("5 tasks finished, 1 failed: backup: disk full, 12 tasks,
 /// 40 percent overall"). Progress and starts of the same task replace each other; an
 /// outcome is never dropped, and a summary names at most `maxFailuresNamed` failures, the
-/// others waiting for the next one, so every failure is named in the end.
+/// others waiting for the next one, so every failure is named in the end, up to
+/// `maxFailuresWaiting`: past those, a flood of failures (a thousand clients leaving at
+/// once) is counted in the next summary instead of held, task by task, for the hour it
+/// would take to name them all.
 public struct AnnouncementBudget: Sendable {
     /// What the listener is told: one task's sentence, or a summary of several.
     public enum Spoken: Sendable {
@@ -37,34 +40,44 @@ public struct AnnouncementBudget: Sendable {
     public static let defaultIntervalMicros: Int64 = 1_000_000
     /// Failures named in one summary: a sentence a person can still follow.
     public static let maxFailuresNamed = 5
+    /// Failures held to be named: twenty summaries' worth.
+    public static let maxFailuresWaiting = 100
 
     public let intervalMicros: Int64
     private var nextAllowed: Int64 = .min
     /// What waits, by task, with the order the tasks first waited in.
     private var waiting: [TaskName: (task: ProgressTask, event: AnnouncementPolicy.Event)] = [:]
     private var order: [TaskName] = []
+    /// How many of `waiting` are failures.
+    private(set) var failuresWaiting = 0
+    /// Failures past `maxFailuresWaiting`, to be counted in the next summary.
+    private var failuresOnlyCounted = 0
 
     public init(intervalMicros: Int64 = defaultIntervalMicros) {
         self.intervalMicros = max(1, intervalMicros)
     }
 
     /// When `takeDue` has something to say; nil when nothing waits.
-    public var nextDeadline: Int64? { waiting.isEmpty ? nil : nextAllowed }
+    public var nextDeadline: Int64? { waiting.isEmpty && failuresOnlyCounted == 0 ? nil : nextAllowed }
 
     /// What to say now about `announcement`, if the budget allows; otherwise it waits
     /// (the caller arms a timer for `nextDeadline`). `task` is the task as it is now.
     public mutating func offer(_ announcement: AnnouncementPolicy.Announcement, task: ProgressTask, now: Int64) -> Spoken? {
-        if waiting.isEmpty && now >= nextAllowed {
+        if waiting.isEmpty && failuresOnlyCounted == 0 && now >= nextAllowed {
             nextAllowed = now + intervalMicros
             return .single(task, announcement)
         }
-        if let held = waiting[announcement.name] {
-            // An outcome is not replaced by anything but a later outcome of a restarted task.
-            if Self.rank(held.event) > Self.rank(announcement.event) { return nil }
-        } else {
-            order.append(announcement.name)
+        let held = waiting[announcement.name]
+        // An outcome is not replaced by anything but a later outcome of a restarted task.
+        if let held, Self.rank(held.event) > Self.rank(announcement.event) { return nil }
+        let failureBefore = held?.event == .failed
+        if announcement.event == .failed && !failureBefore && failuresWaiting >= Self.maxFailuresWaiting {
+            failuresOnlyCounted += 1
+            return nil
         }
+        if held == nil { order.append(announcement.name) }
         waiting[announcement.name] = (task, announcement.event)
+        if announcement.event == .failed && !failureBefore { failuresWaiting += 1 }
         return nil
     }
 
@@ -77,11 +90,12 @@ public struct AnnouncementBudget: Sendable {
 
     /// Everything that waited, in one announcement, once the interval is up.
     public mutating func takeDue(now: Int64) -> Spoken? {
-        guard !waiting.isEmpty, now >= nextAllowed else { return nil }
+        guard !waiting.isEmpty || failuresOnlyCounted > 0, now >= nextAllowed else { return nil }
         nextAllowed = now + intervalMicros
-        if order.count == 1, let name = order.first, let held = waiting[name] {
+        if order.count == 1, failuresOnlyCounted == 0, let name = order.first, let held = waiting[name] {
             waiting = [:]
             order = []
+            failuresWaiting = 0
             return .single(held.task, AnnouncementPolicy.Announcement(name: name, event: held.event))
         }
         var summary = AnnouncementSummary()
@@ -105,7 +119,9 @@ public struct AnnouncementBudget: Sendable {
             waiting[name] = nil
         }
         if waiting.isEmpty { waiting = [:] }  // gives back the capacity of a burst
-        summary.failedLater = kept.count
+        summary.failedLater = kept.count + failuresOnlyCounted
+        failuresWaiting = kept.count
+        failuresOnlyCounted = 0
         summary.overallPercent = summary.moving > 0 ? Int((fractionSum / Double(summary.moving) * 100).rounded(.down)) : 0
         order = kept
         return .summary(summary)
@@ -127,7 +143,8 @@ public struct AnnouncementSummary: Sendable {
     public var cancelled = 0
     /// Named, each with its message.
     public var failed: [ProgressTask] = []
-    /// Failures that wait for the next summary, counted in this one.
+    /// Failures not named in this one, counted in it: those that wait for the next summary,
+    /// and those past what is held to be named.
     public var failedLater = 0
     public var paused = 0
     public var stalled = 0

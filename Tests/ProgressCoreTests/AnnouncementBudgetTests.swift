@@ -65,6 +65,44 @@ final class AnnouncementBudgetTests: XCTestCase {
         XCTAssertGreaterThan(first.moving, 1_000)
     }
 
+    /// Issue 39: 20,000 clients leaving at once failed 20,000 tasks, and the budget held
+    /// every one of them (850 bytes each) to name five a second, for over an hour. It holds
+    /// at most `maxFailuresWaiting`; the rest are counted, once, in the next summary.
+    func testAFloodOfFailuresIsCountedNotHeld() throws {
+        var budget = AnnouncementBudget()
+        var spoken: [AnnouncementBudget.Spoken] = []
+        var mostHeld = 0
+        let failures = 20_000
+        for index in 0..<failures {
+            let name = try TaskName("job-\(index)")
+            _ = try store.start(name, with: TaskUpdate(), caller: ClientID(":1.\(index)"))
+            _ = try store.fail(name, message: "owner went away")
+            if let said = budget.offer(.init(name: name, event: .failed), task: store.task(name)!, now: clock.monotonicMicros) {
+                spoken.append(said)
+            }
+            mostHeld = max(mostHeld, budget.failuresWaiting)
+            clock.advance(micros: 50)  // 20,000 in one second
+            if let due = budget.takeDue(now: clock.monotonicMicros) { spoken.append(due) }
+        }
+        while let deadline = budget.nextDeadline {
+            clock.advance(micros: max(0, deadline - clock.monotonicMicros))
+            if let due = budget.takeDue(now: clock.monotonicMicros) { spoken.append(due) }
+        }
+        XCTAssertLessThanOrEqual(mostHeld, AnnouncementBudget.maxFailuresWaiting)
+        // The first failure is said at once; the first summary counts all the others, and
+        // names five; the next ones name the rest of the hundred held, and nothing else.
+        guard case .single = spoken.first, case .summary(let first)? = spoken.dropFirst().first else {
+            return XCTFail("a sentence, then a summary: \(spoken.count) spoken")
+        }
+        XCTAssertEqual(first.failed.count + first.failedLater, failures - 1)
+        let named = spoken.reduce(0) { total, said in
+            if case .summary(let summary) = said { total + summary.failed.count } else { total + 1 }
+        }
+        XCTAssertEqual(named, 1 + AnnouncementBudget.maxFailuresWaiting)
+        XCTAssertEqual(spoken.count, 1 + AnnouncementBudget.maxFailuresWaiting / AnnouncementBudget.maxFailuresNamed)
+        XCTAssertNil(budget.nextDeadline)
+    }
+
     func testALoneAnnouncementIsItsOwnSentenceAndProgressReplacesProgress() throws {
         var budget = AnnouncementBudget()
         let name = try TaskName("copy")

@@ -19,6 +19,32 @@ final class ConnectionChurnSoakTests: DaemonTestCase {
         }
     }
 
+    /// Issue 39's pattern: each connection starts a task of its own name without waiting for
+    /// the reply, lists, and leaves, so every task fails as its owner goes (850 bytes stayed
+    /// for each: the announcement budget held every failure to name it).
+    private func churnWithoutWaiting(_ count: Int, from first: Int) throws {
+        for index in first..<(first + count) {
+            let connection = try bus.connect()
+            connection.send(BusNames.busName, BusNames.managerPath, BusNames.managerInterface, "Start",
+                            [.string("churn-\(index)"), .vardict([("lifetime", .string("caller")), ("linger-seconds", .uint32(0))])])
+            _ = try manager("List", on: connection)
+        }
+    }
+
+    func testConnectionsThatLeaveTasksFailingLeaveNothingBehind() throws {
+        try churnWithoutWaiting(1_000, from: 0)
+        Thread.sleep(forTimeInterval: 1.5)
+        let before = try daemon.residentBytes()
+        let count = Self.connections
+        try churnWithoutWaiting(count, from: 1_000)
+        Thread.sleep(forTimeInterval: 1.5)
+        let after = try daemon.residentBytes()
+        XCTAssertEqual(try manager("List").first?.array?.count, 0, "every task failed when its connection left, and went")
+        let allowed = max(512 << 10, (2 << 20) * count / 100_000)
+        print("churn without waiting: \(count) connections, RSS \(before >> 10) KB before, \(after >> 10) KB after")
+        XCTAssertLessThan(after - before, allowed, "RSS grew \((after - before) >> 10) KB over \(count) connections")
+    }
+
     func testShortLivedConnectionsLeaveNothingBehind() throws {
         // A warm-up sets the daemon's working size (dictionaries, malloc's free lists).
         try churn(1_000)
