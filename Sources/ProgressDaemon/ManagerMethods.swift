@@ -122,7 +122,8 @@ extension ProgressService {
             call.reply(nil)
         }),
         ("Aggregate", { service, call throws(ProgressError) in
-            service.context.frontDoor.applyStaged()
+            // The held values, and the Overall signal they change, before the reply.
+            service.context.flushBeforeRead(.manager)
             call.reply(Variant.tuple([service.variants.summary(service.store.summary(appId: call.string(0)))]))
         }),
     ])

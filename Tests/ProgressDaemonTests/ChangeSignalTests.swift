@@ -108,6 +108,23 @@ final class HeldSignalTests: DaemonTestCase {
         XCTAssertEqual(recorder.values("Fraction"), [.double(0.4)])
     }
 
+    /// Issue 39: Aggregate applied the held value but left the Overall signal it changed
+    /// held, so a listener of Overall heard the reply first (30 times of 30).
+    func testAggregateNeverOvertakesAHeldOverallSignal() throws {
+        var overall: [BusValue] = []
+        listener.subscribe(interface: BusNames.propertiesInterface, member: "PropertiesChanged", path: BusNames.managerPath) {
+            if let value = $0.arguments[1]["Overall"] { overall.append(value) }
+        }
+        try listener.call("org.freedesktop.DBus", "/org/freedesktop/DBus", "org.freedesktop.DBus", "GetId")
+        try start("t", [("updates-frequently", .bool(true)), ("app-id", .string("org.example.Files"))])
+        for fraction in [0.3, 0.5, 0.7] {
+            try manager("SetFraction", [.string("t"), .double(fraction)])
+            XCTAssertEqual(try manager("Aggregate", [.string("org.example.Files")]).first?["fraction"], .double(fraction))
+            BusConnection.drain()  // only what arrived before the reply: no waiting
+            XCTAssertEqual(overall.last?["fraction"], .double(fraction), "the signal came before the reply")
+        }
+    }
+
     func testGetAllSnapshotAndGetManagedObjectsFlushToo() throws {
         try start("t")
         let recorder = try recordProperties(of: "t")
