@@ -110,6 +110,7 @@ final class AccessibleObjects {
 
     /// Cache.GetItems: the whole tree, so libatspi fills its cache in one call.
     func cacheItems(_ call: MethodCall) {
+        model.beforeRead()
         let items = Variant.container("a((so)(so)(so)iiassusau)") { builder in
             g_variant_builder_add_value(builder, rootItem())
             for name in tree.depthFirst {

@@ -80,6 +80,29 @@ final class AccessibilityTreeTests: AccessibilityTestCase {
     }
 
     /// What the bus introspects on the root and a bar is the module's XML, interface by interface.
+    /// Issue 39: Cache.GetItems, which Orca calls at start to fill its cache, did not apply
+    /// the values the front door holds for a task that updates frequently.
+    func testTheCacheShowsAValueHeldAMomentAgo() throws {
+        try start("copy", [("title", .string("Copy")), ("total", .uint64(1_000_000)), ("unit", .string("bytes")),
+                           ("updates-frequently", .bool(true))])
+        _ = try treeWith("copy")
+        let accessibility = try BusConnection(address: try a11y.address())
+        let names = try accessibility.call("org.freedesktop.DBus", "/org/freedesktop/DBus", "org.freedesktop.DBus", "ListNames")
+            .first?.strings ?? []
+        let daemonName = try XCTUnwrap(names.first { name in
+            let pid = try? accessibility.call("org.freedesktop.DBus", "/org/freedesktop/DBus", "org.freedesktop.DBus",
+                                              "GetConnectionUnixProcessID", [.string(name)]).first?.unboxed
+            return name.hasPrefix(":") && pid == .uint32(UInt32(daemon.process.processIdentifier))
+        })
+        try manager("SetFraction", [.string("copy"), .double(0.4)])
+        let items = try accessibility.call(daemonName, "/org/a11y/atspi/cache", "org.a11y.atspi.Cache", "GetItems").first?.array ?? []
+        // Each item (a((so)(so)(so)iiassusau)): itself, its application, its parent, its
+        // index, its child count, interfaces, name, role, description, states.
+        func fields(_ item: BusValue) -> [BusValue] { if case .tuple(let fields) = item.unboxed { fields } else { [] } }
+        let copy = try XCTUnwrap(items.map(fields).first { $0.count == 10 && $0[6].string == "Copy" }, "\(items)")
+        XCTAssertEqual(copy[8].string, "400 kB of 1 MB")
+    }
+
     func testIntrospectionMatchesTheShippedXML() throws {
         try start("job")
         _ = try treeWith("job")
