@@ -51,8 +51,14 @@ public final class TaskFrontDoor {
         guard !staged.isEmpty, let sink = stagedValues else { return }
         for entry in staged.takeAll() {
             // Nothing else came through the door since the value was held and checked, so
-            // the task is as it was then and the store takes it.
-            let applied = (try? store.setFraction(entry.name, entry.fraction, calls: entry.calls)) ?? []
+            // the task is as it was then and the store takes it; a refusal here is a hole
+            // in that rule, not a client's mistake.
+            let applied: [TaskChange]
+            do throws(ProgressError) {
+                applied = try store.setFraction(entry.name, entry.fraction, calls: entry.calls)
+            } catch {
+                preconditionFailure("a held value of \(entry.name.text) passed its checks but was refused: \(error.message)")
+            }
             sink.submit(staged: batch(applied, entry.origin))
         }
     }
