@@ -11,7 +11,7 @@ final class TraySandboxTests: TrayTestCase {
     var app: FlatpakSandbox!
 
     override func setUpWithError() throws {
-        if let reason = FlatpakSandbox.unavailableReason { throw XCTSkip(reason) }
+        try FlatpakSandbox.requireSandbox()
         try super.setUpWithError()
         app = try FlatpakSandbox(appId: "org.example.Sandboxed", busAddress: bus.address, talk: BusNames.busName)
     }
