@@ -26,7 +26,7 @@ enum RunCommand {
         and pv -n (when the command is dd or pv), else the last "NN%" or first "N/M" of a
         line; while the output shows none, the largest file the command or its children read
         (its position in /proc). The fraction never moves back within one phase. --parse NAME
-        uses one: osc, rsync, curl, wget, git, dd, pv, apt, ffmpeg, percent, count, files, none.
+        uses one: \#(ParserRegistry.names.dropFirst().joined(separator: ", ")).
         --progress-regex reads each line (ended by \n or \r): one group reads a percent,
         two read DONE and TOTAL.
 

@@ -8,10 +8,8 @@ public enum ParserChoice: Sendable, Equatable {
     case named(String)
     case regex(String)
 
-    /// The names `--parse` takes: the parsers', `osc` (only OSC 9;4), `files` (only the
-    /// files the command reads, from /proc) and `none`.
-    public static let names = ["auto", "osc", "rsync", "curl", "wget", "git", "dd", "pv", "apt", "ffmpeg", "percent", "count",
-                               "files", "none"]
+    /// The names `--parse` takes (ParserRegistry's).
+    public static var names: [String] { ParserRegistry.names }
 
     public init(parse: String?, regex: String?) throws {
         if let regex {
@@ -33,10 +31,9 @@ public enum ParserChoice: Sendable, Equatable {
     public func readsFiles(command: [String]) -> Bool {
         if self == .named("files") { return true }
         guard self == .auto else { return false }
-        let printing: Set = ["rsync", "curl", "wget", "git", "pv", "ffmpeg", "apt", "apt-get"]
         let program = OutputFollower.programName(command)
         if program == "dd" { return !command.contains("status=progress") }
-        return !printing.contains(program)
+        return !ParserRegistry.printing.contains(program)
     }
 
     public struct ChoiceError: Error {
@@ -75,11 +72,7 @@ public struct OutputFollower: Sendable {
         let arguments = Array(command.drop { URL(fileURLWithPath: $0).lastPathComponent != program }.dropFirst())
         switch choice {
         case .auto:
-            parsers = [RsyncParser(), CurlParser(), WgetParser(), GitParser(), AptStatusParser(), FfmpegParser(arguments: arguments)]
-            if program == "dd" { parsers.append(DdParser(arguments: arguments)) }
-            if program == "pv" { parsers.append(PvParser()) }
-            // apt's "Reading package lists... 100%" comes before any of its progress.
-            fallbacks = ["apt", "apt-get"].contains(program) ? [] : [PercentParser(), CountParser()]
+            (parsers, fallbacks) = ParserRegistry.auto(program: program, arguments: arguments)
             readsOSC = true
         case .regex(let pattern):
             let regex = try RegularExpression(pattern)
@@ -87,11 +80,7 @@ public struct OutputFollower: Sendable {
             fallbacks = []
             readsOSC = true
         case .named(let name):
-            let all: [any LineParser] = [
-                RsyncParser(), CurlParser(), WgetParser(), GitParser(), DdParser(arguments: arguments), PvParser(),
-                AptStatusParser(), FfmpegParser(arguments: arguments), PercentParser(), CountParser(),
-            ]
-            parsers = all.filter { type(of: $0).name == name }
+            parsers = ParserRegistry.named(name, arguments: arguments)
             fallbacks = []
             readsOSC = name == "osc"
         }
