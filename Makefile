@@ -91,9 +91,10 @@ test: deps catalogs man
 # what they need first. The tests skip themselves without PROGRESSD_INTEROP=1, and `make test`
 # skips them too.
 # It builds the Debian package first (make deb), which DebianPackageTests install and use.
-interop: interop-deps catalogs man deb
+interop: interop-deps catalogs man deb .build/deb-again/$(DEB_FILE) $(DEB_PREVIOUS)
 	$(SWIFT) build --build-tests
 	PROGRESSD_INTEROP=1 PROGRESSD_DEB=$(CURDIR)/$(DEB_FILE) PROGRESSD_LOCALE_DIR=$(CURDIR)/$(LOCALE_BUILD) \
+	PROGRESSD_DEB_BUILDS="$(CURDIR)/.build/deb $(CURDIR)/.build/deb-again" PROGRESSD_DEB_PREVIOUS=$(CURDIR)/$(DEB_PREVIOUS) \
 	    $(SWIFT) test --filter ProgressInteropTests
 
 # The benchmark: progressd (release) against bench/reference on one private bus; see bench/run-bench.py.
@@ -180,11 +181,21 @@ uninstall:
 DEB_INPUTS = Makefile Package.swift $(shell find Sources debian dbus systemd man po completions gnome-shell/$(SHELL_EXTENSION) -type f 2>/dev/null)
 deb: $(DEB_FILE)
 $(DEB_FILE): $(DEB_INPUTS) | deb-deps
-	mkdir -p $(DEB_STAGE)
-	rsync -a --delete --exclude=/.git --filter=':- .gitignore' ./ $(DEB_STAGE)/
-	cd $(DEB_STAGE) && dpkg-buildpackage -b --no-sign
+	sh scripts/build-deb.sh . $(DEB_STAGE)
 	lintian --fail-on error $(DEB_STAGE)/../$(DEB_FILE)
 	cp $(DEB_STAGE)/../$(DEB_FILE) $(DEB_FILE)
+
+# make interop's two other builds (scripts/build-deb.sh): make deb's copy built again in
+# another folder, which must give the same bytes, and this tree as the version before it,
+# which DebianUpgradeTests install and upgrade from.
+DEB_AGAIN_STAGE = .build/deb-again/progressd-$(VERSION)
+DEB_PREVIOUS_VERSION = $(VERSION)~previous
+DEB_PREVIOUS_STAGE = .build/deb-previous/progressd-$(DEB_PREVIOUS_VERSION)
+DEB_PREVIOUS = .build/deb-previous/progressd_$(DEB_PREVIOUS_VERSION)_$(DEB_ARCH).deb
+.build/deb-again/$(DEB_FILE): $(DEB_FILE)
+	sh scripts/build-deb.sh $(DEB_STAGE) $(DEB_AGAIN_STAGE)
+$(DEB_PREVIOUS): $(DEB_INPUTS) | deb-deps
+	sh scripts/build-deb.sh . $(DEB_PREVIOUS_STAGE) $(DEB_PREVIOUS_VERSION)
 
 clean:
 	$(SWIFT) package clean

@@ -9,7 +9,9 @@
 # the terminal tools `progressctl run` reads progress from (rsync, curl, wget, git, pv, ffmpeg);
 # dpkg-dev's dpkg-scanpackages (a local apt repository of .debs built in the test); tmux;
 # sway, waybar and grim (a real StatusNotifierItem host in a headless compositor, and its screenshots);
-# gnome-shell and gjs (GNOME Shell 43 headless with progressd's extension; gnome-extensions needs gjs).
+# gnome-shell and gjs (GNOME Shell 43 headless with progressd's extension; gnome-extensions needs gjs);
+# autopkgtest (runs the package's DEP-8 tests) and diffoscope (says where two builds of the
+# package differ; diffoscope-minimal, without the hundreds of MB of tools it can also call).
 # Called by `make interop`; quiet when all is there.
 set -eu
 
@@ -38,6 +40,8 @@ have_cmd waybar || missing="$missing waybar"
 have_cmd grim || missing="$missing grim"
 have_cmd gnome-shell || missing="$missing gnome-shell"
 have_cmd gjs || missing="$missing gjs"
+have_cmd autopkgtest || missing="$missing autopkgtest"
+have_cmd diffoscope || missing="$missing diffoscope-minimal"
 [ -z "$missing" ] && exit 0
 
 # shellcheck disable=SC2086 # one word per package

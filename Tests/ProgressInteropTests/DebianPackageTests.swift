@@ -7,59 +7,13 @@ import XCTest
 /// PROGRESSD_DEB): its control fields and files, lintian's verdict, and the programs at work
 /// with the Swift toolchain hidden — unpacked over /usr, and installed by apt — each inside a
 /// private mount namespace (helpers/as-installed.sh), so that this machine is left unchanged.
-final class DebianPackageTests: XCTestCase {
-    static let helpers = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("helpers")
-    static let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-        .deletingLastPathComponent()
-    var deb = ""
-    var scratch: URL!
-
-    override func setUpWithError() throws {
-        let environment = ProcessInfo.processInfo.environment
-        guard environment["PROGRESSD_INTEROP"] == "1" else {
-            throw XCTSkip("the package's tests run with `make interop` (PROGRESSD_INTEROP=1)")
-        }
-        deb = try XCTUnwrap(environment["PROGRESSD_DEB"], "PROGRESSD_DEB names the .deb: `make interop` builds it (make deb)")
-        XCTAssertTrue(FileManager.default.fileExists(atPath: deb), "\(deb) is missing: run `make deb`")
-        scratch = FileManager.default.temporaryDirectory.appendingPathComponent("progressd-deb-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
-    }
-
-    override func tearDown() {
-        if let scratch { try? FileManager.default.removeItem(at: scratch) }
-    }
-
-    func run(_ executable: String, _ arguments: [String]) throws -> CommandResult {
-        try CommandResult.run(executable, arguments, environment: ProcessInfo.processInfo.environment)
-    }
-
-    /// The prefix of the toolchain this test runs on (where its own libswiftCore.so is loaded from).
-    func toolchainPrefix() throws -> String {
-        // Read to the end: /proc's files say they are empty, and String(contentsOfFile:) believes it.
-        let maps = String(decoding: try XCTUnwrap(FileHandle(forReadingAtPath: "/proc/self/maps")).readDataToEndOfFile(), as: UTF8.self)
-        let library = try XCTUnwrap(
-            maps.split(separator: "\n").compactMap { $0.split(separator: " ").last }.first { $0.hasSuffix("/libswiftCore.so") },
-            "the test itself loads libswiftCore.so from the toolchain")
-        let range = try XCTUnwrap(library.range(of: "/usr/lib/swift/"), "a toolchain laid out as <prefix>/usr/lib/swift")
-        return String(library[..<range.lowerBound])
-    }
-
+final class DebianPackageTests: DebianPackageTestCase {
     /// `helpers/use-package.sh` inside `as-installed.sh MODE`: its "key: value" lines.
     func useAsInstalled(_ mode: String) throws -> [String: [String]] {
-        let toolchain = try toolchainPrefix()
-        let result = try run(
-            "setpriv",
-            ["--pdeathsig", "KILL", "unshare", "-m", "--propagation", "private", "sh",
-             Self.helpers.appendingPathComponent("as-installed.sh").path, mode, deb, scratch.path, toolchain,
-             "sh", Self.helpers.appendingPathComponent("use-package.sh").path])
+        let result = try asInstalled(mode, ["sh", Self.helpers.appendingPathComponent("use-package.sh").path])
         XCTAssertEqual(result.status, 0, result.output + result.errors)
-        var values: [String: [String]] = [:]
-        for line in result.output.split(separator: "\n") {
-            guard let colon = line.range(of: ": ") else { continue }
-            values[String(line[..<colon.lowerBound]), default: []].append(String(line[colon.upperBound...]))
-        }
         XCTAssertFalse(result.errors.contains("/opt/swift") || result.errors.contains("libswift"), result.errors)
-        return values
+        return keyedLines(result.output)
     }
 
     func assertWorked(_ values: [String: [String]], file: StaticString = #filePath, line: UInt = #line) {

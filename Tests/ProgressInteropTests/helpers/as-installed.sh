@@ -9,6 +9,9 @@
 #   as-installed.sh apt DEB SCRATCH TOOLCHAIN COMMAND...
 #       /usr, /etc and /var get writable overlays on a tmpfs, and `apt-get install ./DEB`
 #       installs the package into them, maintainer scripts and all.
+#   as-installed.sh overlay - SCRATCH TOOLCHAIN COMMAND...
+#       The same writable overlays, with nothing installed: COMMAND installs (autopkgtest,
+#       apt-get, dpkg), and whatever it changes vanishes with the namespace.
 #
 # Then TOOLCHAIN (the Swift toolchain's prefix) is covered by an empty directory, and COMMAND
 # runs with a clean environment (env -i): PATH=/usr/bin:/bin, HOME=SCRATCH/home,
@@ -28,7 +31,7 @@ unpacked)
     dpkg-deb -x "$deb" "$scratch/root"
     mount -t overlay overlay -o "lowerdir=$scratch/root/usr:/usr" /usr
     ;;
-apt)
+apt | overlay)
     mount -t tmpfs tmpfs "$scratch/layers"
     for dir in usr etc var; do
         mkdir -p "$scratch/layers/$dir/upper" "$scratch/layers/$dir/work"
@@ -36,13 +39,13 @@ apt)
             -o "lowerdir=/$dir,upperdir=$scratch/layers/$dir/upper,workdir=$scratch/layers/$dir/work" "/$dir"
     done
     # (What it depends on is installed here already; apt would fetch what is not, into the overlay.)
-    DEBIAN_FRONTEND=noninteractive apt-get install -y -q "$deb" >"$scratch/apt.log" 2>&1 || {
+    [ "$mode" = overlay ] || DEBIAN_FRONTEND=noninteractive apt-get install -y -q "$deb" >"$scratch/apt.log" 2>&1 || {
         cat "$scratch/apt.log" >&2
         exit 3
     }
     ;;
 *)
-    echo "as-installed.sh: unpacked or apt, not $mode" >&2
+    echo "as-installed.sh: unpacked, apt or overlay, not $mode" >&2
     exit 2
     ;;
 esac
