@@ -67,10 +67,20 @@ man: deps
 build: deps catalogs man
 	$(SWIFT) build
 
-# The programs only: a release build of every target would build the tests' support
-# module, which needs XCTest (absent from a static-stdlib build such as the package's).
+# What is installed: the three programs in one file (the product `progress`; progressctl and
+# progress-render are links to progressd), which holds one copy of Swift's runtime. A release
+# build of every target would build the tests' support module, which needs XCTest (absent
+# from a static-stdlib build such as the package's). Drawing's libraries are loaded when
+# something is first drawn (Sources/CCairoLoader), so the file must not name them as needed:
+# pkg-config's flags for their headers also link them, and patchelf takes them out again.
+RELEASE_BIN = $(shell $(SWIFT) build -c release --show-bin-path)
+DRAWING_LIBRARIES = libpangocairo-1.0.so.0 libpango-1.0.so.0 libcairo.so.2 libharfbuzz.so.0 libpng16.so.16
 release: deps catalogs man
-	for program in $(PROGRAMS); do $(SWIFT) build -c release $(RELEASE_FLAGS) --product $$program || exit 1; done
+	$(SWIFT) build -c release $(RELEASE_FLAGS) --product progress
+	patchelf $(foreach library,$(DRAWING_LIBRARIES),--remove-needed $(library)) "$(RELEASE_BIN)/progress"
+	@if nm -D --undefined-only "$(RELEASE_BIN)/progress" | grep -E ' (cairo|pango|png|hb)_'; then \
+	    echo "progress calls the functions above directly: add them to Sources/CCairoLoader" >&2; exit 1; \
+	fi
 
 run: build
 	@sh scripts/run-daemon.sh $(DEBUG_BIN)/progressd --locale-directory $(LOCALE_BUILD) $(ARGS)
@@ -106,7 +116,7 @@ bench: release
 	cc -O2 -Wall -o $(BENCH_BUILD)/load-client bench/load/load-client.c $$(pkg-config --cflags --libs dbus-1) -lm -lpthread
 	cc -O2 -Wall -o $(BENCH_BUILD)/render-bench-c bench/render/render-bench.c $$(pkg-config --cflags --libs pangocairo libpng zlib) -lm
 	cc -O2 -Wall -shared -fPIC -o $(BENCH_BUILD)/no-mallopt.so bench/variants/no-mallopt.c
-	cp "$$($(SWIFT) build -c release --show-bin-path)/progressd" $(BENCH_BUILD)/
+	cp "$(RELEASE_BIN)/progress" $(BENCH_BUILD)/progressd
 	cp "$$($(SWIFT) build -c release --show-bin-path)/render-bench" $(BENCH_BUILD)/render-bench-swift
 	python3 bench/run-bench.py $(BENCH_BUILD) $(BENCH_ARGS)
 
@@ -129,9 +139,9 @@ soak: deps catalogs
 	    $(SWIFT) test --filter 'ProgressSoakTests|FaultTests|RestartTests'
 
 install: release
-	install -Dm755 "$$($(SWIFT) build -c release --show-bin-path)/progressd" "$(DESTDIR)$(BINDIR)/progressd"
-	install -Dm755 "$$($(SWIFT) build -c release --show-bin-path)/progressctl" "$(DESTDIR)$(BINDIR)/progressctl"
-	install -Dm755 "$$($(SWIFT) build -c release --show-bin-path)/progress-render" "$(DESTDIR)$(BINDIR)/progress-render"
+	install -Dm755 "$(RELEASE_BIN)/progress" "$(DESTDIR)$(BINDIR)/progressd"
+	ln -sf progressd "$(DESTDIR)$(BINDIR)/progressctl"
+	ln -sf progressd "$(DESTDIR)$(BINDIR)/progress-render"
 	install -Dm644 dbus/org.progressd.Progress1.xml "$(DESTDIR)$(DATADIR)/dbus-1/interfaces/org.progressd.Progress1.xml"
 	sed 's|@bindir@|$(BINDIR)|g' dbus/org.progressd.Progress1.service > progressd.dbus-service.tmp
 	install -Dm644 progressd.dbus-service.tmp "$(DESTDIR)$(DATADIR)/dbus-1/services/org.progressd.Progress1.service"
