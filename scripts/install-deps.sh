@@ -42,6 +42,8 @@ have_cmd xdg-dbus-proxy || missing="$missing xdg-dbus-proxy"
 /usr/bin/python3 -c 'import pyatspi' 2>/dev/null || missing="$missing python3-pyatspi"
 # The GNOME Shell extension's pure modules are tested with gjs (make test's first step).
 have_cmd gjs || missing="$missing gjs"
+# docs/api.md's C example is compiled by its test (ApiExampleTests) with cc and gio-2.0.
+have_cmd cc || missing="$missing gcc"
 # The renderer's labels need a font; DejaVu is what the tests are written against.
 fc-list 2>/dev/null | grep -q "DejaVu Sans" || missing="$missing fonts-dejavu-core fontconfig"
 

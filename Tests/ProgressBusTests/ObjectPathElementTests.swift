@@ -2,10 +2,10 @@ import ProgressBus
 import ProgressCore
 import XCTest
 
-/// Task and LauncherEntry paths are GLib's escape (`g_dbus_escape_object_path`); the README
+/// Task and LauncherEntry paths are GLib's escape (`g_dbus_escape_object_path`); docs/api.md
 /// and the XML publish the rule, and these tests hold GLib to it, byte for byte.
 final class ObjectPathElementTests: XCTestCase {
-    /// The rule as README.md and org.progressd.Progress1.xml state it: ASCII letters and
+    /// The rule as docs/api.md and org.progressd.Progress1.xml state it: ASCII letters and
     /// digits as they are, every other byte `_` and two lowercase hex digits.
     static func documentedEscape(_ text: String) -> String {
         text.utf8.map { byte in

@@ -4,7 +4,8 @@ import XCTest
 
 /// The manual pages in man/: that they render without a warning, that they and `--help`
 /// name the same options (the programs' option tables are the source of truth; the pages
-/// are checked against them both ways), and that their examples are the README's tested ones.
+/// are checked against them both ways), and that their examples are ones the README and
+/// docs/ test.
 final class ManualPageTests: XCTestCase {
     static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent()
@@ -125,13 +126,10 @@ final class ManualPageTests: XCTestCase {
         assertSameOptions(page: options(inPage: section("OPTIONS", of: page)), help: topOptions, "progressctl")
     }
 
-    /// The examples are copied from the README's blocks that ReadmeScriptTests and
-    /// ReadmeWalkthroughTests run, so each one is known to work as written.
-    func testEveryExampleIsOneTheReadmeTests() throws {
-        let readme = try String(contentsOf: Self.root.appendingPathComponent("README.md"), encoding: .utf8)
-        let tested = ["walkthrough", "shell-scripts"].flatMap { marker in
-            readme.components(separatedBy: "<!-- \(marker) -->").dropFirst().map { $0.components(separatedBy: "<!-- /\(marker) -->")[0] }
-        }
+    /// The examples are copied from the blocks of the README and docs/ that ReadmeScriptTests
+    /// and ReadmeWalkthroughTests run, so each one is known to work as written.
+    func testEveryExampleIsOneTheManualTests() throws {
+        let tested = try ["walkthrough", "shell-scripts"].flatMap { marker in try ManualPages.regions(marker).flatMap(\.regions) }
         let testedLines = Set(tested.joined(separator: "\n").split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) })
         for page in Self.pages {
             let blocks = section("EXAMPLES", of: try source(page)).components(separatedBy: "```").enumerated()
@@ -140,7 +138,7 @@ final class ManualPageTests: XCTestCase {
             for line in blocks.joined().split(separator: "\n") {
                 // scdoc wants a literal backslash doubled.
                 let command = line.replacingOccurrences(of: "\\\\", with: "\\").trimmingCharacters(in: .whitespaces)
-                XCTAssertTrue(testedLines.contains(command), "\(page): '\(command)' is not in a tested README block")
+                XCTAssertTrue(testedLines.contains(command), "\(page): '\(command)' is not in a tested block of the README or docs/")
             }
         }
     }

@@ -2,21 +2,22 @@ import Foundation
 import ProgressTestSupport
 import XCTest
 
-/// The README's "From a shell script" examples, each run as written, each printing exactly
-/// the text block that follows it.
+/// The shell examples of the README and of docs/ (their `<!-- shell-scripts -->` regions),
+/// each run as written, each printing exactly the text block that follows it. Each page's
+/// scripts run in order against a daemon of their own, as a reader would try them.
 final class ReadmeScriptTests: XCTestCase {
-    func testEveryScriptPrintsWhatTheReadmeSays() throws {
-        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        let readme = try String(contentsOf: root.appendingPathComponent("README.md"), encoding: .utf8)
-        let region = try XCTUnwrap(readme.components(separatedBy: "<!-- shell-scripts -->").dropFirst().first?
-            .components(separatedBy: "<!-- /shell-scripts -->").first)
-        let scripts = region.components(separatedBy: "```sh\n").dropFirst().map { block -> (String, String) in
-            let script = block.components(separatedBy: "```")[0]
-            let output = block.components(separatedBy: "```text\n").dropFirst().first?.components(separatedBy: "```")[0] ?? ""
-            return (script, output)
+    func testEveryScriptPrintsWhatThePageSays() throws {
+        let pages = try ManualPages.regions("shell-scripts")
+        let counts = Dictionary(uniqueKeysWithValues: pages.map { page in
+            (page.page, page.regions.flatMap { ManualPages.blocks("sh", in: $0) }.count)
+        })
+        XCTAssertEqual(counts, ["README.md": 1, "docs/scripts.md": 5])
+        for page in pages {
+            try run(page.regions.flatMap { ManualPages.blocks("sh", in: $0) }, of: page.page)
         }
-        XCTAssertEqual(scripts.count, 5)
+    }
 
+    private func run(_ scripts: [(code: String, output: String)], of page: String) throws {
         let bus = try PrivateBus()
         defer { bus.stop() }
         let daemon = try DaemonProcess(bus: bus)
@@ -29,9 +30,9 @@ final class ReadmeScriptTests: XCTestCase {
         environment["PATH"] = BuildProducts.url(of: "progressctl").deletingLastPathComponent().path + ":" + (environment["PATH"] ?? "/usr/bin:/bin")
         for (script, expected) in scripts {
             let result = try CommandResult.run("/bin/bash", ["-euo", "pipefail", "-c", "cd \"$0\" && " + script, work.path], environment: environment)
-            XCTAssertEqual(result.status, 0, "\(script)\n\(result.errors)")
-            XCTAssertEqual(result.output, expected, script)
-            XCTAssertEqual(result.errors, "", script)
+            XCTAssertEqual(result.status, 0, "\(page): \(script)\n\(result.errors)")
+            XCTAssertEqual(result.output, expected, "\(page): \(script)")
+            XCTAssertEqual(result.errors, "", "\(page): \(script)")
         }
     }
 }

@@ -80,12 +80,11 @@ final class ChangesBusTests: DaemonTestCase {
         assertBusError("InvalidValue", "locale") { try self.manager("Changes", [.uint64(0), .vardict([("locale", .string("!!"))])]) }
     }
 
-    /// The README's polling loop, run as written, prints what the README says.
-    func testTheReadmesPollingLoopRunsAsWritten() throws {
-        let readme = try String(contentsOf: URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent().appendingPathComponent("README.md"), encoding: .utf8)
-        let block = try XCTUnwrap(readme.components(separatedBy: "<!-- polling -->").dropFirst().first?
-            .components(separatedBy: "<!-- /polling -->").first)
+    /// docs/api.md's polling loop, run as written, prints what the page says.
+    func testTheManualsPollingLoopRunsAsWritten() throws {
+        let pages = try ManualPages.regions("polling")
+        XCTAssertEqual(pages.map(\.page), ["docs/api.md"])
+        let block = try XCTUnwrap(pages.first?.regions.first)
         let script = try XCTUnwrap(block.components(separatedBy: "```sh\n").dropFirst().first?.components(separatedBy: "```").first)
         let expected = try XCTUnwrap(block.components(separatedBy: "```text\n").dropFirst().first?.components(separatedBy: "```").first)
         var environment = bus.environment

@@ -4,28 +4,24 @@ import ProgressClient
 import ProgressTestSupport
 import XCTest
 
-/// Runs every command of the README's gdbus walk-through, as written, against a private
-/// bus, and checks each `# prints:` line. `gdbus monitor` runs in the background, as in
-/// the second terminal the README asks for, and must have seen the task finish.
+/// Runs every command of the gdbus walk-throughs (the README's first task, then docs/api.md's
+/// walk-through), as written, against a private bus, and checks each `# prints:` line.
+/// `gdbus monitor` runs in the background, as in the second terminal docs/api.md asks for,
+/// and must have seen the task finish.
 final class ReadmeWalkthroughTests: DaemonTestCase {
     struct Step {
         var command: String
         var expected: String?
     }
 
-    static var readme: String {
-        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        return try! String(contentsOf: root.appendingPathComponent("README.md"), encoding: .utf8)
-    }
-
-    static func walkthroughSteps() -> [Step] {
+    static func walkthroughSteps() throws -> [Step] {
         var steps: [Step] = []
         var inBlock = false
         var pending = ""
-        // Every region from a walkthrough marker to its end marker, in order.
-        let regions = readme.components(separatedBy: "<!-- walkthrough -->").dropFirst()
-            .map { $0.components(separatedBy: "<!-- /walkthrough -->")[0] }
-        for line in regions.joined(separator: "\n").split(separator: "\n", omittingEmptySubsequences: false) {
+        // Every region from a walkthrough marker to its end marker, page by page, in order.
+        let pages = try ManualPages.regions("walkthrough")
+        XCTAssertEqual(pages.map(\.page), ["README.md", "docs/api.md"])
+        for line in pages.flatMap(\.regions).joined(separator: "\n").split(separator: "\n", omittingEmptySubsequences: false) {
             if line.hasPrefix("```") {
                 inBlock = line == "```sh"
                 continue
@@ -44,8 +40,8 @@ final class ReadmeWalkthroughTests: DaemonTestCase {
     }
 
     func testTheWalkthroughRunsAsWritten() throws {
-        let steps = Self.walkthroughSteps()
-        XCTAssertGreaterThan(steps.count, 22)
+        let steps = try Self.walkthroughSteps()
+        XCTAssertGreaterThan(steps.count, 26)
         XCTAssertEqual(steps.filter { $0.expected != nil }.count, steps.count - 1, "every command but the monitor says what it prints")
 
         var monitors: [(Process, URL)] = []
@@ -71,12 +67,12 @@ final class ReadmeWalkthroughTests: DaemonTestCase {
         }
     }
 
-    /// The README's Python subscriber, run as written with python3-dbus: an independent
+    /// docs/api.md's Python subscriber, run as written with python3-dbus: an independent
     /// D-Bus implementation receiving the daemon's unicast signals.
     func testThePythonSubscriberHearsAnnouncements() throws {
-        let readme = Self.readme
-        let python = try XCTUnwrap(readme.components(separatedBy: "```python\n").dropFirst().first?
-            .components(separatedBy: "```").first)
+        let blocks = ManualPages.blocks("python", in: try ManualPages.text("docs/api.md"))
+        XCTAssertEqual(blocks.count, 1)
+        let python = try XCTUnwrap(blocks.first?.code)
         let output = FileManager.default.temporaryDirectory.appendingPathComponent("python-\(UUID().uuidString)")
         _ = FileManager.default.createFile(atPath: output.path, contents: nil)
         defer { try? FileManager.default.removeItem(at: output) }

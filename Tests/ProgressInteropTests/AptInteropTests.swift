@@ -194,12 +194,11 @@ final class AptInteropTests: InteropTestCase {
         XCTAssertEqual(try installed(), ["progressd-test-alpha 2.0 ii", "progressd-test-beta 1.0 ii", "progressd-test-gamma 1.0 ii"])
     }
 
-    /// The README's apt example (its row in the table of tools), run as written: an upgrade
-    /// of the one package that has a newer version.
-    func testTheReadmeExampleRunsAsWritten() throws {
-        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        let readme = try String(contentsOf: root.appendingPathComponent("README.md"), encoding: .utf8)
-        let row = try XCTUnwrap(readme.split(separator: "\n").first { $0.hasPrefix("| apt |") })
+    /// docs/scripts.md's apt example (its row in the table of tools), run as written: an
+    /// upgrade of the one package that has a newer version.
+    func testTheManualsExampleRunsAsWritten() throws {
+        let guide = try ManualPages.text("docs/scripts.md")
+        let row = try XCTUnwrap(guide.split(separator: "\n").first { $0.hasPrefix("| apt |") })
         let example = try XCTUnwrap(row.split(separator: "`").dropLast().last.map(String.init))
         XCTAssertTrue(example.hasPrefix("progressctl run upgrade -- "), example)
         try aptGet(["update"])

@@ -82,13 +82,12 @@ final class TmuxInteropTests: InteropTestCase {
         XCTAssertEqual(payloads.last, "0;", "\(`where`): \(payloads)", file: file, line: line)
     }
 
-    /// The README's line, as written, in tmux's configuration; auto mode, in a terminal that
-    /// declares OSC 9;4: the pane gets the DCS-wrapped form, the outer terminal the plain one.
-    func testTheReadmesPassthroughLineBringsOSC94ToTheOuterTerminal() throws {
-        let readme = try String(contentsOf: URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent().appendingPathComponent("README.md"), encoding: .utf8)
-        let line = try XCTUnwrap(readme.range(of: #"inside tmux only with `([^`]+)`"#, options: .regularExpression)
-            .map { String(readme[$0]).components(separatedBy: "`")[1] })
+    /// docs/scripts.md's line, as written, in tmux's configuration; auto mode, in a terminal
+    /// that declares OSC 9;4: the pane gets the DCS-wrapped form, the outer terminal the plain one.
+    func testTheManualsPassthroughLineBringsOSC94ToTheOuterTerminal() throws {
+        let guide = try ManualPages.text("docs/scripts.md")
+        let line = try XCTUnwrap(guide.range(of: #"inside tmux only with `([^`]+)`"#, options: .regularExpression)
+            .map { String(guide[$0]).components(separatedBy: "`")[1] })
         XCTAssertEqual(line, "set -g allow-passthrough on")
         let seen = try record(configuration: line, mode: "auto")
         let esc = Self.esc
