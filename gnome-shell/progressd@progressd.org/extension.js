@@ -1,6 +1,8 @@
 // GNOME Shell 43 and 44's entry point: ties progressd's tasks (ProgressSource, TaskModel)
 // to the top bar (ProgressIndicator), redrawing at most four times a second and only
-// when something that shows changed. The indicator is in the bar only while a top-level
+// when something that shows changed: the ring when its arc moves a pixel, the summary
+// when the whole percent moves, the rows only while the menu is open (read then with
+// Changes(since) at the same pace). The indicator is in the bar only while a top-level
 // task is live or a failure lingers.
 
 /* exported init */
@@ -28,8 +30,17 @@ function shellLocale() {
     return '';
 }
 
+// progressd's catalogs sit in share/locale beside share/gnome-shell/extensions/<uuid>
+// (make install's PREFIX, ~/.local, or /usr for the package, gettext's own default).
+function bindCatalog() {
+    const locale = Me.dir.get_parent()?.get_parent()?.get_parent()?.get_child('locale');
+    if (locale?.query_exists(null))
+        Gettext.bindtextdomain('progressd', locale.get_path());
+}
+
 // The words in progressd's catalog where it has them, else English.
 function localWords() {
+    bindCatalog();
     const domain = Gettext.domain('progressd');
     const _ = text => domain.gettext(text);
     const n_ = (one, many, n) => domain.ngettext(one, many, n).replace('%d', String(n));
@@ -62,6 +73,7 @@ class ProgressExtension {
         this._drawn = null;
         this._pulseStep = 0;
         this._pulseTimer = 0;
+        this._pollTimer = 0;
         this._settings = St.Settings.get();
         this._animationsChanged = this._settings.connect('notify::enable-animations', () => this._changed());
         this._pacer = new RedrawPacer({
@@ -82,6 +94,7 @@ class ProgressExtension {
     }
 
     disable() {
+        this._stopPolling();
         this._source.stop();
         this._source = null;
         this._pacer.cancel();
@@ -94,8 +107,10 @@ class ProgressExtension {
 
     _apply(kind, args) {
         let changed;
-        if (kind === 'reset')
+        if (kind === 'changes')
             changed = this._model.applyChanges(...args);
+        else if (kind === 'overall')
+            changed = this._model.applyOverall(...args);
         else if (kind === 'changed')
             changed = this._model.applyChanged(...args);
         else if (kind === 'removed')
@@ -122,9 +137,11 @@ class ProgressExtension {
             maxRows: screenfulRows(monitor ? monitor.height : 800),
             words: this._words,
             locale: this._locale || undefined,
+            overall: this._model.overallFraction,
         });
         if (!view.visible) {
             this._stopPulse();
+            this._stopPolling();
             this._indicator?.destroy();
             this._indicator = null;
             return;
@@ -136,6 +153,7 @@ class ProgressExtension {
                     if (this._model.dismissEnded())
                         this._changed();
                 },
+                menuOpen: open => open ? this._startPolling() : this._stopPolling(),
             }, this._words);
             Main.panel.addToStatusArea('progressd', this._indicator);
         }
@@ -157,6 +175,24 @@ class ProgressExtension {
             this._pacer.request();
             return GLib.SOURCE_CONTINUE;
         });
+    }
+
+    // While the menu is open its rows follow the tasks: what changed since the last read,
+    // at the pacer's pace (a read waits for the one before it). Closed, nothing is read.
+    _startPolling() {
+        this._source.poll();
+        if (this._pollTimer)
+            return;
+        this._pollTimer = GLib.timeout_add(GLib.PRIORITY_DEFAULT, INTERVAL_MS, () => {
+            this._source.poll();
+            return GLib.SOURCE_CONTINUE;
+        });
+    }
+
+    _stopPolling() {
+        if (this._pollTimer)
+            GLib.source_remove(this._pollTimer);
+        this._pollTimer = 0;
     }
 
     _stopPulse() {

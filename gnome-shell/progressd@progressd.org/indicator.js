@@ -10,6 +10,7 @@ const PanelMenu = imports.ui.panelMenu;
 const PopupMenu = imports.ui.popupMenu;
 const Me = imports.misc.extensionUtils.getCurrentExtension();
 const {TaskRow} = Me.imports.taskRow;
+const {sameLook} = Me.imports.ringShape;
 
 // The colours come from the stylesheet (stylesheet.css) and the panel's theme: the track
 // is the panel's foreground, faint; the arc and the mark have their own properties there.
@@ -26,12 +27,22 @@ class RingArea extends St.DrawingArea {
         this._shape = null;
     }
 
+    // A new frame only when the arc moves a pixel (every repaint is a frame of the whole
+    // compositor); the shape drawn stays the one painted until then.
     setShape(shape) {
-        const old = this._shape;
+        const width = Math.min(this.width, this.height);
+        if (width > 0 && sameLook(this._shape, shape, 2 * Math.PI * this._radius(width)))
+            return;
         this._shape = shape;
-        if (!old || old.color !== shape.color || old.failureMark !== shape.failureMark ||
-            old.arc?.start !== shape.arc?.start || old.arc?.end !== shape.arc?.end)
-            this.queue_repaint();
+        this.queue_repaint();
+    }
+
+    _line(size) {
+        return Math.max(2, Math.round(size / 7));
+    }
+
+    _radius(size) {
+        return size / 2 - this._line(size) / 2 - 0.5;
     }
 
     _color(node, property, fallback) {
@@ -45,8 +56,8 @@ class RingArea extends St.DrawingArea {
         const node = this.get_theme_node();
         const shape = this._shape;
         const foreground = node.get_foreground_color();
-        const line = Math.max(2, Math.round(Math.min(width, height) / 7));
-        const radius = Math.min(width, height) / 2 - line / 2 - 0.5;
+        const line = this._line(Math.min(width, height));
+        const radius = this._radius(Math.min(width, height));
         const [cx, cy] = [width / 2, height / 2];
         cr.setLineWidth(line);
         cr.setSourceRGBA(foreground.red / 255, foreground.green / 255, foreground.blue / 255, 0.35);
@@ -76,7 +87,8 @@ class RingArea extends St.DrawingArea {
 
 var ProgressIndicator = GObject.registerClass(
 class ProgressIndicator extends PanelMenu.Button {
-    // actions.request(method, name), actions.clearEnded(); words: the view's words.
+    // actions.request(method, name), actions.clearEnded(), actions.menuOpen(open); words:
+    // the view's words.
     _init(actions, words) {
         super._init(0.5, 'progressd', false);
         this.add_style_class_name('progressd-indicator');
@@ -101,13 +113,15 @@ class ProgressIndicator extends PanelMenu.Button {
         this.menu.connect('open-state-changed', (menu, open) => {
             if (open)
                 this._fillRows();
+            actions.menuOpen(open);
         });
     }
 
     show(view, shape) {
         this._view = view;
         this._ring.setShape(shape);
-        this.accessible_name = view.summary;
+        if (this.accessible_name !== view.summary)
+            this.accessible_name = view.summary;
         if (this.menu.isOpen)
             this._fillRows();
     }

@@ -1,8 +1,15 @@
 // progressd on the session bus, read without ever blocking the compositor: every call is
 // asynchronous (Gio.DBusConnection.call with a callback). It watches the name (no
 // activation: a session without progressd has nothing to show, and that is no error),
-// subscribes for Changed and Removed at four a second per task in the shell's locale,
-// reads everything once with Changes(0), and feeds the model. It also owns
+// reads everything once with Changes(0), and then costs the shell only what it shows:
+//  - the manager's Overall (PropertiesChanged, coalesced by progressd to ten a second at
+//    most) for the ring's fraction;
+//  - a subscription for Changed and Removed whose interval is an hour, so that only what
+//    progressd sends at once reaches the shell: new and removed tasks, and changes of
+//    State, Indeterminate, Stalled and CancelRequested (what the ring and the summary
+//    count), not a signal per task for every move;
+//  - Changes(since) when the extension asks (poll), at its pace, while the menu is open:
+//    the rows' fractions, labels and details, only what changed since the last one. It also owns
 // org.progressd.ShellIndicator while it runs: progressd's StatusNotifierItem steps aside
 // while that name has an owner, so a shell with an AppIndicator host shows one icon.
 // It uses Gio and GLib only, not the shell's modules.
@@ -16,12 +23,15 @@ var INDICATOR_NAME = 'org.progressd.ShellIndicator';
 const MANAGER_PATH = '/org/progressd/Progress1';
 const MANAGER = 'org.progressd.Progress1.Manager';
 const SUBSCRIPTION = 'org.progressd.Progress1.Subscription';
-// progressd coalesces a task's Changed to this interval: the pace of the redraws.
-const INTERVAL_SECONDS = 0.25;
+const PROPERTIES_INTERFACE = 'org.freedesktop.DBus.Properties';
+// The subscription's interval (progressd's most): a progress move of a task is held that
+// long, its state changes come at once. The rows read progress with Changes(since).
+const INTERVAL_SECONDS = 3600;
 
 var ProgressSource = class ProgressSource {
-    // properties: the task properties to read; onChanges(kind, ...args): 'reset' (reset,
-    // tasks, removed), 'changed' (name, properties), 'removed' (name), 'gone' ().
+    // properties: the task properties to read; onChanges(kind, ...args): 'changes' (reset,
+    // tasks, removed: a Changes reply), 'changed' (name, properties), 'removed' (name),
+    // 'overall' (the manager's Overall, unpacked), 'gone' ().
     constructor(connection, {properties, locale, onChanges}) {
         this._connection = connection;
         this._properties = properties;
@@ -30,7 +40,12 @@ var ProgressSource = class ProgressSource {
         this._watch = 0;
         this._own = 0;
         this._signal = 0;
+        this._overallSignal = 0;
         this._owner = null;
+        // The Serial of the last Changes reply (null before the first), and whether a
+        // Changes call is on its way.
+        this._serial = null;
+        this._polling = false;
         this._subscription = null;
         // Signals that came before Subscribe's reply named our subscription's path.
         this._early = [];
@@ -69,6 +84,14 @@ var ProgressSource = class ProgressSource {
         });
     }
 
+    // Reads what changed since the last read with one Changes(since) call, unless one is on
+    // its way or the first read has not come back (it brings everything).
+    poll() {
+        if (!this._owner || this._serial === null || this._polling)
+            return;
+        this._read(this._serial, this._generation);
+    }
+
     _appeared(owner) {
         this._forget();
         const generation = ++this._generation;
@@ -78,6 +101,10 @@ var ProgressSource = class ProgressSource {
         this._signal = this._connection.signal_subscribe(owner, SUBSCRIPTION, null, null, null,
             Gio.DBusSignalFlags.NONE, (connection, sender, path, iface, member, parameters) =>
                 this._received(path, member, parameters));
+        // The manager's Overall, broadcast by progressd at most ten times a second.
+        this._overallSignal = this._connection.signal_subscribe(owner, PROPERTIES_INTERFACE, 'PropertiesChanged',
+            MANAGER_PATH, MANAGER, Gio.DBusSignalFlags.NONE, (connection, sender, path, iface, member, parameters) =>
+                this._managerChanged(parameters));
         const options = {
             'changes': new GLib.Variant('b', true),
             'announcements': new GLib.Variant('b', false),
@@ -90,26 +117,38 @@ var ProgressSource = class ProgressSource {
             this._early = [];
             for (const [path, member, parameters] of early)
                 this._received(path, member, parameters);
-            this._readAll(generation);
+            this._read(0, generation);
         }, error => {
             // Over progressd's caps: what Changes reads is shown, without later changes.
             console.warn(`progressd: Subscribe was refused: ${error.message}`);
             this._early = [];
-            this._readAll(generation);
+            this._read(0, generation);
         });
     }
 
-    // Every task once, with only the properties shown: what came in Changed before this
-    // reply is older than it, what comes after is newer.
-    _readAll(generation) {
+    // The tasks that changed since `since` (0: every task), with only the properties shown:
+    // what came in Changed before this reply is older than it, what comes after is newer.
+    _read(since, generation) {
         const options = {
             'properties': new GLib.Variant('as', this._properties),
             'locale': new GLib.Variant('s', this._locale),
         };
-        this._call('Changes', new GLib.Variant('(ta{sv})', [0, options]), generation, reply => {
-            const [, reset, tasks, removed] = reply.recursiveUnpack();
-            this._onChanges('reset', reset, tasks, removed);
-        }, error => console.warn(`progressd: Changes was refused: ${error.message}`));
+        this._polling = true;
+        this._call('Changes', new GLib.Variant('(ta{sv})', [since, options]), generation, reply => {
+            this._polling = false;
+            const [serial, reset, tasks, removed] = reply.recursiveUnpack();
+            this._serial = serial;
+            this._onChanges('changes', reset, tasks, removed);
+        }, error => {
+            this._polling = false;
+            console.warn(`progressd: Changes was refused: ${error.message}`);
+        });
+    }
+
+    _managerChanged(parameters) {
+        const [, changed] = parameters.deepUnpack();
+        if (changed.Overall)
+            this._onChanges('overall', changed.Overall.recursiveUnpack());
     }
 
     _received(path, member, parameters) {
@@ -138,8 +177,13 @@ var ProgressSource = class ProgressSource {
     _forget() {
         if (this._signal)
             this._connection.signal_unsubscribe(this._signal);
+        if (this._overallSignal)
+            this._connection.signal_unsubscribe(this._overallSignal);
         this._signal = 0;
+        this._overallSignal = 0;
         this._owner = null;
+        this._serial = null;
+        this._polling = false;
         this._subscription = null;
         this._early = [];
     }

@@ -3,7 +3,7 @@
 // indeterminate (the pulse, still when animations are off); a mark while a failure
 // lingers. Pure: the indicator's St.DrawingArea paints what this returns with Cairo.
 
-/* exported ringShape, PULSE_STEPS */
+/* exported ringShape, sameLook, PULSE_STEPS */
 
 // The pulse steps an eighth of a turn at each of the pacer's redraws (four a second): a
 // turn in two seconds, at the same pace as every other redraw.
@@ -36,4 +36,18 @@ function ringShape(ring, pulseStep = 0, animate = true) {
         pulsing: ring.live > 0 && ring.indeterminate && animate,
         failureMark: ring.failed,
     };
+}
+
+// Whether two shapes draw the same pixels on a ring whose arc is `pixelsPerTurn` pixels
+// round: an arc end that moved less than half a pixel is not worth a frame (with 100 tasks
+// moving, most changes of the overall fraction are such).
+function sameLook(a, b, pixelsPerTurn) {
+    if (!a || !b)
+        return a === b;
+    if (a.color !== b.color || a.failureMark !== b.failureMark || (a.arc === null) !== (b.arc === null))
+        return false;
+    if (a.arc === null)
+        return true;
+    const pixel = angle => Math.round(angle / TURN * pixelsPerTurn);
+    return pixel(a.arc.start) === pixel(b.arc.start) && pixel(a.arc.end) === pixel(b.arc.end);
 }

@@ -1,5 +1,7 @@
-// What progressd said about its tasks, kept as plain values: fed by a Changes(since)
-// reply and by the subscription's Changed and Removed signals, read by the view. It uses
+// What progressd said about its tasks, kept as plain values: fed by Changes(since)
+// replies, by the subscription's Changed and Removed signals (which come at once only for
+// a change of State, Indeterminate, Stalled or CancelRequested), and by the manager's
+// Overall, whose fraction the ring shows while task fractions are not read. Read by the view. It uses
 // no GNOME Shell or GObject module, so that gjs tests it alone and any entry point
 // (GNOME 43/44's imports, 45's ES modules) can sit over it.
 
@@ -31,6 +33,9 @@ var TaskModel = class TaskModel {
         // Grows with every change that can change what is drawn: the view redraws only
         // when it differs from the one it drew.
         this.version = 0;
+        // The manager's Overall fraction when it is newer than the tasks' Fraction (they
+        // are read only while the menu is open); null when the tasks' values are current.
+        this.overallFraction = null;
     }
 
     get size() {
@@ -47,6 +52,7 @@ var TaskModel = class TaskModel {
             return false;
         this._tasks.clear();
         this._dismissed.clear();
+        this.overallFraction = null;
         this.version++;
         return true;
     }
@@ -54,7 +60,9 @@ var TaskModel = class TaskModel {
     // A Changes reply: `reset` replaces everything; else `removed` applies first (a name
     // removed and started again is in both), then each task's changed properties.
     applyChanges(reset, tasks, removed) {
-        let changed = false;
+        // Every task's Fraction is as new as this reply, and newer than any Overall before it.
+        let changed = this.overallFraction !== null;
+        this.overallFraction = null;
         if (reset) {
             changed = this._tasks.size > 0;
             this._tasks.clear();
@@ -70,6 +78,20 @@ var TaskModel = class TaskModel {
         if (changed)
             this.version++;
         return changed;
+    }
+
+    // The manager's Overall (its PropertiesChanged): its fraction is the ring's from now on,
+    // until a Changes reply brings the tasks' own. A change is one the whole percent shows
+    // (the summary; the ring's pixel is coarser); smaller moves mark nothing.
+    applyOverall(overall) {
+        if (typeof overall?.fraction !== 'number')
+            return false;
+        const before = this.overallFraction;
+        this.overallFraction = overall.fraction;
+        if (before !== null && Math.floor(before * 100 + 1e-9) === Math.floor(overall.fraction * 100 + 1e-9))
+            return false;
+        this.version++;
+        return true;
     }
 
     // A subscription's Changed(name, properties).

@@ -111,8 +111,9 @@ function describeRow(task, words, locale) {
     };
 }
 
-// Everything drawn, from the model's top-level tasks. `maxRows`: a screenful.
-function describe(tasks, {maxRows = 8, words = englishWords, locale = undefined} = {}) {
+// Everything drawn, from the model's top-level tasks. `maxRows`: a screenful; `overall`:
+// the manager's Overall fraction when it is newer than the tasks' (null: compute it).
+function describe(tasks, {maxRows = 8, words = englishWords, locale = undefined, overall = null} = {}) {
     const live = tasks.filter(task => LIVE.has(task.State));
     const failed = tasks.filter(task => task.State === 'failed');
     // As progressd's Overall: the weighted mean of the live determinate tasks' fractions.
@@ -124,7 +125,7 @@ function describe(tasks, {maxRows = 8, words = englishWords, locale = undefined}
         weighted += task.Weight * task.Fraction;
         weights += task.Weight;
     }
-    const fraction = weights > 0 ? weighted / weights : 0;
+    const fraction = overall !== null ? overall : weights > 0 ? weighted / weights : 0;
     const indeterminate = live.length > 0 && live.every(task => task.Indeterminate);
     const ring = {
         fraction,

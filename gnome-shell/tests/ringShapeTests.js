@@ -1,6 +1,6 @@
 /* exported tests */
 const {equal, ok} = imports.assert;
-const {ringShape, PULSE_STEPS} = imports.ringShape;
+const {ringShape, sameLook, PULSE_STEPS} = imports.ringShape;
 
 const TOP = -Math.PI / 2;
 const near = (a, b) => Math.abs(a - b) < 1e-9;
@@ -45,5 +45,19 @@ var tests = {
 
     'paused tasks draw in the pause colour'() {
         equal(ringShape(ring({fraction: 0.5, paused: true})).color, 'paused', 'colour');
+    },
+
+    'a move of the arc under half a pixel looks the same; a pixel, a colour or a mark does not'() {
+        const at = (fraction, extra = {}) => ringShape(ring({fraction, ...extra}));
+        // A ring 40 pixels round: a pixel is 2.5 % of a turn.
+        ok(sameLook(at(0.42), at(0.43), 40), '42 % and 43 %');
+        equal(sameLook(at(0.42), at(0.45), 40), false, '42 % and 45 %');
+        equal(sameLook(at(0.42), at(0.42, {paused: true}), 40), false, 'paused');
+        equal(sameLook(at(0.42), at(0.42, {failed: true}), 40), false, 'a failure\'s mark');
+        equal(sameLook(at(0), at(0.42), 40), false, 'no arc, then one');
+        ok(sameLook(at(0), at(0), 40), 'no arc twice');
+        equal(sameLook(null, at(0), 40), false, 'nothing drawn yet');
+        equal(sameLook(ringShape(ring({indeterminate: true}), 0), ringShape(ring({indeterminate: true}), 1), 40), false,
+            'a pulse step');
     },
 };

@@ -78,4 +78,36 @@ var tests = {
         equal(model.applyRemoved('nobody'), false, 'changed');
         equal(model.version, 0, 'version');
     },
+
+    'the manager\'s Overall is the ring\'s fraction until a Changes reply brings the tasks\' own'() {
+        const model = new TaskModel();
+        model.applyChanges(true, {a: running('A', 0.1)}, []);
+        equal(model.overallFraction, null, 'the tasks\' values are current after a reply');
+        const version = model.version;
+        ok(model.applyOverall({fraction: 0.42, state: 'running', active: 1}), 'a new percent');
+        equal(model.overallFraction, 0.42, 'overall');
+        ok(model.version > version, 'version grew');
+        ok(model.applyChanges(false, {a: {Fraction: 0.43}}, []), 'a reply after it is a change');
+        equal(model.overallFraction, null, 'the tasks\' own again');
+        equal(model.task('a').Fraction, 0.43, 'fraction');
+    },
+
+    'an Overall move within the whole percent marks nothing; one across it does'() {
+        const model = new TaskModel();
+        model.applyOverall({fraction: 0.421});
+        const version = model.version;
+        equal(model.applyOverall({fraction: 0.428}), false, 'still 42 %');
+        equal(model.version, version, 'version');
+        equal(model.overallFraction, 0.428, 'the value is kept all the same');
+        ok(model.applyOverall({fraction: 0.43}), '43 %');
+        equal(model.applyOverall({state: 'idle'}), false, 'no fraction, nothing');
+    },
+
+    'progressd leaving forgets its Overall too'() {
+        const model = new TaskModel();
+        model.applyChanged('a', running('A', 0.5));
+        model.applyOverall({fraction: 0.5});
+        ok(model.clear(), 'cleared');
+        equal(model.overallFraction, null, 'overall');
+    },
 };

@@ -117,4 +117,12 @@ var tests = {
         model.applyRemoved('copy');
         equal(describe(model.topLevel()).visible, false, 'gone');
     },
+
+    'the manager\'s Overall, when newer, is the ring\'s fraction and the summary\'s percent'() {
+        const tasks = [task('a', {Fraction: 0.1}), task('b', {Fraction: 0.2})];
+        const view = describe(tasks, {locale: 'en-US', overall: 0.905});
+        ok(Math.abs(view.ring.fraction - 0.905) < 1e-9, `fraction ${view.ring.fraction}`);
+        equal(view.summary, '2 jobs, 90%', 'summary');
+        equal(describe(tasks, {locale: 'en-US', overall: null}).summary, '2 jobs, 15%', 'computed without it');
+    },
 };
