@@ -13,7 +13,7 @@ const Main = imports.ui.main;
 const ExtensionUtils = imports.misc.extensionUtils;
 const Me = ExtensionUtils.getCurrentExtension();
 const {TaskModel, PROPERTIES} = Me.imports.taskModel;
-const {describe, englishWords, screenfulRows} = Me.imports.taskView;
+const {describe, catalogWords, screenfulRows} = Me.imports.taskView;
 const {ringShape, PULSE_STEPS} = Me.imports.ringShape;
 const {RedrawPacer, INTERVAL_MS} = Me.imports.redrawPacer;
 const {ProgressSource} = Me.imports.progressSource;
@@ -41,27 +41,7 @@ function bindCatalog() {
 // The words in progressd's catalog where it has them, else English.
 function localWords() {
     bindCatalog();
-    const domain = Gettext.domain('progressd');
-    const _ = text => domain.gettext(text);
-    const n_ = (one, many, n) => domain.ngettext(one, many, n).replace('%d', String(n));
-    return {
-        ...englishWords,
-        jobs: n => n_('%d job', '%d jobs', n),
-        failed: n => n_('%d failed', '%d failed', n),
-        jobsFailed: n => n_('%d job failed', '%d jobs failed', n),
-        inProgress: _('in progress'),
-        paused: _('Paused'),
-        stalled: _('Stalled'),
-        finished: _('Finished'),
-        cancelled: _('Cancelled'),
-        failedTask: _('Failed'),
-        cancelling: _('Cancelling…'),
-        more: n => n_('and %d more', 'and %d more', n),
-        cancel: _('Cancel'),
-        pause: _('Pause'),
-        resume: _('Resume'),
-        clearEnded: _('Clear ended tasks'),
-    };
+    return catalogWords(Gettext.domain('progressd'));
 }
 
 class ProgressExtension {

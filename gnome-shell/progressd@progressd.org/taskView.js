@@ -3,7 +3,7 @@
 // percent format come in as functions, so that gjs tests it alone and the entry point
 // passes the shell's gettext and locale.
 
-/* exported describe, isolated, mayReorder, screenfulRows, englishWords, formatPercent */
+/* exported describe, isolated, mayReorder, screenfulRows, englishWords, catalogWords, formatPercent */
 
 const FSI = '\u2068';
 const PDI = '\u2069';
@@ -49,6 +49,31 @@ var englishWords = {
     clearEnded: 'Clear ended tasks',
     actionOn: (action, title) => `${action} ${title}`,
 };
+
+// The words from a gettext domain (progressd's catalog: `domain` has gettext and ngettext,
+// as imports.gettext.domain('progressd') gives), English where it has no entry.
+function catalogWords(domain) {
+    const _ = text => domain.gettext(text);
+    const n_ = (one, many, n) => domain.ngettext(one, many, n).replace('%d', String(n));
+    return {
+        ...englishWords,
+        jobs: n => n_('%d job', '%d jobs', n),
+        failed: n => n_('%d failed', '%d failed', n),
+        jobsFailed: n => n_('%d job failed', '%d jobs failed', n),
+        inProgress: _('in progress'),
+        paused: _('Paused'),
+        stalled: _('Stalled'),
+        finished: _('Finished'),
+        cancelled: _('Cancelled'),
+        failedTask: _('Failed'),
+        cancelling: _('Cancelling…'),
+        more: n => n_('and %d more', 'and %d more', n),
+        cancel: _('Cancel'),
+        pause: _('Pause'),
+        resume: _('Resume'),
+        clearEnded: _('Clear ended tasks'),
+    };
+}
 
 // How many rows fit on a monitor `height` pixels high, below the panel and above the
 // menu's last entries, at least one.

@@ -1,6 +1,14 @@
 /* exported tests */
 const {equal, deepEqual, ok} = imports.assert;
-const {describe, isolated, screenfulRows, formatPercent} = imports.taskView;
+const {describe, isolated, screenfulRows, formatPercent, catalogWords} = imports.taskView;
+const Gettext = imports.gettext;
+const {GLib, Gio} = imports.gi;
+
+// progressd's catalogs as `make catalogs` builds them (make test builds them first).
+function builtCatalogs() {
+    const here = GLib.path_get_dirname(Gio.File.new_for_path(imports.system.programInvocationName).get_path());
+    return GLib.build_filenamev([here, '..', '..', '.build', 'share', 'locale']);
+}
 const {TaskModel} = imports.taskModel;
 
 function task(name, extra = {}) {
@@ -124,5 +132,31 @@ var tests = {
         ok(Math.abs(view.ring.fraction - 0.905) < 1e-9, `fraction ${view.ring.fraction}`);
         equal(view.summary, '2 jobs, 90%', 'summary');
         equal(describe(tasks, {locale: 'en-US', overall: null}).summary, '2 jobs, 15%', 'computed without it');
+    },
+
+    'the extension\'s words come from progressd\'s catalog: German'() {
+        const catalogs = builtCatalogs();
+        ok(GLib.file_test(GLib.build_filenamev([catalogs, 'de', 'LC_MESSAGES', 'progressd.mo']), GLib.FileTest.EXISTS),
+            `the German catalog in ${catalogs} (make catalogs)`);
+        const language = GLib.getenv('LANGUAGE');
+        const messages = Gettext.setlocale(Gettext.LocaleCategory.MESSAGES, null);
+        try {
+            // gettext reads LANGUAGE in any locale but C; C.UTF-8 is in every glibc.
+            Gettext.setlocale(Gettext.LocaleCategory.MESSAGES, 'C.UTF-8');
+            GLib.setenv('LANGUAGE', 'de', true);
+            Gettext.bindtextdomain('progressd', catalogs);
+            const words = catalogWords(Gettext.domain('progressd'));
+            equal(words.clearEnded, 'Beendete Aufträge entfernen', 'Clear ended tasks');
+            equal(words.cancel, 'Abbrechen', 'Cancel');
+            equal(words.more(12), 'und 12 weitere', 'and 12 more');
+            const view = describe([task('a', {Fraction: 0.42}), task('b', {Fraction: 0.42})], {words, locale: 'de-DE'});
+            equal(view.summary, '2 Aufträge, 42\u00a0%', 'summary');
+        } finally {
+            if (language === null)
+                GLib.unsetenv('LANGUAGE');
+            else
+                GLib.setenv('LANGUAGE', language, true);
+            Gettext.setlocale(Gettext.LocaleCategory.MESSAGES, messages);
+        }
     },
 };
