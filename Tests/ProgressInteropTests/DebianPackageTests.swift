@@ -46,6 +46,12 @@ final class DebianPackageTests: DebianPackageTestCase {
         }
         XCTAssertTrue(fields.contains("default-dbus-session-bus | dbus-session-bus"), fields)
         XCTAssertFalse(fields.lowercased().contains("swift"), fields)
+        // Issue 40's sizes: at most 10 MB to download and 25,000 KiB installed (the three
+        // programs with Foundation's ICU each were 45 MB and 174,916 KiB).
+        let installedSize = try run("dpkg-deb", ["--field", deb, "Installed-Size"]).output
+        XCTAssertLessThanOrEqual(Int(installedSize.trimmingCharacters(in: .whitespacesAndNewlines)) ?? .max, 25_000, installedSize)
+        let bytes = try FileManager.default.attributesOfItem(atPath: deb)[.size] as? Int ?? .max
+        XCTAssertLessThanOrEqual(bytes, 10_000_000)
 
         let listing = try run("dpkg-deb", ["--contents", deb])
         XCTAssertEqual(listing.status, 0, listing.errors)
@@ -106,6 +112,36 @@ final class DebianPackageTests: DebianPackageTestCase {
             XCTAssertTrue(needed.contains("libglib-2.0.so.0") || needed.contains("libgio-2.0.so.0"), needed)
             XCTAssertFalse(needed.contains("swift") || needed.contains("Foundation") || needed.contains("RUNPATH"), needed)
         }
+    }
+
+    /// One file under three names, which loads cairo, pango and libpng only to draw: a
+    /// `progressctl` call never loads them (measured: 3 ms of every start), `progress-render`
+    /// does, and draws.
+    func testOneProgramThatLoadsTheDrawingLibrariesOnlyToDraw() throws {
+        let root = scratch.appendingPathComponent("root")
+        XCTAssertEqual(try run("dpkg-deb", ["-x", deb, root.path]).status, 0)
+        let bin = root.appendingPathComponent("usr/bin")
+        for link in ["progressctl", "progress-render"] {
+            XCTAssertEqual(try FileManager.default.destinationOfSymbolicLink(atPath: bin.appendingPathComponent(link).path), "progressd")
+        }
+        let needed = try run("readelf", ["--dynamic", bin.appendingPathComponent("progressd").path]).output
+        for library in ["libcairo", "libpango", "libpng", "libharfbuzz"] {
+            XCTAssertFalse(needed.contains(library), "\(library) is needed at start: \(needed)")
+        }
+        func loaded(_ program: String, _ arguments: [String]) throws -> (status: Int32, libraries: String) {
+            let result = try CommandResult.run(
+                "/usr/bin/env", ["LD_DEBUG=files", bin.appendingPathComponent(program).path] + arguments, environment: ["PATH": "/usr/bin:/bin"])
+            return (result.status, result.errors)
+        }
+        let version = try loaded("progressctl", ["--version"])
+        XCTAssertEqual(version.status, 0)
+        XCTAssertTrue(version.libraries.contains("libglib-2.0.so.0"), "LD_DEBUG shows what is loaded: \(version.libraries.prefix(400))")
+        XCTAssertFalse(version.libraries.contains("libcairo.so.2"), "progressctl loaded cairo")
+        let image = scratch.appendingPathComponent("bar.png")
+        let drawn = try loaded("progress-render", ["--fraction", "0.5", "-o", image.path])
+        XCTAssertEqual(drawn.status, 0)
+        XCTAssertTrue(drawn.libraries.contains("libcairo.so.2"), "drawing opened cairo")
+        XCTAssertTrue(FileManager.default.fileExists(atPath: image.path))
     }
 
     /// `apt install ./progressd_….deb` (into overlays that vanish with the namespace); then a
