@@ -2,8 +2,9 @@ import Foundation
 import ProgressText
 import XCTest
 
-/// Every catalog in po/ translates every message, keeps every placeholder, and has as many
-/// plural forms as its Plural-Forms header says.
+/// Every catalog in po/ translates every message the daemon says and every word the GNOME
+/// Shell extension takes from it, keeps every placeholder, and has as many plural forms as
+/// its Plural-Forms header says.
 final class CatalogTests: XCTestCase {
     static let poDirectory = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent().appendingPathComponent("po")
@@ -49,10 +50,35 @@ final class CatalogTests: XCTestCase {
             .map { String(text[Range($0.range, in: text)!]) }.sorted()
     }
 
-    func testTheTemplateListsExactlyTheMessagesTheDaemonSays() throws {
+    /// The words the GNOME Shell extension asks the catalogs for: gettext's `_('…')` and
+    /// ngettext's `n_('…', '…', n)` in its taskView.js.
+    static func extensionMessages() throws -> [(singular: String, plural: String?)] {
+        let file = poDirectory.deletingLastPathComponent().appendingPathComponent("gnome-shell/progressd@progressd.org/taskView.js")
+        let source = try String(contentsOf: file, encoding: .utf8)
+        func matches(_ pattern: String) -> [[String]] {
+            let regex = try! NSRegularExpression(pattern: pattern)
+            return regex.matches(in: source, range: NSRange(source.startIndex..., in: source)).map { match in
+                (1..<match.numberOfRanges).map { String(source[Range(match.range(at: $0), in: source)!]) }
+            }
+        }
+        let plurals = matches(#"\bn_\('([^']*)', '([^']*)'"#).map { (singular: $0[0], plural: Optional($0[1])) }
+        let singulars = matches(#"[^n]_\('([^']*)'\)"#).map { (singular: $0[0], plural: String?.none) }
+        return plurals + singulars
+    }
+
+    /// The daemon's messages and the extension's words, each once.
+    static func allMessages() throws -> [(singular: String, plural: String?)] {
+        var seen = Set<String>()
+        return (MessageCatalog.messages.map { (singular: $0.singular, plural: $0.plural) } + (try extensionMessages()))
+            .filter { seen.insert($0.singular).inserted }
+    }
+
+    func testTheTemplateListsExactlyTheMessagesOfTheDaemonAndTheExtension() throws {
         let (_, template) = try Self.entries(Self.poDirectory.appendingPathComponent("progressd.pot"))
-        XCTAssertEqual(Set(template.keys), Set(MessageCatalog.messages.map(\.singular)))
-        for message in MessageCatalog.messages {
+        let messages = try Self.allMessages()
+        XCTAssertGreaterThan(try Self.extensionMessages().count, 10, "the extension's words are found in taskView.js")
+        XCTAssertEqual(Set(template.keys), Set(messages.map(\.singular)))
+        for message in messages {
             XCTAssertEqual(template[message.singular]?.plural, message.plural, message.singular)
         }
     }
@@ -65,7 +91,8 @@ final class CatalogTests: XCTestCase {
             let forms = try XCTUnwrap(header.range(of: #"nplurals=(\d+)"#, options: .regularExpression).map {
                 Int(header[$0].dropFirst("nplurals=".count))!
             }, file)
-            for message in MessageCatalog.messages {
+            let messages = try Self.allMessages()
+            for message in messages {
                 guard let entry = entries[message.singular] else {
                     XCTFail("\(file) lacks '\(message.singular)'")
                     continue
@@ -79,7 +106,7 @@ final class CatalogTests: XCTestCase {
                         "\(file): '\(translation)' changes the placeholders of '\(message.singular)'")
                 }
             }
-            XCTAssertEqual(entries.count, MessageCatalog.messages.count, "\(file) has messages the daemon never says")
+            XCTAssertEqual(entries.count, messages.count, "\(file) has messages neither the daemon nor the extension says")
         }
     }
 }
