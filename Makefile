@@ -31,6 +31,13 @@ RELEASE_FLAGS ?=
 DEB_STAGE = .build/deb/progressd-$(VERSION)
 DEB_ARCH = $(shell dpkg --print-architecture 2>/dev/null)
 DEB_FILE = progressd_$(VERSION)_$(DEB_ARCH).deb
+# make interop's two other builds (below): make deb's copy built again in another folder,
+# and this tree as the version before it. Defined here, before the rules that name them:
+# make expands a rule's prerequisites as it reads the rule.
+DEB_AGAIN_STAGE = .build/deb-again/progressd-$(VERSION)
+DEB_PREVIOUS_VERSION = $(VERSION)~previous
+DEB_PREVIOUS_STAGE = .build/deb-previous/progressd-$(DEB_PREVIOUS_VERSION)
+DEB_PREVIOUS = .build/deb-previous/progressd_$(DEB_PREVIOUS_VERSION)_$(DEB_ARCH).deb
 
 .PHONY: all deps interop-deps deb-deps catalogs man build release run test interop bench soak gallery install uninstall \
 	deb clean
@@ -198,10 +205,6 @@ $(DEB_FILE): $(DEB_INPUTS) | deb-deps
 # make interop's two other builds (scripts/build-deb.sh): make deb's copy built again in
 # another folder, which must give the same bytes, and this tree as the version before it,
 # which DebianUpgradeTests install and upgrade from.
-DEB_AGAIN_STAGE = .build/deb-again/progressd-$(VERSION)
-DEB_PREVIOUS_VERSION = $(VERSION)~previous
-DEB_PREVIOUS_STAGE = .build/deb-previous/progressd-$(DEB_PREVIOUS_VERSION)
-DEB_PREVIOUS = .build/deb-previous/progressd_$(DEB_PREVIOUS_VERSION)_$(DEB_ARCH).deb
 .build/deb-again/$(DEB_FILE): $(DEB_FILE)
 	sh scripts/build-deb.sh $(DEB_STAGE) $(DEB_AGAIN_STAGE)
 $(DEB_PREVIOUS): $(DEB_INPUTS) | deb-deps
