@@ -65,7 +65,30 @@ int icu_number_format_decimal(icu_number_format *format, const char *decimal, ch
     return formatted(format, status, out, capacity);
 }
 
-int icu_join_units(const char *locale, const char *const *items, int count, char *out, int capacity) {
+struct icu_unit_list {
+    UListFormatter *formatter;
+};
+
+icu_unit_list *icu_unit_list_open(const char *locale) {
+    UErrorCode status = U_ZERO_ERROR;
+    UListFormatter *formatter = ulistfmt_openForType(locale, ULISTFMT_TYPE_UNITS, ULISTFMT_WIDTH_WIDE, &status);
+    if (U_FAILURE(status)) return NULL;
+    icu_unit_list *list = malloc(sizeof *list);
+    if (list == NULL) {
+        ulistfmt_close(formatter);
+        return NULL;
+    }
+    list->formatter = formatter;
+    return list;
+}
+
+void icu_unit_list_close(icu_unit_list *list) {
+    if (list == NULL) return;
+    ulistfmt_close(list->formatter);
+    free(list);
+}
+
+int icu_unit_list_join(icu_unit_list *list, const char *const *items, int count, char *out, int capacity) {
     if (count <= 0 || count > 8) return -1;
     UErrorCode status = U_ZERO_ERROR;
     UChar wide[8][128];
@@ -76,11 +99,8 @@ int icu_join_units(const char *locale, const char *const *items, int count, char
         if (U_FAILURE(status) || lengths[index] >= 128) return -1;
         pieces[index] = wide[index];
     }
-    UListFormatter *list = ulistfmt_openForType(locale, ULISTFMT_TYPE_UNITS, ULISTFMT_WIDTH_WIDE, &status);
-    if (U_FAILURE(status)) return -1;
     UChar text[1024];
-    int32_t length = ulistfmt_format(list, pieces, lengths, count, text, 1024, &status);
-    ulistfmt_close(list);
+    int32_t length = ulistfmt_format(list->formatter, pieces, lengths, count, text, 1024, &status);
     if (U_FAILURE(status) || length >= 1024) return -1;
     return to_utf8(text, length, out, capacity);
 }

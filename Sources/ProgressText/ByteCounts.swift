@@ -45,6 +45,7 @@ final class Durations: @unchecked Sendable {
     private lazy var hours = ICUNumberFormat(locale: locale, skeleton: "measure-unit/duration-hour unit-width-full-name precision-integer")
     private lazy var minutes = ICUNumberFormat(locale: locale, skeleton: "measure-unit/duration-minute unit-width-full-name precision-integer")
     private lazy var seconds = ICUNumberFormat(locale: locale, skeleton: "measure-unit/duration-second unit-width-full-name precision-integer")
+    private lazy var list = ICUUnitList(locale: locale)
 
     init(locale: String) { self.locale = locale }
 
@@ -61,6 +62,6 @@ final class Durations: @unchecked Sendable {
         let wholeMinutes = (total + 30) / 60
         var parts = [hours?.string(Double(wholeMinutes / 60)) ?? "\(wholeMinutes / 60) h"]
         if wholeMinutes % 60 != 0 { parts.append(minutes?.string(Double(wholeMinutes % 60)) ?? "\(wholeMinutes % 60) min") }
-        return parts.count == 1 ? parts[0] : ICUNumberFormat.joinedUnits(parts, locale: locale) ?? parts.joined(separator: ", ")
+        return parts.count == 1 ? parts[0] : list?.joined(parts) ?? parts.joined(separator: ", ")
     }
 }

@@ -28,23 +28,35 @@ final class ICUNumberFormat: @unchecked Sendable {
         Self.text { icu_number_format_decimal(format, String(value), $0, $1) }
     }
 
-    /// CLDR's wide list of units: "2 hours, 2 minutes".
-    static func joinedUnits(_ items: [String], locale: String) -> String? {
-        var pointers = items.map { strdup($0) }
-        defer { pointers.forEach { free($0) } }
-        return pointers.withUnsafeMutableBufferPointer { buffer in
-            buffer.withMemoryRebound(to: UnsafePointer<CChar>?.self) { items in
-                text { icu_join_units(locale, items.baseAddress, Int32(items.count), $0, $1) }
-            }
-        }
-    }
-
     /// What an ICU call writes into a buffer, as a String; nil when it failed.
     static func text(_ write: (UnsafeMutablePointer<CChar>, Int32) -> Int32) -> String? {
         withUnsafeTemporaryAllocation(of: CChar.self, capacity: 1024) { buffer in
             let length = write(buffer.baseAddress!, Int32(buffer.count))
             guard length >= 0 else { return nil }
             return String(decoding: UnsafeRawBufferPointer(start: buffer.baseAddress, count: Int(length)), as: UTF8.self)
+        }
+    }
+}
+
+/// CLDR's wide list of units in one locale ("2 hours, 2 minutes"), opened once.
+final class ICUUnitList: @unchecked Sendable {
+    private let list: OpaquePointer
+
+    /// nil when ICU refuses the locale.
+    init?(locale: String) {
+        guard let list = icu_unit_list_open(locale) else { return nil }
+        self.list = list
+    }
+
+    deinit { icu_unit_list_close(list) }
+
+    func joined(_ items: [String]) -> String? {
+        var pointers = items.map { strdup($0) }
+        defer { pointers.forEach { free($0) } }
+        return pointers.withUnsafeMutableBufferPointer { buffer in
+            buffer.withMemoryRebound(to: UnsafePointer<CChar>?.self) { items in
+                ICUNumberFormat.text { icu_unit_list_join(list, items.baseAddress, Int32(items.count), $0, $1) }
+            }
         }
     }
 }

@@ -23,8 +23,12 @@ int icu_number_format_double(icu_number_format *format, double value, char *out,
 /* `decimal` is a number as ASCII digits ("18446744073709551615"), formatted exactly. */
 int icu_number_format_decimal(icu_number_format *format, const char *decimal, char *out, int capacity);
 
-/* Joins texts as CLDR's list of units, wide ("2 hours, 2 minutes"). */
-int icu_join_units(const char *locale, const char *const *items, int count, char *out, int capacity);
+/* CLDR's list of units of one locale, wide ("2 hours, 2 minutes"), opened once and used for
+ * many lists; NULL when ICU refuses the locale. Not thread-safe, as a number format. */
+typedef struct icu_unit_list icu_unit_list;
+icu_unit_list *icu_unit_list_open(const char *locale);
+void icu_unit_list_close(icu_unit_list *list);
+int icu_unit_list_join(icu_unit_list *list, const char *const *items, int count, char *out, int capacity);
 
 /* 1 when the locale's script is written right to left ("ar", "he_IL", "ur"), else 0. */
 int icu_is_right_to_left(const char *locale);
