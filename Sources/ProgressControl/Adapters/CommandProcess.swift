@@ -109,15 +109,10 @@ final class CommandProcess {
         posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
         posix_spawn_file_actions_adddup2(&actions, ends[1], 1)
         posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
-        var argv: [UnsafeMutablePointer<CChar>?] = command.map { strdup($0) } + [nil]
-        var envp: [UnsafeMutablePointer<CChar>?] = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
-        defer { (argv + envp).forEach { free($0) } }
-        var pid: pid_t = 0
-        // posix_spawnp searches the PATH of progressctl's own environment, as /usr/bin/env did.
-        let spawned = posix_spawnp(&pid, command[0], &actions, nil, &argv, &envp)
+        let pid = try? spawn(command, actions: &actions, newSession: false, environment: environment)
         close(ends[1])
         defer { close(ends[0]) }
-        guard spawned == 0 else { return nil }
+        guard let pid else { return nil }
         var output: [UInt8] = []
         var buffer = [UInt8](repeating: 0, count: 4096)
         while true {
@@ -135,7 +130,11 @@ final class CommandProcess {
     static let setPtyLock = UInt(0x4004_5431)
     static let getPtyNumber = UInt(0x8004_5430)
 
-    private static func spawn(_ command: [String], actions: inout posix_spawn_file_actions_t, newSession: Bool) throws -> pid_t {
+    /// `environment` replaces progressctl's own for the command (the PATH searched is still
+    /// progressctl's, as posix_spawnp does).
+    private static func spawn(
+        _ command: [String], actions: inout posix_spawn_file_actions_t, newSession: Bool, environment: [String: String]? = nil
+    ) throws -> pid_t {
         // Only stdin, stdout and stderr, as Foundation's Process gave it: an inherited
         // descriptor (the test runner's status socket, a caller's pipe) would outlive
         // progressctl in the command and keep whoever waits on it waiting. (glibc's
@@ -161,9 +160,12 @@ final class CommandProcess {
         let setsid: Int32 = 0x80
         posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK | (newSession ? setsid : 0)))
         var argv: [UnsafeMutablePointer<CChar>?] = command.map { strdup($0) } + [nil]
-        defer { argv.forEach { free($0) } }
+        var envp: [UnsafeMutablePointer<CChar>?]? = environment.map { $0.map { strdup("\($0.key)=\($0.value)") } + [nil] }
+        defer { (argv + (envp ?? [])).forEach { free($0) } }
         var pid: pid_t = 0
-        let result = posix_spawnp(&pid, command[0], &actions, &attributes, &argv, environ)
+        let result = envp == nil
+            ? posix_spawnp(&pid, command[0], &actions, &attributes, &argv, environ)
+            : posix_spawnp(&pid, command[0], &actions, &attributes, &argv, &envp!)
         guard result == 0 else { throw SpawnError(code: result) }
         return pid
     }
