@@ -42,7 +42,7 @@ public final class StateDirectory: TaskJournal {
         if let state = environment["XDG_STATE_HOME"], state.hasPrefix("/") {
             return URL(fileURLWithPath: state).appendingPathComponent("progressd")
         }
-        let home = environment["HOME"] ?? String(cString: getpwuid(getuid()).pointee.pw_dir)
+        let home = environment["HOME"] ?? getpwuid(getuid()).map { String(cString: $0.pointee.pw_dir) } ?? "/"
         return URL(fileURLWithPath: home).appendingPathComponent(".local/state/progressd")
     }
 
