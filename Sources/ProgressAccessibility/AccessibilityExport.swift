@@ -38,7 +38,7 @@ public final class AccessibilityExport: DaemonInput, AccessibleModel {
             limits = context.limits
             version = context.configuration.version
             clock = context.clock
-            applyHeldValues = { [unowned frontDoor = context.frontDoor] in frontDoor.applyStaged() }
+            applyHeldValues = { [unowned context] in context.flushBeforeRead(.tasks([])) }
             self.locale = locale
             self.overrideAddress = overrideAddress
         }

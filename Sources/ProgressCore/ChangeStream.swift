@@ -2,6 +2,9 @@
 /// a reply never overtakes a signal about an older value.
 public enum ReadScope: Sendable, Equatable {
     case task(TaskName)
+    /// Several tasks; none is a read of what the front door holds, with no signal to send
+    /// first (the change index's answer, before the tasks it names are read).
+    case tasks([TaskName])
     /// The manager's own properties (TaskCount, Overall).
     case manager
     case everything

@@ -158,7 +158,7 @@ extension ProgressService {
         since: UInt64, _ options: ChangesOptions, texts: TaskDescribing
     ) throws(ProgressError) -> (reply: OpaquePointer, tasks: Int) {
         // The index answers from what it heard: held values first.
-        context.frontDoor.applyStaged()
+        context.flushBeforeRead(.tasks([]))
         let answer = try changeIndex.changes(since: since)
         var removed: [TaskName] = []
         var rows: [(ProgressTask, TaskProperties)] = []
@@ -199,6 +199,7 @@ extension ProgressService {
     /// persist, reply, publish (the stream holds the reply until what it says is on disk).
     func run(_ mutation: Mutation, _ call: MethodCall) {
         let outcome = context.frontDoor.perform(mutation.command, by: .client(call.sender))
+        context.submitHeld(outcome)
         context.stream.submit(
             outcome.batch,
             replyNow: { Self.reply(outcome, mutation, call) },

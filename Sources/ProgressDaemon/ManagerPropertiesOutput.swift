@@ -69,7 +69,10 @@ final class ManagerPropertiesOutput: ChangeOutput {
     }
 
     func flushBeforeRead(_ scope: ReadScope) {
-        if case .task = scope { return }
+        switch scope {
+        case .task, .tasks: return
+        case .manager, .everything: break
+        }
         if coalescer.flush(.manager, now: sources.context.clock.monotonicMicros) != nil { sendChanged() }
     }
 

@@ -110,7 +110,7 @@ public final class ProgressService {
     /// Saves what waits, stops every part (the stream's last event) and withdraws the objects.
     public func unregister() {
         // What was replied to goes out; what waits for its sync is synced and replied to.
-        context.frontDoor.applyStaged()
+        context.submit(context.frontDoor.applyHeld())
         commit()
         g_dbus_connection_flush_sync(context.connection, nil, nil)
         journal?.saveNow()

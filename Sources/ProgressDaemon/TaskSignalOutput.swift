@@ -45,6 +45,7 @@ final class TaskSignalOutput: ChangeOutput {
     func flushBeforeRead(_ scope: ReadScope) {
         switch scope {
         case .task(let name): flush(name)
+        case .tasks(let names): names.forEach(flush)
         case .everything:
             for entry in coalescer.flushAll(now: context.clock.monotonicMicros) { send(entry.name, entry.properties) }
         case .manager: break

@@ -25,7 +25,7 @@ final class TimingInput: DaemonInput {
     }
 
     private func run() {
-        context.stream.submit(context.frontDoor.runTimers())
+        context.submit(context.frontDoor.runTimers())
         if let next = context.store.nextDeadline { timer.arm(at: next) }
     }
 

@@ -218,7 +218,7 @@ public final class LauncherEntryOutput: ChangeOutput {
             return call.fail("org.freedesktop.DBus.Error.UnknownMethod", "no method \(method) at \(call.path)")
         }
         // The state now, not the last one sent: a reply never shows an older value.
-        context.frontDoor.applyStaged()
+        context.flushBeforeRead(.tasks([]))
         let state = isReported(appId) ? DockState() : state(of: appId)
         call.reply(Variant.tuple([Self.properties(state)]))
     }

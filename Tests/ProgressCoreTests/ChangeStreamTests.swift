@@ -62,8 +62,8 @@ final class ChangeStreamTests: XCTestCase {
         XCTAssertNotNil(call(.setFraction(name("child"), 7)), "a refused call")
         call(.updateMany([NamedUpdate(name: name("leased"), update: update([("fraction", .double(0.2))], for: .update))]))
         clock.advance(seconds: 6)
-        stream.submit(door.runTimers())
-        stream.submit(door.clientLeft(job))
+        door.runTimers().forEach { stream.submit($0) }
+        door.clientLeft(job).forEach { stream.submit($0) }
         call(.remove(name("parent")), by: ":1.9")
 
         let sequences = output.published.flatMap { $0.changes.map(\.sequence) }
@@ -110,7 +110,7 @@ final class ChangeStreamTests: XCTestCase {
 
     func testTheAccessPolicyIsAskedBeforeAnythingChanges() {
         struct ReadOnly: AccessPolicy {
-            func admit(_ command: TaskCommand, by origin: ChangeOrigin, store: TaskStore) throws(ProgressError) -> TaskCommand {
+            func admit(_ command: TaskCommand, by origin: ChangeOrigin, tasks: TaskView) throws(ProgressError) -> TaskCommand {
                 if origin != .timer { throw .notAllowed("\(origin) may not \(command.taskName?.text ?? "batch")") }
                 return command
             }
@@ -133,7 +133,7 @@ final class ChangeStreamTests: XCTestCase {
         call(.start(name("b"), TaskUpdate()))
         output.holdsTransitions = false
         call(.setFraction(name("a"), 0.5))
-        stream.submit(door.clientLeft(":1.99"))
+        door.clientLeft(":1.99").forEach { stream.submit($0) }
         XCTAssertEqual(scheduled, 1, "one commit asked for the group")
         XCTAssertTrue(output.published.isEmpty, "nothing is heard of before it is durable")
         XCTAssertTrue(stream.hasWaiting)

@@ -35,13 +35,13 @@ final class OnePathTests: XCTestCase {
 
     /// Records as a previous run left them: a parent, its child, and a task to tidy.
     func previousRun() throws -> [TaskRecord] {
-        let door = TaskFrontDoor(store: TaskStore(clock: ManualClock()))
+        let door = TaskFrontDoor(clock: ManualClock())
         var child = TaskUpdate()
         child.parent = "parent"
         for (name, update) in [("parent", TaskUpdate()), ("child", child), ("old", TaskUpdate())] {
             XCTAssertNil(door.perform(.start(try TaskName(name), update), by: .client(":1.1")).error)
         }
-        return door.store.allRecords
+        return door.recordedTasks().records
     }
 
     func testANewOutputHearsTheRestoredTasksAsABatchBeforeAnyInputActs() throws {
