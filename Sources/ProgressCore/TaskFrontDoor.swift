@@ -54,6 +54,9 @@ public final class TaskFrontDoor {
     /// must take none (applying them would record them in the middle of that write).
     public func recordedTasks() -> (records: [TaskRecord], count: Int) { (store.allRecords, store.count) }
 
+    /// How many tasks `recordedTasks` would give, without building their records.
+    public var recordedTaskCount: Int { store.count }
+
     // MARK: Reads
 
     /// The one way to look at the tasks: applies the values held, sends their batches down
@@ -64,8 +67,9 @@ public final class TaskFrontDoor {
         _ scope: ReadScope, _ body: (TaskView) throws(Failure) -> Result
     ) throws(Failure) -> Result {
         for batch in applyHeld() { stream.submit(batch) }
-        stream.flushBeforeRead(scope)
-        return try body(TaskView(store))
+        let view = TaskView(store)
+        stream.flushBeforeRead(scope, tasks: view)
+        return try body(view)
     }
 
     // MARK: Writes
@@ -136,7 +140,9 @@ public final class TaskFrontDoor {
     /// of its own). Records that fail the checks are skipped and reported.
     public func restore(_ records: [TaskRecord]) -> (batch: ChangeBatch, problems: [String]) {
         let problems = store.restore(records)
-        let changes = store.namesParentsFirst.map { TaskChange(name: $0, kind: .created, properties: store.properties.all, isImmediate: true) }
+        let changes = store.namesParentsFirst.map {
+            TaskChange(name: $0, kind: .created, properties: store.properties.all, isImmediate: true, task: store.task($0)!)
+        }
         return (batch(changes, .restore), problems)
     }
 

@@ -100,9 +100,10 @@ public final class TaskStore {
         if let parent = task.parent { children[parent, default: []].insert(name) }
         let own: TaskChange = if let existing {
             TaskChange(
-                name: name, kind: .updated, properties: properties.differences(task, existing), isImmediate: true, isRestart: true)
+                name: name, kind: .updated, properties: properties.differences(task, existing), isImmediate: true, isRestart: true,
+                task: task)
         } else {
-            TaskChange(name: name, kind: .created, properties: properties.all, isImmediate: true)
+            TaskChange(name: name, kind: .created, properties: properties.all, isImmediate: true, task: task)
         }
         return [own] + formerParent + recomputeAncestors(of: task)
     }
@@ -212,13 +213,13 @@ public final class TaskStore {
     func requestPause(_ name: TaskName) throws(ProgressError) -> [TaskChange] {
         let task = try pausableTask(name)
         if task.ownState == .paused { return [] }
-        return [TaskChange(name: name, kind: .updated, properties: [], isImmediate: true, requests: [.pauseRequested])]
+        return [TaskChange(name: name, kind: .updated, properties: [], isImmediate: true, requests: [.pauseRequested], task: task)]
     }
 
     func requestResume(_ name: TaskName) throws(ProgressError) -> [TaskChange] {
         let task = try pausableTask(name)
         if task.ownState == .running { return [] }
-        return [TaskChange(name: name, kind: .updated, properties: [], isImmediate: true, requests: [.resumeRequested])]
+        return [TaskChange(name: name, kind: .updated, properties: [], isImmediate: true, requests: [.resumeRequested], task: task)]
     }
 
     // MARK: Rules
@@ -326,7 +327,7 @@ public final class TaskStore {
             if task.updatesFrequently != before.updatesFrequently { changed.insert(.updatesFrequently) }
         }
         let immediate = !changed.isDisjoint(with: Self.signalledAtOnce) || !requests.isEmpty
-        return TaskChange(name: task.name, kind: .updated, properties: changed, isImmediate: immediate, requests: requests)
+        return TaskChange(name: task.name, kind: .updated, properties: changed, isImmediate: immediate, requests: requests, task: task)
     }
 
     func commitAndPropagate(

@@ -3,10 +3,7 @@ extension TaskStore {
     /// app keeps its tasks across a restart). None for a system job: its service is the
     /// truth, and the bridge reads it again after a restart.
     public func record(of name: TaskName) -> TaskRecord? {
-        guard let task = tasks[name], task.owner != .system else { return nil }
-        var record = properties.record(of: task)
-        if task.owner != .host { record.fields["owner"] = .string(task.owner.recordText) }
-        return record
+        tasks[name].flatMap(properties.persistedRecord(of:))
     }
 
     public var allRecords: [TaskRecord] { sortedNames.compactMap(record(of:)) }

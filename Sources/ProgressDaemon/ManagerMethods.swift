@@ -16,85 +16,88 @@ extension ProgressService {
 
     static let managerMethods = MethodTable<ManagerHandler>(interface: BusNames.managerInterface, [
         ("Start", { service, call throws(ProgressError) in
-            let name = try service.store.name(call.string(0))
-            let update = try TaskUpdate.parse(call.options(1, for: "Start", accepting: service.store.properties.startKeys), for: .start, limits: service.store.limits, properties: service.store.properties)
+            let name = try service.frontDoor.name(call.string(0))
+            let update = try TaskUpdate.parse(call.options(1, for: "Start", accepting: service.frontDoor.properties.startKeys), for: .start, limits: service.frontDoor.limits, properties: service.frontDoor.properties)
             service.run(Mutation(command: .start(name, update)) { Variant.tuple([Variant.objectPath(BusNames.taskPath(name))]) }, call)
         }),
         ("Update", { service, call throws(ProgressError) in
-            let name = try service.store.name(call.string(0))
-            let update = try TaskUpdate.parse(call.options(1, for: "Update", accepting: service.store.properties.updateKeys), for: .update, limits: service.store.limits, properties: service.store.properties)
+            let name = try service.frontDoor.name(call.string(0))
+            let update = try TaskUpdate.parse(call.options(1, for: "Update", accepting: service.frontDoor.properties.updateKeys), for: .update, limits: service.frontDoor.limits, properties: service.frontDoor.properties)
             service.run(Mutation(command: .update(name, update)), call)
         }),
         ("UpdateMany", { service, call throws(ProgressError) in
             service.run(Mutation(command: .updateMany(try service.parseBatch(call.child(0)))), call)
         }),
         ("SetFraction", { service, call throws(ProgressError) in
-            service.run(Mutation(command: .setFraction(try service.store.name(call.string(0)), call.double(1))), call)
+            service.run(Mutation(command: .setFraction(try service.frontDoor.name(call.string(0)), call.double(1))), call)
         }),
         ("Pulse", { service, call throws(ProgressError) in
-            service.run(Mutation(command: .pulse(try service.store.name(call.string(0)))), call)
+            service.run(Mutation(command: .pulse(try service.frontDoor.name(call.string(0)))), call)
         }),
         ("Finish", { service, call throws(ProgressError) in
-            service.run(Mutation(command: .finish(try service.store.name(call.string(0)))), call)
+            service.run(Mutation(command: .finish(try service.frontDoor.name(call.string(0)))), call)
         }),
         ("Fail", { service, call throws(ProgressError) in
-            service.run(Mutation(command: .fail(try service.store.name(call.string(0)), message: call.string(1))), call)
+            service.run(Mutation(command: .fail(try service.frontDoor.name(call.string(0)), message: call.string(1))), call)
         }),
         ("Remove", { service, call throws(ProgressError) in
-            service.run(Mutation(command: .remove(try service.store.name(call.string(0)))), call)
+            service.run(Mutation(command: .remove(try service.frontDoor.name(call.string(0)))), call)
         }),
         ("RequestCancel", { service, call throws(ProgressError) in
-            service.run(Mutation(command: .requestCancel(try service.store.name(call.string(0)))), call)
+            service.run(Mutation(command: .requestCancel(try service.frontDoor.name(call.string(0)))), call)
         }),
         ("RequestPause", { service, call throws(ProgressError) in
-            service.run(Mutation(command: .requestPause(try service.store.name(call.string(0)))), call)
+            service.run(Mutation(command: .requestPause(try service.frontDoor.name(call.string(0)))), call)
         }),
         ("RequestResume", { service, call throws(ProgressError) in
-            service.run(Mutation(command: .requestResume(try service.store.name(call.string(0)))), call)
+            service.run(Mutation(command: .requestResume(try service.frontDoor.name(call.string(0)))), call)
         }),
         ("List", { service, call throws(ProgressError) in
             // Written in serialized form, as the large reads are: a GVariant a name would be
             // two allocations and a copy each.
-            let store = service.store
-            let writer = SerializedVariant(capacity: min(store.count * 24, store.limits.maxReplyBytes))
-            var complete = true
-            writer.boundedArray(alignment: 1, maxBytes: store.limits.maxReplyBytes - TaskVariants.replyMargin) { element in
-                for name in store.namesInOrder where !element({ writer.string(name.text) }) {
-                    complete = false
-                    return
+            try service.context.read(.tasks([])) { tasks throws(ProgressError) in
+                let writer = SerializedVariant(capacity: min(tasks.count * 24, tasks.limits.maxReplyBytes))
+                var complete = true
+                writer.boundedArray(alignment: 1, maxBytes: tasks.limits.maxReplyBytes - TaskVariants.replyMargin) { element in
+                    for name in tasks.namesInOrder where !element({ writer.string(name.text) }) {
+                        complete = false
+                        return
+                    }
                 }
+                let names = writer.make("as")
+                guard complete else {
+                    g_variant_unref(g_variant_ref_sink(names))
+                    throw .tooBigForOneReply("List", tasks: tasks.count, limit: tasks.limits.maxReplyBytes)
+                }
+                call.reply(Variant.tuple([names]))
             }
-            let names = writer.make("as")
-            guard complete else {
-                g_variant_unref(g_variant_ref_sink(names))
-                throw .tooBigForOneReply("List", tasks: store.count, limit: store.limits.maxReplyBytes)
-            }
-            call.reply(Variant.tuple([names]))
         }),
         ("Snapshot", { service, call throws(ProgressError) in
             let texts = try service.context.texts(forLocale: call.string(0))
-            service.context.flushBeforeRead(.everything)
-            let limit = service.store.limits.maxReplyBytes
-            let page = service.variants.tasksByName(
-                service.store.namesInOrder.lazy.compactMap(service.store.task).map { [properties = service.store.properties] in ($0, properties.all) }, texts: texts,
-                maxBytes: limit, expected: service.store.count)
-            guard page.complete else {
-                g_variant_unref(g_variant_ref_sink(page.value))
-                throw .tooBigForOneReply("Snapshot", tasks: service.store.count, limit: limit)
+            try service.context.read(.everything) { tasks throws(ProgressError) in
+                let limit = tasks.limits.maxReplyBytes
+                let page = service.variants.tasksByName(
+                    tasks.namesInOrder.lazy.compactMap(tasks.task).map { [properties = tasks.properties] in ($0, properties.all) }, texts: texts,
+                    maxBytes: limit, expected: tasks.count)
+                guard page.complete else {
+                    g_variant_unref(g_variant_ref_sink(page.value))
+                    throw .tooBigForOneReply("Snapshot", tasks: tasks.count, limit: limit)
+                }
+                call.reply(Variant.tuple([page.value]))
             }
-            call.reply(Variant.tuple([page.value]))
         }),
         ("SnapshotPage", { service, call throws(ProgressError) in
             let texts = try service.context.texts(forLocale: call.string(0))
             let after = call.string(1)
             let asked = Int(call.uint32(2))
-            let limits = service.store.limits
+            let limits = service.frontDoor.limits
             let count = asked == 0 ? limits.maxPageTasks : min(asked, limits.maxPageTasks)
-            service.context.flushBeforeRead(.everything)
             // The page starts after `after` in name order, found without walking the table.
-            let page = service.variants.tasksByName(
-                service.store.names(after: after).lazy.compactMap(service.store.task).map { [properties = service.store.properties] in ($0, properties.all) },
-                texts: texts, maxBytes: limits.maxReplyBytes, maxCount: count, expected: count)
+            let page = service.context.read(.everything) { tasks in
+                service.variants.tasksByName(
+                    tasks.names(after: after).lazy.compactMap(tasks.task).map { [properties = tasks.properties] in ($0, properties.all) },
+                    texts: texts, maxBytes: limits.maxReplyBytes, maxCount: count, expected: count)
+            }
             let next = page.complete ? "" : (page.last?.text ?? after)
             call.reply(Variant.tuple([page.value, Variant.string(next)]))
         }),
@@ -106,14 +109,14 @@ extension ProgressService {
             call.reply(reply)
         }),
         ("Describe", { service, call throws(ProgressError) in
-            let name = try service.store.name(call.string(0))
+            let name = try service.frontDoor.name(call.string(0))
             let texts = try service.context.texts(forLocale: call.string(1))
-            guard service.store.task(name) != nil else { throw .noSuchTask("no task is named '\(name.text)'") }
-            service.context.flushBeforeRead(.task(name))
-            call.reply(Variant.tuple([service.variants.properties(.all, of: service.store.task(name)!, texts: texts)]))
+            let task = service.context.read(.task(name)) { $0.task(name) }
+            guard let task else { throw .noSuchTask("no task is named '\(name.text)'") }
+            call.reply(Variant.tuple([service.variants.properties(.all, of: task, texts: texts)]))
         }),
         ("Subscribe", { service, call throws(ProgressError) in
-            let options = try SubscriptionOptions.parse(call.options(0, for: "Subscribe", accepting: SubscriptionOptions.keys), limits: service.store.limits)
+            let options = try SubscriptionOptions.parse(call.options(0, for: "Subscribe", accepting: SubscriptionOptions.keys), limits: service.frontDoor.limits)
             let path = try service.subscriptions.subscribe(options, by: call.sender)
             call.reply(Variant.tuple([Variant.objectPath(path)]))
         }),
@@ -123,8 +126,8 @@ extension ProgressService {
         }),
         ("Aggregate", { service, call throws(ProgressError) in
             // The held values, and the Overall signal they change, before the reply.
-            service.context.flushBeforeRead(.manager)
-            call.reply(Variant.tuple([service.variants.summary(service.store.summary(appId: call.string(0)))]))
+            let summary = service.context.read(.manager) { $0.summary(appId: call.string(0)) }
+            call.reply(Variant.tuple([service.variants.summary(summary)]))
         }),
     ])
 
@@ -133,8 +136,8 @@ extension ProgressService {
     private func parseBatch(_ entries: OpaquePointer) throws(ProgressError) -> [NamedUpdate] {
         defer { g_variant_unref(entries) }
         let count = Int(g_variant_n_children(entries))
-        if count > store.limits.maxBatchEntries {
-            throw .limitExceeded("UpdateMany got \(count) entries; the limit is \(store.limits.maxBatchEntries)")
+        if count > frontDoor.limits.maxBatchEntries {
+            throw .limitExceeded("UpdateMany got \(count) entries; the limit is \(frontDoor.limits.maxBatchEntries)")
         }
         var parsed: [NamedUpdate] = []
         parsed.reserveCapacity(count)
@@ -143,8 +146,8 @@ extension ProgressService {
             defer { g_variant_unref(entry) }
             do throws(ProgressError) {
                 parsed.append(NamedUpdate(
-                    name: try store.name(Variant.stringChild(entry, 0)),
-                    update: try TaskUpdate.parse(Variant.optionsChild(entry, 1, for: "UpdateMany", accepting: store.properties.updateKeys), for: .update, limits: store.limits, properties: store.properties)))
+                    name: try frontDoor.name(Variant.stringChild(entry, 0)),
+                    update: try TaskUpdate.parse(Variant.optionsChild(entry, 1, for: "UpdateMany", accepting: frontDoor.properties.updateKeys), for: .update, limits: frontDoor.limits, properties: frontDoor.properties)))
             } catch {
                 throw error.prefixed("entry \(index)")
             }
@@ -158,26 +161,26 @@ extension ProgressService {
         since: UInt64, _ options: ChangesOptions, texts: TaskDescribing
     ) throws(ProgressError) -> (reply: OpaquePointer, tasks: Int) {
         // The index answers from what it heard: held values first.
-        context.flushBeforeRead(.tasks([]))
-        let answer = try changeIndex.changes(since: since)
+        let answer = try context.read(.tasks([])) { _ throws(ProgressError) in try changeIndex.changes(since: since) }
         var removed: [TaskName] = []
         var rows: [(ProgressTask, TaskProperties)] = []
         switch answer {
         case .reset:
-            context.flushBeforeRead(.everything)
-            rows = store.namesInOrder.compactMap(store.task).map { ($0, options.properties) }
+            rows = context.read(.everything) { tasks in tasks.namesInOrder.compactMap(tasks.task).map { ($0, options.properties) } }
         case .changes(let changed, let gone):
             removed = gone
-            for (name, properties) in changed {
+            let wanted = changed.compactMap { name, properties in
                 let wanted = properties.intersection(options.properties)
-                guard !wanted.isEmpty, let task = store.task(name) else { continue }
-                context.flushBeforeRead(.task(name))
-                rows.append((task, wanted))
+                return wanted.isEmpty ? nil : (name, wanted)
+            }
+            // What outputs hold for the tasks the reply shows goes out first.
+            rows = context.read(.tasks(wanted.map(\.0))) { tasks in
+                wanted.compactMap { name, properties in tasks.task(name).map { ($0, properties) } }
             }
         }
         // Bounded like Snapshot: a reset of every task, or a poll after a long pause, must
         // still fit in one reply.
-        let limit = store.limits.maxReplyBytes
+        let limit = frontDoor.limits.maxReplyBytes
         let page = variants.tasksByName(rows, texts: texts, maxBytes: limit, expected: rows.count)
         guard page.complete else {
             g_variant_unref(g_variant_ref_sink(page.value))
@@ -213,7 +216,7 @@ extension ProgressService {
     func handleManagerCall(_ handler: ManagerHandler, _ client: ClientID, _ parameters: OpaquePointer, _ invocation: OpaquePointer) {
         let call = MethodCall(
             sender: client, path: BusNames.managerPath, parameters: parameters, invocation: invocation,
-            maxReplyBytes: store.limits.maxReplyBytes)
+            maxReplyBytes: frontDoor.limits.maxReplyBytes)
         do throws(ProgressError) {
             try handler(self, call)
         } catch {

@@ -67,9 +67,9 @@ struct TaskVariants {
 
     /// GetManagedObjects' a{oa{sa{sv}}}: every task's path with its interface and
     /// properties, bounded as `tasksByName`.
-    func managedObjects(in store: TaskStore, texts: TaskDescribing, maxBytes: Int) -> Page {
-        page(of: store.namesInOrder.lazy.compactMap(store.task).map { [table] in ($0, table.all) }, type: "a{oa{sa{sv}}}",
-             capacity: min(store.count * 800, maxBytes), maxBytes: maxBytes) { writer, row in
+    func managedObjects(in tasks: TaskView, texts: TaskDescribing, maxBytes: Int) -> Page {
+        page(of: tasks.namesInOrder.lazy.compactMap(tasks.task).map { [table] in ($0, table.all) }, type: "a{oa{sa{sv}}}",
+             capacity: min(tasks.count * 800, maxBytes), maxBytes: maxBytes) { writer, row in
             writer.entry(key: BusNames.taskPath(row.0.name), valueAlignment: 8) {
                 writer.array(alignment: 8) { interface in
                     interface {

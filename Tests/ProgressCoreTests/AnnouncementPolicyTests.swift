@@ -11,7 +11,7 @@ final class AnnouncementPolicyTests: XCTestCase {
     /// Applies a store call and returns what the policy says about it.
     func heard(_ changes: [TaskChange]) -> [AnnouncementPolicy.Event] {
         changes.filter { $0.name == copy }.compactMap {
-            policy.consider($0, task: store.task($0.name), now: clock.monotonicMicros)?.event
+            policy.consider($0, now: clock.monotonicMicros)?.event
         }
     }
 
@@ -62,7 +62,7 @@ final class AnnouncementPolicyTests: XCTestCase {
             changes.compactMap { change in
                 let now = clock.monotonicMicros
                 let may = policy.mayAnnounce(change, now: now)
-                let said = policy.consider(change, task: store.task(change.name), now: now)
+                let said = policy.consider(change, now: now)
                 if change.kind == .updated {
                     XCTAssertEqual(may, said != nil, "\(change.name.text) at \(now): may announce \(may), said \(said?.event.rawValue ?? "nothing")")
                 }
@@ -92,11 +92,11 @@ final class AnnouncementPolicyTests: XCTestCase {
     func testStallsArePoliteAndFailuresAssertive() throws {
         _ = heard(try start([("stall-seconds", .uint64(5))]))
         clock.advance(seconds: 5)
-        let stall = store.housekeeping().compactMap { policy.consider($0, task: store.task($0.name), now: clock.monotonicMicros) }
+        let stall = store.housekeeping().compactMap { policy.consider($0, now: clock.monotonicMicros) }
         XCTAssertEqual(stall.map(\.event), [.stalled])
         XCTAssertEqual(stall.first?.politeness, .polite)
         let failure = try store.fail(copy, message: "x").compactMap {
-            policy.consider($0, task: store.task($0.name), now: clock.monotonicMicros)
+            policy.consider($0, now: clock.monotonicMicros)
         }
         XCTAssertEqual(failure.first?.politeness, .assertive)
     }

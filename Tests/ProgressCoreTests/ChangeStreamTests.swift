@@ -26,11 +26,11 @@ final class ChangeStreamTests: XCTestCase {
             uncommitted = 0
             log.append("commit")
         }
-        func flushBeforeRead(_ scope: ReadScope) { reads.append(scope) }
+        func flushBeforeRead(_ scope: ReadScope, tasks: TaskView) { reads.append(scope) }
     }
 
     let clock = ManualClock()
-    lazy var door = TaskFrontDoor(store: TaskStore(clock: clock))
+    lazy var door = TaskFrontDoor(store: TaskStore(clock: clock), stream: stream)
     let stream = ChangeStream()
     let output = RecordingOutput()
     let job: ClientID = ":1.7"
@@ -146,8 +146,8 @@ final class ChangeStreamTests: XCTestCase {
     }
 
     func testReadsReachEveryOutput() {
-        stream.flushBeforeRead(.task(name("copy")))
-        stream.flushBeforeRead(.everything)
+        door.read(.task(name("copy"))) { _ in }
+        door.read(.everything) { _ in }
         XCTAssertEqual(output.reads, [.task(name("copy")), .everything])
     }
 
