@@ -4,7 +4,7 @@
 /// here too (`read`): the store is internal to Core, so nothing outside can go around this
 /// door, either way.
 public final class TaskFrontDoor {
-    public let store: TaskStore
+    let store: TaskStore
     private let access: AccessPolicy
     /// Where a read sends the batches of the values it applies, and which outputs it asks
     /// to send what they hold back for it, before it shows the tasks.

@@ -81,12 +81,6 @@ public final class DaemonContext {
         for input in inputs { try input.start() }
     }
 
-    /// The store, for the readers not yet moved to `read`.
-    public var store: TaskStore { frontDoor.store }
-
-    /// A read of `scope` with nothing to read: the barrier alone (`read`).
-    public func flushBeforeRead(_ scope: ReadScope) { read(scope) { _ in } }
-
     /// The ledger every cap is charged in (tasks, subscriptions, KDE views, launcher entries).
     public var caps: CapLedger { frontDoor.caps }
 
