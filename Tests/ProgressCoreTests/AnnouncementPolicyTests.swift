@@ -107,4 +107,15 @@ final class AnnouncementPolicyTests: XCTestCase {
         XCTAssertEqual(heard(try store.pulse(copy)), [])
         XCTAssertEqual(heard(try store.update(copy, with: TaskUpdate.parse([("state", .string("paused"))], for: .update))), [.paused])
     }
+
+    /// Issue 39: each change is judged by the task it carries, not by the store's present
+    /// state: a pause and a fail of one task in one group are a pause, then a fail (judged
+    /// by the task as the store has it after both, they were two failures).
+    func testAPauseAndAFailInOneGroupAreAPauseThenAFail() throws {
+        XCTAssertEqual(heard(try start()), [.started])
+        let paused = try store.update(copy, with: TaskUpdate.parse([("state", .string("paused"))], for: .update))
+        let failed = try store.fail(copy, message: "disk full")
+        XCTAssertEqual(heard(paused + failed), [.paused, .failed])
+        XCTAssertEqual(store.task(copy)?.state, .failed, "the store is past the pause")
+    }
 }

@@ -149,4 +149,49 @@ final class StagedValuesTests: XCTestCase {
         XCTAssertFalse(plain.perform(.setFraction(name("copy"), 0.5), by: .client(job)).batch.isEmpty)
         XCTAssertEqual(plain.store.task(name("copy"))?.fraction, 0.5)
     }
+
+    /// What a read shows, and what outputs hear before it, in order.
+    final class ReadLog: ChangeOutput {
+        var log: [String] = []
+        func publish(_ batch: ChangeBatch) {
+            for change in batch.changes { log.append("publish \(change.name.text) \(change.task.fraction)") }
+        }
+        func flushBeforeRead(_ scope: ReadScope, tasks: TaskView) { log.append("flush \(tasks.task(try! TaskName("copy"))?.fraction ?? -1)") }
+    }
+
+    /// Issue 39: no read sees a task older than an acknowledged write. Every way a view
+    /// shows a task shows the held value, and the held value's batch reaches the outputs,
+    /// then they flush, before the read's body runs.
+    func testEveryReadPathSeesAHeldValueAfterItsBatchAndTheFlush() throws {
+        let stream = ChangeStream()
+        let log = ReadLog()
+        stream.add(log)
+        let door = TaskFrontDoor(store: TaskStore(clock: clock), access: OwnerAccess(), stream: stream)
+        door.holdsValues = true
+        let update = try TaskUpdate.parse(
+            [(key: "updates-frequently", value: .bool(true)), (key: "app-id", value: .string("org.example.Files"))], for: .start)
+        for batch in door.perform(.start(name("copy"), update), by: .client(job)).batches { stream.submit(batch) }
+        let outcome = door.perform(.setFraction(name("copy"), 0.4), by: .client(job))
+        XCTAssertTrue(outcome.batch.isEmpty, "held")
+        XCTAssertNotNil(outcome.heldValuesDue)
+        log.log.removeAll()
+
+        let scopes: [ReadScope] = [.task(name("copy")), .tasks([name("copy")]), .tasks([]), .manager, .everything]
+        for (index, scope) in scopes.enumerated() {
+            let value = 0.4 + Double(index) / 100
+            if index > 0 {
+                XCTAssertTrue(door.perform(.setFraction(name("copy"), value), by: .client(job)).batch.isEmpty, "held again")
+            }
+            door.read(scope) { tasks in
+                XCTAssertEqual(tasks.task(name("copy"))?.fraction, value, "\(scope): task(name)")
+                XCTAssertEqual(tasks.summary().fraction, value, "\(scope): Overall")
+                XCTAssertEqual(tasks.summary(appId: "org.example.Files").fraction, value, "\(scope): Aggregate")
+                XCTAssertEqual(tasks.record(of: name("copy"))?.fields["fraction"], .double(value), "\(scope): the journal's record")
+                XCTAssertEqual(tasks.namesInOrder.compactMap(tasks.task).map(\.fraction), [value], "\(scope): names in order")
+                XCTAssertEqual(tasks.names(after: "").compactMap(tasks.task).map(\.fraction), [value], "\(scope): a page")
+                XCTAssertEqual(log.log, ["publish copy \(value)", "flush \(value)"], "\(scope): the batch, then the flush, then the body")
+            }
+            log.log.removeAll()
+        }
+    }
 }
