@@ -119,7 +119,7 @@ public final class ProgressService {
     }
 
     /// Every record, for compacting the journal.
-    public var allRecords: [TaskRecord] { frontDoor.recordedTasks().records }
+    public var allRecords: [TaskRecord] { frontDoor.recordedTasks() }
 
     // MARK: Reads that GDBus routes here
 
