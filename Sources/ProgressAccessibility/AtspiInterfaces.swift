@@ -39,4 +39,9 @@ public final class AtspiInterfaces {
             throw AccessibilityError(error.description)
         }
     }
+
+    /// One of the served interfaces by name.
+    func interface(_ name: String) throws(DaemonError) -> UnsafeMutablePointer<GDBusInterfaceInfo> {
+        try descriptions.interface(name)
+    }
 }
