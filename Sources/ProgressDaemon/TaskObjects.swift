@@ -45,7 +45,7 @@ final class TaskObjects {
         -> (manager: ExportedInterface, objectManager: ExportedInterface, task: ExportedInterface)
     {
         let inTurn: ExportedInterface.ReadTurn = { [unowned service] call, read in
-            service.identities.withIdentity(of: call.senderName) { _ in read() }
+            service.identities.withIdentity(of: call.sender!, now: { _ in read() }, later: { { _ in read() } })
         }
         let manager = try ExportedInterface(
             service.interfaces.manager,
