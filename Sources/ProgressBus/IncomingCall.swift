@@ -26,12 +26,7 @@ public struct IncomingCall {
 
     /// The call for a handler that works with MethodCall, its sender the connection's name.
     public func methodCall(maxReplyBytes: Int = .max) -> MethodCall {
-        methodCall(from: ClientID(senderName), maxReplyBytes: maxReplyBytes)
-    }
-
-    /// The same with the sender's ClientID already learned (its identity included).
-    public func methodCall(from client: ClientID, maxReplyBytes: Int = .max) -> MethodCall {
-        MethodCall(sender: client, path: path, parameters: parameters, invocation: invocation, maxReplyBytes: maxReplyBytes)
+        MethodCall(sender: ClientID(senderName), path: path, parameters: parameters, invocation: invocation, maxReplyBytes: maxReplyBytes)
     }
 
     /// An error reply of any name.
