@@ -16,14 +16,11 @@ final class AccessibilityConnection {
     /// Called when the registry's listener list changes, and once it is first known.
     var onListenersChanged: (() -> Void)?
     private var isOpen = true
-    private var subtree: UInt32 = 0
-    private var cache: UInt32 = 0
+    private var subtree: ExportedSubtree?
+    private var cache: ExportedObject?
     private var subscriptions: [UInt32] = []
     private var closedHandler: gulong = 0
     private let info: AtspiInterfaces
-    private let objectVTable = UnsafeMutablePointer<GDBusInterfaceVTable>.allocate(capacity: 1)
-    private let cacheVTable = UnsafeMutablePointer<GDBusInterfaceVTable>.allocate(capacity: 1)
-    private let subtreeVTable = UnsafeMutablePointer<GDBusSubtreeVTable>.allocate(capacity: 1)
 
     static let registryName = "org.a11y.atspi.Registry"
 
@@ -32,65 +29,10 @@ final class AccessibilityConnection {
         self.connection = connection
         self.info = info
         objects = AccessibleObjects(model: model, busName: String(cString: g_dbus_connection_get_unique_name(connection)))
-        objectVTable.initialize(to: GDBusInterfaceVTable(
-            method_call: { _, sender, path, interface, method, parameters, invocation, userData in
-                assertOnMainLoop()
-                AccessibilityConnection.from(userData).objects.call(
-                    interface: String(cString: interface!), method: String(cString: method!), MethodCall(
-                        sender: ClientID(sender.map { String(cString: $0) } ?? ""), path: String(cString: path!), parameters: parameters!,
-                        invocation: invocation!))
-            },
-            get_property: { _, _, path, interface, property, error, userData in
-                assertOnMainLoop()
-                let value = AccessibilityConnection.from(userData).objects.property(
-                    path: String(cString: path!), interface: String(cString: interface!), property: String(cString: property!))
-                if value == nil { shim_set_dbus_error(error, G_DBUS_ERROR_UNKNOWN_OBJECT, "no such object or property") }
-                return value
-            },
-            set_property: { _, _, path, _, property, value, error, userData in
-                assertOnMainLoop()
-                return AccessibilityConnection.from(userData).objects.setProperty(
-                    path: String(cString: path!), property: String(cString: property!), value: value!, error: error) ? 1 : 0
-            },
-            padding: (nil, nil, nil, nil, nil, nil, nil, nil)))
-        cacheVTable.initialize(to: GDBusInterfaceVTable(
-            method_call: { _, sender, path, _, _, parameters, invocation, userData in
-                assertOnMainLoop()
-                AccessibilityConnection.from(userData).objects.cacheItems(MethodCall(
-                    sender: ClientID(sender.map { String(cString: $0) } ?? ""), path: String(cString: path!), parameters: parameters!, invocation: invocation!))
-            },
-            get_property: nil, set_property: nil, padding: (nil, nil, nil, nil, nil, nil, nil, nil)))
-        subtreeVTable.initialize(to: GDBusSubtreeVTable(
-            enumerate: { _, _, _, userData in
-                assertOnMainLoop()
-                return GDBusArrays.strings(AccessibilityConnection.from(userData).objects.nodeNames)
-            },
-            introspect: { _, _, _, node, userData in
-                assertOnMainLoop()
-                guard let node else { return GDBusArrays.interfaces([]) }
-                let owner = AccessibilityConnection.from(userData)
-                guard let interfaces = owner.interfaces(atNode: String(cString: node)) else { return nil }
-                return GDBusArrays.interfaces(interfaces)
-            },
-            dispatch: { _, _, _, interface, node, outUserData, userData in
-                assertOnMainLoop()
-                let owner = AccessibilityConnection.from(userData)
-                guard let node, let interface,
-                      let interfaces = owner.interfaces(atNode: String(cString: node)),
-                      interfaces.contains(where: { String(cString: $0.pointee.name) == String(cString: interface) }) else { return nil }
-                outUserData?.pointee = userData
-                return UnsafePointer(owner.objectVTable)
-            },
-            padding: (nil, nil, nil, nil, nil, nil, nil, nil)))
         try register()
     }
 
-    deinit {
-        close()
-        objectVTable.deallocate()
-        cacheVTable.deallocate()
-        subtreeVTable.deallocate()
-    }
+    deinit { close() }
 
     private var userData: gpointer { Unmanaged.passUnretained(self).toOpaque() }
 
@@ -98,20 +40,21 @@ final class AccessibilityConnection {
         Unmanaged<AccessibilityConnection>.fromOpaque(userData!).takeUnretainedValue()
     }
 
-    /// The interfaces a node serves: the root its two, a live bar its three, else none.
-    private func interfaces(atNode node: String) -> [UnsafeMutablePointer<GDBusInterfaceInfo>]? {
-        if node == "root" { return info.root }
-        return objects.hasBar(atNode: node) ? info.bar : nil
-    }
-
     private func register() throws(AccessibilityError) {
-        var error: UnsafeMutablePointer<GError>?
-        subtree = g_dbus_connection_register_subtree(
-            connection, "/org/a11y/atspi/accessible", subtreeVTable, G_DBUS_SUBTREE_FLAGS_DISPATCH_TO_UNENUMERATED_NODES,
-            userData, nil, &error)
-        guard subtree != 0 else { throw AccessibilityError("could not export the accessible objects: \(consumeMessage(error))") }
-        cache = g_dbus_connection_register_object(connection, "/org/a11y/atspi/cache", info.cache, cacheVTable, userData, nil, &error)
-        guard cache != 0 else { throw AccessibilityError("could not export the cache: \(consumeMessage(error))") }
+        do throws(DaemonError) {
+            let exported = try AccessibilityConnection.interfaces(of: objects, info)
+            // The root serves Accessible and Application, a live bar Accessible, Value and
+            // Component; any other node names nothing.
+            let root = [exported.accessible, exported.application]
+            let bar = [exported.accessible, exported.value, exported.component]
+            subtree = try ExportedSubtree(
+                on: connection, path: "/org/a11y/atspi/accessible", interfaces: root + bar.dropFirst(), dispatchToUnlisted: true,
+                nodes: { [objects] in objects.nodeNames },
+                serves: { [objects] node in node == "root" ? root : objects.hasBar(atNode: node) ? bar : nil })
+            cache = try ExportedObject(on: connection, path: "/org/a11y/atspi/cache", [exported.cache])
+        } catch {
+            throw AccessibilityError("could not export the accessible objects: \(error.description)")
+        }
         for member in ["EventListenerRegistered", "EventListenerDeregistered"] {
             let box = Unmanaged.passUnretained(self).toOpaque()
             let id = g_dbus_connection_signal_subscribe(
@@ -202,11 +145,45 @@ final class AccessibilityConnection {
         isOpen = false
         for id in subscriptions { g_dbus_connection_signal_unsubscribe(connection, id) }
         subscriptions.removeAll()
-        if subtree != 0 { g_dbus_connection_unregister_subtree(connection, subtree) }
-        if cache != 0 { g_dbus_connection_unregister_object(connection, cache) }
+        subtree?.end()
+        subtree = nil
+        cache?.end()
+        cache = nil
         if closedHandler != 0 { g_signal_handler_disconnect(UnsafeMutableRawPointer(connection), closedHandler) }
         g_dbus_connection_close(connection, nil, nil, nil)
         g_object_unref(UnsafeMutableRawPointer(connection))
+    }
+}
+
+extension AccessibilityConnection {
+    /// AT-SPI's interfaces with their rows bound to `objects`, each checked against the XML.
+    static func interfaces(of objects: AccessibleObjects, _ info: AtspiInterfaces) throws(DaemonError) -> (
+        accessible: ExportedInterface, application: ExportedInterface, value: ExportedInterface, component: ExportedInterface,
+        cache: ExportedInterface
+    ) {
+        let method = { (handler: @escaping AccessibleObjects.Handler) -> ExportedInterface.Method in
+            { [objects] call in objects.serve(handler, call.methodCall()) }
+        }
+        let getter = { (getter: @escaping AccessibleObjects.Getter) -> ExportedInterface.Getter in
+            { [objects] (path: String) throws(CallFailure) -> OpaquePointer in getter(objects, try objects.node(at: path)) }
+        }
+        let setter = { (setter: @escaping AccessibleObjects.Setter) -> ExportedInterface.Setter in
+            { [objects] (path: String, value: OpaquePointer) throws(CallFailure) in try setter(objects, path, value) }
+        }
+        return (
+            try ExportedInterface(
+                info.interface(AtspiInterfaces.accessible), methods: AccessibleObjects.accessibleMethods.map(method),
+                properties: AccessibleObjects.accessibleProperties.map(getter)),
+            try ExportedInterface(
+                info.interface(AtspiInterfaces.application), methods: AccessibleObjects.applicationMethods.map(method),
+                properties: AccessibleObjects.applicationProperties.map(getter), setters: AccessibleObjects.applicationSetters.map(setter)),
+            try ExportedInterface(
+                info.interface(AtspiInterfaces.value), methods: MethodTable(interface: AtspiInterfaces.value, []),
+                properties: AccessibleObjects.valueProperties.map(getter), setters: AccessibleObjects.valueSetters.map(setter)),
+            try ExportedInterface(info.interface(AtspiInterfaces.component), methods: AccessibleObjects.componentMethods.map(method)),
+            try ExportedInterface(info.cache, methods: AccessibleObjects.cacheMethods.map { handler in
+                { [objects] call in handler(objects, call.methodCall()) }
+            }))
     }
 }
 

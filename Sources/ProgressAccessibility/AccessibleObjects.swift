@@ -28,7 +28,7 @@ struct AccessibleLook {
 /// checked each call's signature against org.a11y.atspi.xml; a call for an object that
 /// does not exist never gets here (the subtree dispatch refuses it with UnknownObject).
 final class AccessibleObjects {
-    private unowned let model: AccessibleModel
+    fileprivate unowned let model: AccessibleModel
     /// Our unique name on the accessibility bus: the bus-name half of every reference.
     let busName: String
     /// The registry's root, the root's Parent, from the Embed reply.
@@ -41,83 +41,110 @@ final class AccessibleObjects {
         self.busName = busName
     }
 
-    private var tree: AccessibleTree { model.tree }
+    fileprivate var tree: AccessibleTree { model.tree }
 
-    private func reference(_ name: TaskName?) -> OpaquePointer { Variant.reference(busName, tree.path(of: name)) }
+    fileprivate func reference(_ name: TaskName?) -> OpaquePointer { Variant.reference(busName, tree.path(of: name)) }
 
     // MARK: Methods
 
-    func call(interface: String, method: String, _ call: MethodCall) {
-        model.read { answer(interface: interface, method: method, call, $0) }
+    /// The object a call or a read is for: the root, or a bar (its task), and the read that
+    /// answers it.
+    struct Target {
+        let name: TaskName?
+        let look: AccessibleLook
+        var isRoot: Bool { name == nil }
     }
 
-    private func answer(interface: String, method: String, _ call: MethodCall, _ look: AccessibleLook) {
-        let path = call.path
-        let isRoot = path == AccessibleTree.rootPath
-        let name = tree.task(atPath: path)
-        guard isRoot || name != nil else {
-            return call.fail("org.freedesktop.DBus.Error.UnknownObject", "no accessible object at \(path)")
-        }
-        let reply: OpaquePointer?
-        switch (interface, method) {
-        case ("org.a11y.atspi.Accessible", "GetChildAtIndex"):
-            let index = Int(call.int32(0))
-            let children = tree.children(of: name)
-            guard children.indices.contains(index) else {
-                return call.fail("org.freedesktop.DBus.Error.InvalidArgs",
-                            "no child \(index); there are \(children.count)")
+    typealias Handler = @Sendable (AccessibleObjects, Target, MethodCall) -> Void
+
+    /// A method call on the root or a bar, answered within one read of the daemon's tasks
+    /// (the values it holds applied first); a path that names no bar (any more) is refused
+    /// with UnknownObject.
+    func serve(_ handler: Handler, _ call: MethodCall) {
+        model.read { look in
+            let path = call.path
+            let name = tree.task(atPath: path)
+            guard path == AccessibleTree.rootPath || name != nil else {
+                return call.fail("org.freedesktop.DBus.Error.UnknownObject", "no accessible object at \(path)")
             }
-            reply = Variant.tuple([reference(children[index])])
-        case ("org.a11y.atspi.Accessible", "GetChildren"):
-            let children = tree.children(of: name)
-            reply = Variant.tuple([Variant.container("a(so)") { builder in
-                for child in children { g_variant_builder_add_value(builder, reference(child)) }
-            }])
-        case ("org.a11y.atspi.Accessible", "GetIndexInParent"):
-            reply = Variant.tuple([g_variant_new_int32(Int32(name.flatMap { tree.place(of: $0)?.index } ?? -1))])
-        case ("org.a11y.atspi.Accessible", "GetRelationSet"):
-            reply = Variant.tuple([Variant.container("a(ua(so))") { _ in }])
-        case ("org.a11y.atspi.Accessible", "GetRole"):
-            reply = Variant.tuple([g_variant_new_uint32(isRoot ? AccessibleBar.Role.application : AccessibleBar.Role.progressBar)])
-        case ("org.a11y.atspi.Accessible", "GetRoleName"), ("org.a11y.atspi.Accessible", "GetLocalizedRoleName"):
-            // at-spi2-core's role names; a screen reader localizes them itself from the role.
-            reply = Variant.tuple([Variant.string(isRoot ? "application" : "progress bar")])
-        case ("org.a11y.atspi.Accessible", "GetState"):
-            let words = isRoot ? AccessibleBar.words(AccessibleBar.rootStates) : look.bar(name!)?.stateWords ?? [0, 0]
-            reply = Variant.tuple([Variant.words(words)])
-        case ("org.a11y.atspi.Accessible", "GetAttributes"):
-            let attributes = isRoot ? [("toolkit", "progressd")] : look.bar(name!)?.attributes ?? []
-            reply = Variant.tuple([Variant.container("a{ss}") { builder in
+            handler(self, Target(name: name, look: look), call)
+        }
+    }
+
+    static let accessibleMethods = MethodTable<Handler>(interface: AtspiInterfaces.accessible, [
+        ("GetChildAtIndex", { objects, target, call in
+            let index = Int(call.int32(0))
+            let children = objects.tree.children(of: target.name)
+            guard children.indices.contains(index) else {
+                return call.fail("org.freedesktop.DBus.Error.InvalidArgs", "no child \(index); there are \(children.count)")
+            }
+            call.reply(Variant.tuple([objects.reference(children[index])]))
+        }),
+        ("GetChildren", { objects, target, call in
+            let children = objects.tree.children(of: target.name)
+            call.reply(Variant.tuple([Variant.container("a(so)") { builder in
+                for child in children { g_variant_builder_add_value(builder, objects.reference(child)) }
+            }]))
+        }),
+        ("GetIndexInParent", { objects, target, call in
+            call.reply(Variant.tuple([g_variant_new_int32(Int32(target.name.flatMap { objects.tree.place(of: $0)?.index } ?? -1))]))
+        }),
+        ("GetRelationSet", { _, _, call in call.reply(Variant.tuple([Variant.container("a(ua(so))") { _ in }])) }),
+        ("GetRole", { _, target, call in
+            call.reply(Variant.tuple([g_variant_new_uint32(target.isRoot ? AccessibleBar.Role.application : AccessibleBar.Role.progressBar)]))
+        }),
+        // at-spi2-core's role names; a screen reader localizes them itself from the role.
+        ("GetRoleName", { _, target, call in call.reply(Variant.tuple([Variant.string(target.isRoot ? "application" : "progress bar")])) }),
+        ("GetLocalizedRoleName", { _, target, call in call.reply(Variant.tuple([Variant.string(target.isRoot ? "application" : "progress bar")])) }),
+        ("GetState", { objects, target, call in
+            let words = target.name.map { target.look.bar($0)?.stateWords ?? [0, 0] } ?? AccessibleBar.words(AccessibleBar.rootStates)
+            call.reply(Variant.tuple([Variant.words(words)]))
+        }),
+        ("GetAttributes", { objects, target, call in
+            let attributes = target.name.map { target.look.bar($0)?.attributes ?? [] } ?? [("toolkit", "progressd")]
+            call.reply(Variant.tuple([Variant.container("a{ss}") { builder in
                 for (key, value) in attributes {
                     g_variant_builder_add_value(builder, g_variant_new_dict_entry(Variant.string(key), Variant.string(value)))
                 }
-            }])
-        case ("org.a11y.atspi.Accessible", "GetApplication"):
-            reply = Variant.tuple([Variant.reference(busName, AccessibleTree.rootPath)])
-        case ("org.a11y.atspi.Accessible", "GetInterfaces"):
-            reply = Variant.tuple([Variant.strings(isRoot ? AccessibleBar.rootInterfaces : AccessibleBar.interfaces)])
-        case ("org.a11y.atspi.Application", "GetLocale"):
-            reply = Variant.tuple([Variant.string(model.locale)])
-        case ("org.a11y.atspi.Application", "GetApplicationBusAddress"):
-            // No private peer-to-peer bus: libatspi takes the error and stays on this one.
-            return call.fail("org.freedesktop.DBus.Error.NotSupported", "progressd has no application bus")
-        case ("org.a11y.atspi.Component", _):
-            let index = name.flatMap { tree.place(of: $0)?.index } ?? 0
-            let box = AccessibleBar.extents(index: index)
-            switch method {
-            case "GetExtents":
-                reply = Variant.tuple([Variant.tuple([
-                    g_variant_new_int32(box.x), g_variant_new_int32(box.y), g_variant_new_int32(box.width), g_variant_new_int32(box.height),
-                ])])
-            case "GetPosition": reply = Variant.tuple([g_variant_new_int32(box.x), g_variant_new_int32(box.y)])
-            case "GetSize": reply = Variant.tuple([g_variant_new_int32(box.width), g_variant_new_int32(box.height)])
-            default: reply = Variant.tuple([g_variant_new_uint32(3)]) // GetLayer: WIDGET
-            }
-        default:
-            return call.fail("org.freedesktop.DBus.Error.UnknownMethod", "no method \(interface).\(method) at \(path)")
-        }
-        call.reply(reply)
+            }]))
+        }),
+        ("GetApplication", { objects, _, call in call.reply(Variant.tuple([Variant.reference(objects.busName, AccessibleTree.rootPath)])) }),
+        ("GetInterfaces", { _, target, call in
+            call.reply(Variant.tuple([Variant.strings(target.isRoot ? AccessibleBar.rootInterfaces : AccessibleBar.interfaces)]))
+        }),
+    ])
+
+    static let applicationMethods = MethodTable<Handler>(interface: AtspiInterfaces.application, [
+        ("GetLocale", { objects, _, call in call.reply(Variant.tuple([Variant.string(objects.model.locale)])) }),
+        // No private peer-to-peer bus: libatspi takes the error and stays on this one.
+        ("GetApplicationBusAddress", { _, _, call in call.fail("org.freedesktop.DBus.Error.NotSupported", "progressd has no application bus") }),
+    ])
+
+    static let componentMethods = MethodTable<Handler>(interface: AtspiInterfaces.component, [
+        ("GetExtents", { objects, target, call in
+            let box = objects.extents(target)
+            call.reply(Variant.tuple([Variant.tuple([
+                g_variant_new_int32(box.x), g_variant_new_int32(box.y), g_variant_new_int32(box.width), g_variant_new_int32(box.height),
+            ])]))
+        }),
+        ("GetPosition", { objects, target, call in
+            let box = objects.extents(target)
+            call.reply(Variant.tuple([g_variant_new_int32(box.x), g_variant_new_int32(box.y)]))
+        }),
+        ("GetSize", { objects, target, call in
+            let box = objects.extents(target)
+            call.reply(Variant.tuple([g_variant_new_int32(box.width), g_variant_new_int32(box.height)]))
+        }),
+        ("GetLayer", { _, _, call in call.reply(Variant.tuple([g_variant_new_uint32(3)])) }), // WIDGET
+    ])
+
+    private func extents(_ target: Target) -> (x: Int32, y: Int32, width: Int32, height: Int32) {
+        AccessibleBar.extents(index: target.name.flatMap { tree.place(of: $0)?.index } ?? 0)
     }
+
+    static let cacheMethods = MethodTable<@Sendable (AccessibleObjects, MethodCall) -> Void>(interface: AtspiInterfaces.cacheName, [
+        ("GetItems", { $0.cacheItems($1) }),
+    ])
 
     /// Cache.GetItems: the whole tree, so libatspi fills its cache in one call.
     func cacheItems(_ call: MethodCall) {
@@ -157,53 +184,87 @@ final class AccessibleObjects {
 
     // MARK: Properties
 
-    func property(path: String, interface: String, property: String) -> OpaquePointer? {
-        model.read { self.property(path: path, property: property, $0) }
+    /// What a property is read from: the root, or a bar and the export's look at its task.
+    enum Node {
+        case root
+        case bar(TaskName, AccessibleBar)
     }
 
-    private func property(path: String, property: String, _ look: AccessibleLook) -> OpaquePointer? {
-        if path == AccessibleTree.rootPath {
-            switch property {
-            case "Name": return Variant.string(model.applicationName)
-            case "Description", "AccessibleId": return Variant.string("")
-            case "Parent": return Variant.reference(registryReference.0, registryReference.1)
-            case "ChildCount": return g_variant_new_int32(Int32(tree.rootChildren.count))
-            case "Locale": return Variant.string(model.locale)
-            case "ToolkitName": return Variant.string("progressd")
-            case "Version": return Variant.string(model.version)
-            case "AtspiVersion": return Variant.string("2.1")
-            case "Id": return g_variant_new_int32(applicationID)
-            default: return nil
-            }
+    /// The object at `path`, as a read of the daemon's tasks shows it; UnknownObject
+    /// for a path that names no bar (any more).
+    func node(at path: String) throws(CallFailure) -> Node {
+        let node: Node? = model.read { look in
+            if path == AccessibleTree.rootPath { return .root }
+            guard let name = tree.task(atPath: path), let bar = look.bar(name) else { return nil }
+            return .bar(name, bar)
         }
-        guard let name = tree.task(atPath: path), let bar = look.bar(name) else { return nil }
-        switch property {
-        case "Name": return Variant.string(bar.name)
-        case "Description": return Variant.string(bar.description)
-        case "Parent": return reference(tree.bar(name)?.parent)
-        case "ChildCount": return g_variant_new_int32(Int32(tree.children(of: name).count))
-        case "Locale": return Variant.string(model.locale)
-        case "AccessibleId": return Variant.string(name.text)
-        case "MinimumValue": return g_variant_new_double(AccessibleBar.minimum)
-        case "MaximumValue": return g_variant_new_double(AccessibleBar.maximum)
-        case "MinimumIncrement": return g_variant_new_double(0)
-        case "CurrentValue": return g_variant_new_double(bar.current)
-        case "Text": return Variant.string(bar.valueText)
-        default: return nil
-        }
+        guard let node else { throw .unknownObject("no accessible object at \(path)") }
+        return node
     }
 
-    /// Only the root's Id is writable (the registry sets it inside Embed). CurrentValue is
-    /// writable in the XML, as in at-spi2-core's, but a bar reports a job: it refuses.
-    func setProperty(path: String, property: String, value: OpaquePointer, error: UnsafeMutablePointer<UnsafeMutablePointer<GError>?>?) -> Bool {
-        if path == AccessibleTree.rootPath && property == "Id" {
-            applicationID = g_variant_get_int32(value)
-            return true
-        }
-        shim_set_dbus_error(error, G_DBUS_ERROR_PROPERTY_READ_ONLY, "\(property) reports a job and can not be set")
-        return false
-    }
+    typealias Getter = @Sendable (AccessibleObjects, Node) -> OpaquePointer
 
+    static let accessibleProperties = PropertyTable<Getter>(interface: AtspiInterfaces.accessible, [
+        ("Name", { objects, node in
+            guard case .bar(_, let bar) = node else { return Variant.string(objects.model.applicationName) }
+            return Variant.string(bar.name)
+        }),
+        ("Description", { _, node in
+            guard case .bar(_, let bar) = node else { return Variant.string("") }
+            return Variant.string(bar.description)
+        }),
+        ("Parent", { objects, node in
+            guard case .bar(let name, _) = node else { return Variant.reference(objects.registryReference.0, objects.registryReference.1) }
+            return objects.reference(objects.tree.bar(name)?.parent)
+        }),
+        ("ChildCount", { objects, node in
+            guard case .bar(let name, _) = node else { return g_variant_new_int32(Int32(objects.tree.rootChildren.count)) }
+            return g_variant_new_int32(Int32(objects.tree.children(of: name).count))
+        }),
+        ("Locale", { objects, _ in Variant.string(objects.model.locale) }),
+        ("AccessibleId", { _, node in
+            guard case .bar(let name, _) = node else { return Variant.string("") }
+            return Variant.string(name.text)
+        }),
+    ])
+
+    /// The root's alone: no bar serves Application.
+    static let applicationProperties = PropertyTable<Getter>(interface: AtspiInterfaces.application, [
+        ("ToolkitName", { _, _ in Variant.string("progressd") }),
+        ("Version", { objects, _ in Variant.string(objects.model.version) }),
+        ("AtspiVersion", { _, _ in Variant.string("2.1") }),
+        ("Id", { objects, _ in g_variant_new_int32(objects.applicationID) }),
+    ])
+
+    /// The bars' alone: the root does not serve Value, so its values here are never read.
+    static let valueProperties = PropertyTable<Getter>(interface: AtspiInterfaces.value, [
+        ("MinimumValue", { _, _ in g_variant_new_double(AccessibleBar.minimum) }),
+        ("MaximumValue", { _, _ in g_variant_new_double(AccessibleBar.maximum) }),
+        ("MinimumIncrement", { _, _ in g_variant_new_double(0) }),
+        ("CurrentValue", { _, node in
+            guard case .bar(_, let bar) = node else { return g_variant_new_double(AccessibleBar.minimum) }
+            return g_variant_new_double(bar.current)
+        }),
+        ("Text", { _, node in
+            guard case .bar(_, let bar) = node else { return Variant.string("") }
+            return Variant.string(bar.valueText)
+        }),
+    ])
+
+    typealias Setter = @Sendable (AccessibleObjects, String, OpaquePointer) throws(CallFailure) -> Void
+
+    /// Only the root's Id is set (the registry sets it inside Embed).
+    static let applicationSetters = PropertyTable<Setter>(interface: AtspiInterfaces.application, access: .write, [
+        ("Id", { objects, path, value throws(CallFailure) in
+            guard path == AccessibleTree.rootPath else { throw .unknownObject("no application at \(path)") }
+            objects.applicationID = g_variant_get_int32(value)
+        }),
+    ])
+
+    /// CurrentValue is writable in the XML, as in at-spi2-core's, but a bar reports a job: it refuses.
+    static let valueSetters = PropertyTable<Setter>(interface: AtspiInterfaces.value, access: .write, [
+        ("CurrentValue", { _, _, _ throws(CallFailure) in throw .readOnly("CurrentValue reports a job and can not be set") }),
+    ])
 }
 
 extension AccessibleObjects {

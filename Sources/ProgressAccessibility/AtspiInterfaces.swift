@@ -23,20 +23,20 @@ public final class AtspiInterfaces {
     static let announcement = objectEvents["Announcement"]
 
     private let descriptions: InterfaceDescriptions
-    /// What the root serves, and what each bar serves, in GetInterfaces order.
-    let root: [UnsafeMutablePointer<GDBusInterfaceInfo>]
-    let bar: [UnsafeMutablePointer<GDBusInterfaceInfo>]
     let cache: UnsafeMutablePointer<GDBusInterfaceInfo>
 
     init() throws(AccessibilityError) {
         do throws(DaemonError) {
             descriptions = try InterfaceDescriptions(xml: Self.xml, what: "the embedded AT-SPI XML")
-            root = [try descriptions.interface(Self.accessible), try descriptions.interface(Self.application)]
-            bar = [try descriptions.interface(Self.accessible), try descriptions.interface(Self.value), try descriptions.interface(Self.component)]
             cache = try descriptions.interface(Self.cacheName)
             try Self.objectEvents.check(against: descriptions.interface(Self.objectEvents.interface))
         } catch {
             throw AccessibilityError(error.description)
         }
+    }
+
+    /// One of the served interfaces by name.
+    func interface(_ name: String) throws(DaemonError) -> UnsafeMutablePointer<GDBusInterfaceInfo> {
+        try descriptions.interface(name)
     }
 }

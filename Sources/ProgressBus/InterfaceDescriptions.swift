@@ -28,9 +28,9 @@ public final class InterfaceDescriptions {
 }
 
 /// The NULL-terminated, g_malloc'd arrays a GDBus subtree's callbacks return, which GDBus frees.
-public enum GDBusArrays {
+enum GDBusArrays {
     /// g_strdup'd strings.
-    public static func strings(_ strings: [String]) -> UnsafeMutablePointer<UnsafeMutablePointer<gchar>?>? {
+    static func strings(_ strings: [String]) -> UnsafeMutablePointer<UnsafeMutablePointer<gchar>?>? {
         let array = g_malloc0(gsize(MemoryLayout<UnsafeMutablePointer<gchar>?>.stride * (strings.count + 1)))!
             .bindMemory(to: UnsafeMutablePointer<gchar>?.self, capacity: strings.count + 1)
         for (index, string) in strings.enumerated() { array[index] = g_strdup(string) }
@@ -38,7 +38,7 @@ public enum GDBusArrays {
     }
 
     /// Referenced interface infos.
-    public static func interfaces(
+    static func interfaces(
         _ infos: [UnsafeMutablePointer<GDBusInterfaceInfo>]
     ) -> UnsafeMutablePointer<UnsafeMutablePointer<GDBusInterfaceInfo>?>? {
         let array = g_malloc0(gsize(MemoryLayout<UnsafeMutablePointer<GDBusInterfaceInfo>?>.stride * (infos.count + 1)))!

@@ -29,9 +29,9 @@ public struct MethodTable<Handler> {
     }
 
     /// The handlers by the method infos of `info` (which must outlive the dispatch): GDBus
-    /// hands each call its method's info, so a call finds its handler by one pointer
-    /// comparison a row, with no string made or hashed.
-    public func dispatch(for info: UnsafeMutablePointer<GDBusInterfaceInfo>) -> MethodDispatch<Handler> {
+    /// hands each call its method's info, so ExportedInterface finds a call's handler by
+    /// one pointer comparison a row, with no string made or hashed.
+    func dispatch(for info: UnsafeMutablePointer<GDBusInterfaceInfo>) -> MethodDispatch<Handler> {
         var rows: [(method: UnsafeRawPointer, handler: Handler)] = []
         var index = 0
         while let method = info.pointee.methods?[index] {
@@ -50,7 +50,7 @@ public struct MethodTable<Handler> {
 }
 
 /// A MethodTable's handlers by the address of their GDBusMethodInfo.
-public struct MethodDispatch<Handler> {
+struct MethodDispatch<Handler> {
     /// Two arrays, not one of pairs: the search reads addresses only, where a walk over
     /// pairs would copy (retain and release) each row's handler it passes.
     let methods: [UnsafeRawPointer]
@@ -61,16 +61,10 @@ public struct MethodDispatch<Handler> {
         handlers = rows.map(\.handler)
     }
 
-    /// The handlers in the order `index(of:)` counts them. A closure read out of this
-    /// generic array is converted to its caller's representation by a thunk allocated at
-    /// each read: a hot caller reads them once into a type of its own.
-    public var handlersInOrder: [Handler] { handlers }
-
-    /// The place of the call's handler among `handlersInOrder`, if its method has one.
-    public func index(of invocation: OpaquePointer) -> Int? {
-        guard let method = g_dbus_method_invocation_get_method_info(invocation) else { return nil }
-        return methods.firstIndex(of: UnsafeRawPointer(method))
-    }
+    /// The handlers in the order of `methods`. A closure read out of this generic array is
+    /// converted to its caller's representation by a thunk allocated at each read: a hot
+    /// caller reads them once into a type of its own (ExportedInterface's rows).
+    var handlersInOrder: [Handler] { handlers }
 }
 
 /// What MethodTable and SignalTable share: the names an interface's XML declares, and the

@@ -8,11 +8,6 @@ import ProgressCore
 /// hold for what it shows, and replies.
 extension ProgressService {
     typealias ManagerHandler = @Sendable (ProgressService, MethodCall) throws(ProgressError) -> Void
-    /// A handler in a type of the daemon's own, so that it is stored as its type says,
-    /// not in the most general form an array of closures keeps.
-    struct ManagerRow {
-        let run: ManagerHandler
-    }
 
     static let managerMethods = MethodTable<ManagerHandler>(interface: BusNames.managerInterface, [
         ("Start", { service, call throws(ProgressError) in
@@ -222,13 +217,5 @@ extension ProgressService {
         } catch {
             call.reply(error)
         }
-    }
-
-    /// GDBus checks calls against the XML and the table matches it, so only a malformed
-    /// registration gets here.
-    func refuseUnknownMethod(_ invocation: OpaquePointer) {
-        let method = String(cString: g_dbus_method_invocation_get_method_name(invocation))
-        g_dbus_method_invocation_return_dbus_error(
-            invocation, "org.freedesktop.DBus.Error.UnknownMethod", "no method \(method) on \(BusNames.managerInterface)")
     }
 }

@@ -38,11 +38,6 @@ public struct ServiceConfiguration {
 public final class ProgressService {
     public let context: DaemonContext
     let interfaces: InterfaceInfo
-    /// The manager's handlers by method info, for the calls GDBus hands over.
-    let managerDispatch: MethodDispatch<ManagerHandler>
-    /// The same handlers as `managerDispatch.handlersInOrder`, read out once: each read of
-    /// a closure out of the generic array allocated a thunk, at every call.
-    let managerHandlers: [ManagerRow]
     let variants: TaskVariants
     lazy var objects = TaskObjects(service: self)
     let subscriptions: SubscriptionOutput
@@ -57,8 +52,6 @@ public final class ProgressService {
     public init(connection: OpaquePointer, configuration: ServiceConfiguration, clock: Clock? = nil) throws(DaemonError) {
         interfaces = try InterfaceInfo()
         try Self.managerMethods.check(against: interfaces.manager)
-        managerDispatch = Self.managerMethods.dispatch(for: interfaces.manager)
-        managerHandlers = managerDispatch.handlersInOrder.map(ManagerRow.init)
         for signals in Progress1Signals.tables { try signals.check(against: interfaces.interface(signals.interface)) }
         let context = DaemonContext(connection: connection, configuration: configuration, clock: clock ?? GLibClock())
         self.context = context
@@ -73,7 +66,7 @@ public final class ProgressService {
             sources: ManagerProperty.Sources(context: context, variants: variants, changeIndex: changeIndex))
         context.add(managerProperties)
         context.add(AnnouncementOutput(context: context))
-        subscriptions = SubscriptionOutput(context: context, variants: variants, interface: interfaces.subscription)
+        subscriptions = try SubscriptionOutput(context: context, variants: variants, interface: interfaces.subscription)
         context.add(subscriptions)
         context.add(TimingInput(context: context))
         context.add(ConnectionWatch(context: context))

@@ -8,16 +8,16 @@ import ProgressCore
 final class SubscriptionOutput: ChangeOutput {
     private let context: DaemonContext
     private let variants: TaskVariants
-    private let interface: UnsafeMutablePointer<GDBusInterfaceInfo>
+    private let interface: ExportedInterface
     private let registry: SubscriptionRegistry
     private lazy var timer = MainLoopTimer(clock: context.clock) { [unowned self] in sendDue() }
     private var pacing: SubscriberPacing
     private let pinger: PeerPing
 
-    init(context: DaemonContext, variants: TaskVariants, interface: UnsafeMutablePointer<GDBusInterfaceInfo>) {
+    init(context: DaemonContext, variants: TaskVariants, interface: UnsafeMutablePointer<GDBusInterfaceInfo>) throws(DaemonError) {
         self.context = context
         self.variants = variants
-        self.interface = interface
+        self.interface = try ExportedInterface(interface, methods: MethodTable(interface: BusNames.subscriptionInterface, []))
         registry = SubscriptionRegistry(caps: context.caps)
         pacing = SubscriberPacing(
             signalsPerSecond: context.limits.maxSubscriberSignalsPerSecond, answerMicros: context.limits.subscriberAnswerMicros)
@@ -39,8 +39,12 @@ final class SubscriptionOutput: ChangeOutput {
     func subscribe(_ options: SubscriptionOptions, by owner: ClientID) throws(ProgressError) -> String {
         let texts = try context.texts(forLocale: options.locale)
         let subscription = try registry.add(owner: owner, options: options, texts: texts)
-        subscription.registration = g_dbus_connection_register_object(
-            context.connection, subscription.path, interface, nil, nil, nil, nil)
+        do throws(DaemonError) {
+            subscription.object = try ExportedObject(on: context.connection, path: subscription.path, [interface])
+        } catch {
+            // Its path is new, so nothing else serves it; its signals are unicast, and go out without the object.
+            Log.warning(error.description)
+        }
         context.stream.interestChanged(self)
         return subscription.path
     }
@@ -51,7 +55,8 @@ final class SubscriptionOutput: ChangeOutput {
     }
 
     private func unregister(_ subscription: Subscription) {
-        if subscription.registration != 0 { g_dbus_connection_unregister_object(context.connection, subscription.registration) }
+        subscription.object?.end()
+        subscription.object = nil
     }
 
     /// Nothing is sent once the daemon stops.

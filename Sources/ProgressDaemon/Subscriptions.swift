@@ -17,7 +17,8 @@ final class Subscription {
     /// to send as Changed, or that the task is gone.
     var backlog: [TaskName: Pending] = [:]
     enum Pending { case changed(TaskProperties), removed }
-    var registration: UInt32 = 0
+    /// Its object on the bus, which has no methods: only the signals its subscriber receives.
+    var object: ExportedObject?
 
     init(path: String, owner: ClientID, options: SubscriptionOptions, texts: TaskDescribing) {
         self.path = path

@@ -35,7 +35,8 @@ public final class LauncherEntryOutput: ChangeOutput {
     struct App {
         var sent = DockState()
         var lastSent: Int64?
-        var registration: UInt32 = 0
+        /// The entry's object, for Query, while the app has an entry.
+        var object: ExportedObject?
     }
 
     private let context: DaemonContext
@@ -51,24 +52,28 @@ public final class LauncherEntryOutput: ChangeOutput {
     private var appOfTask: [TaskName: String] = [:]
     private var dirty: Set<String> = []
     private lazy var timer = MainLoopTimer(clock: context.clock) { [unowned self] in self.flushDue() }
-    private let interface: UnsafeMutablePointer<GDBusInterfaceInfo>?
-    private let vtable = UnsafeMutablePointer<GDBusInterfaceVTable>.allocate(capacity: 1)
+    /// The entry objects' interface, its table checked against the XML above (set last
+    /// in init: its rows are bound to this output).
+    private var interface: ExportedInterface?
     /// Signals sent, for tests reading the log and for the report.
     public private(set) var signalsSent = 0
 
-    public init(context: DaemonContext) {
+    public init(context: DaemonContext) throws(DaemonError) {
         self.context = context
         intervalMicros = max(32_000, context.limits.signalIntervalMicros)
-        interface = Self.parseInterface()
-        vtable.initialize(to: GDBusInterfaceVTable(
-            method_call: { _, sender, path, _, method, parameters, invocation, userData in
-                assertOnMainLoop()
-                let output = Unmanaged<LauncherEntryOutput>.fromOpaque(userData!).takeUnretainedValue()
-                output.handleCall(String(cString: method!), MethodCall(
-                    sender: ClientID(sender.map { String(cString: $0) } ?? ""), path: String(cString: path!), parameters: parameters!, invocation: invocation!))
-            },
-            get_property: nil, set_property: nil, padding: (nil, nil, nil, nil, nil, nil, nil, nil)))
+        let descriptions = try InterfaceDescriptions(xml: Self.xml, what: "the LauncherEntry Query XML")
+        let info = try descriptions.interface(LauncherEntryInput.interface)
+        // The signal table and the XML above must agree, as every interface's do.
+        try Self.signals.check(against: info)
+        interface = try ExportedInterface(
+            info, keeping: descriptions,
+            methods: Self.methods.map { handler in { [unowned self] call in handler(self, call.methodCall()) } })
     }
+
+    /// Query, the one method of an entry's object.
+    static let methods = MethodTable<@Sendable (LauncherEntryOutput, MethodCall) -> Void>(interface: LauncherEntryInput.interface, [
+        ("Query", { $0.query($1) }),
+    ])
 
     /// While no task counts for an app (none has an app id, none reports itself), only what
     /// can make one count matters: other values change no dock's entry.
@@ -179,11 +184,9 @@ public final class LauncherEntryOutput: ChangeOutput {
 
     private func send(_ appId: String, _ state: DockState, now: Int64) {
         var app = apps[appId] ?? App()
-        if app.registration == 0, let interface {
-            var error: UnsafeMutablePointer<GError>?
-            app.registration = g_dbus_connection_register_object(
-                context.connection, path(of: appId), interface, vtable, Unmanaged.passUnretained(self).toOpaque(), nil, &error)
-            if let error { g_error_free(error) }
+        if app.object == nil, let interface {
+            // Refused only if another object of this connection has the path: the signal still goes.
+            app.object = try? ExportedObject(on: context.connection, path: path(of: appId), [interface])
         }
         app.sent = state
         app.lastSent = now
@@ -195,7 +198,7 @@ public final class LauncherEntryOutput: ChangeOutput {
 
     private func forget(_ appId: String) {
         guard let app = apps.removeValue(forKey: appId) else { return }
-        if app.registration != 0 { g_dbus_connection_unregister_object(context.connection, app.registration) }
+        app.object?.end()
     }
 
     /// libunity's keys and types exactly: count x, count-visible b, progress d,
@@ -210,23 +213,9 @@ public final class LauncherEntryOutput: ChangeOutput {
         }
     }
 
-    /// The interface from `xml`, checked against `signals`; GDBus keeps the parsed node for
-    /// as long as the process runs.
-    private static func parseInterface() -> UnsafeMutablePointer<GDBusInterfaceInfo>? {
-        var error: UnsafeMutablePointer<GError>?
-        guard let node = g_dbus_node_info_new_for_xml(xml, &error) else {
-            Log.error("LauncherEntry: the Query interface does not parse: \(consumeMessage(error))")
-            return nil
-        }
-        let info = g_dbus_node_info_lookup_interface(node, LauncherEntryInput.interface)
-        // The signal table and the XML above must agree, as every interface's do.
-        if let info { do { try signals.check(against: info) } catch { preconditionFailure(error.description) } }
-        return info
-    }
-
-    private func handleCall(_ method: String, _ call: MethodCall) {
-        guard method == "Query", let appId = apps.first(where: { self.path(of: $0.key) == call.path })?.key else {
-            return call.fail("org.freedesktop.DBus.Error.UnknownMethod", "no method \(method) at \(call.path)")
+    private func query(_ call: MethodCall) {
+        guard let appId = apps.first(where: { self.path(of: $0.key) == call.path })?.key else {
+            return call.fail("org.freedesktop.DBus.Error.UnknownObject", "no launcher entry at \(call.path)")
         }
         // The state now, not the last one sent: a reply never shows an older value.
         let state = isReported(appId) ? DockState() : context.read(.tasks([])) { self.state(of: appId, in: $0) }

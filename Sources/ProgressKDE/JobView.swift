@@ -22,7 +22,8 @@ final class JobView {
     var terminated = false
     /// Whether the view was taken off its connection's count of live views.
     var countedEnded = false
-    var registrations: [UInt32] = []
+    /// Its object on the bus (JobViewV2 and JobViewV3), until the view is dropped.
+    var object: ExportedObject?
     private var changed = false
     private var outcome: JobViewState.Outcome?
 

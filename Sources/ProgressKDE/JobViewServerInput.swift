@@ -22,8 +22,11 @@ public final class JobViewServerInput: DaemonInput {
 
     private let context: DaemonContext
     private let interfaces: KDEInterfaces
-    private let vtable = UnsafeMutablePointer<GDBusInterfaceVTable>.allocate(capacity: 1)
-    private var serverRegistrations: [UInt32] = []
+    /// /JobViewServer, while progressd serves.
+    private var server: ExportedObject?
+    /// JobViewV2 and JobViewV3, which every view's object serves (set last in init: their
+    /// rows are bound to this input, which finds the view by the call's path).
+    private var viewInterfaces: [ExportedInterface] = []
     private var ownerIDs: [UInt32] = []
     private var views: [String: JobView] = [:]
     private var viewsByTask: [TaskName: JobView] = [:]
@@ -59,18 +62,15 @@ public final class JobViewServerInput: DaemonInput {
         for (signals, info) in [(JobView.v2Signals, interfaces.viewV2), (JobView.v3Signals, interfaces.viewV3)] {
             try signals.check(against: info)
         }
-        vtable.initialize(to: GDBusInterfaceVTable(
-            method_call: { _, sender, path, interface, method, parameters, invocation, userData in
-                assertOnMainLoop()
-                Unmanaged<JobViewServerInput>.fromOpaque(userData!).takeUnretainedValue().dispatch(
-                    interface: String(cString: interface!), method: String(cString: method!),
-                    MethodCall(sender: ClientID(String(cString: sender!)), path: String(cString: path!), parameters: parameters!,
-                                invocation: invocation!))
-            },
-            get_property: nil, set_property: nil, padding: (nil, nil, nil, nil, nil, nil, nil, nil)))
+        viewInterfaces = [
+            try ExportedInterface(interfaces.viewV2, methods: JobView.v2Methods.map { handler in
+                { [unowned self] call in viewCall(handler, call.methodCall()) }
+            }),
+            try ExportedInterface(interfaces.viewV3, methods: JobView.v3Methods.map { handler in
+                { [unowned self] call in viewCall(handler, call.methodCall()) }
+            }),
+        ]
     }
-
-    deinit { vtable.deallocate() }
 
     private var userData: gpointer { Unmanaged.passUnretained(self).toOpaque() }
 
@@ -84,12 +84,14 @@ public final class JobViewServerInput: DaemonInput {
         for name in orphans {
             context.perform(.fail(name, message: "progressd restarted while the job ran; its job view is gone"), by: KDEInterfaces.daemonOrigin)
         }
-        var error: UnsafeMutablePointer<GError>?
-        for info in [interfaces.server, interfaces.serverV2, interfaces.kuiserver] {
-            let id = g_dbus_connection_register_object(context.connection, KDEInterfaces.serverPath, info, vtable, userData, nil, &error)
-            guard id != 0 else { throw DaemonError("could not export \(KDEInterfaces.serverPath): \(consumeMessage(error))") }
-            serverRegistrations.append(id)
+        let bind = { [unowned self] (handler: @escaping Handler) -> ExportedInterface.Method in
+            { [unowned self] call in handler(self, call.methodCall()) }
         }
+        server = try ExportedObject(on: context.connection, path: KDEInterfaces.serverPath, [
+            try ExportedInterface(interfaces.server, methods: Self.serverMethods.map(bind)),
+            try ExportedInterface(interfaces.serverV2, methods: Self.serverV2Methods.map(bind)),
+            try ExportedInterface(interfaces.kuiserver, methods: Self.kuiserverMethods.map(bind)),
+        ])
         for name in [KDEInterfaces.serverName, KDEInterfaces.kuiserverName] {
             ownerIDs.append(g_bus_own_name_on_connection(
                 context.connection, name, G_BUS_NAME_OWNER_FLAGS_ALLOW_REPLACEMENT,
@@ -109,8 +111,8 @@ public final class JobViewServerInput: DaemonInput {
         for id in ownerIDs { g_bus_unown_name(id) }
         ownerIDs.removeAll()
         for view in Array(views.values) { drop(view) }
-        for id in serverRegistrations { g_dbus_connection_unregister_object(context.connection, id) }
-        serverRegistrations.removeAll()
+        server?.end()
+        server = nil
     }
 
     private func acquired(_ name: String) {
@@ -132,14 +134,8 @@ public final class JobViewServerInput: DaemonInput {
 
     // MARK: Calls
 
-    private func dispatch(interface: String, method: String, _ call: MethodCall) {
-        let table: MethodTable<Handler>? = switch interface {
-        case KDEInterfaces.serverInterface: Self.serverMethods
-        case KDEInterfaces.serverV2Interface: Self.serverV2Methods
-        case KDEInterfaces.kuiserverInterface: Self.kuiserverMethods
-        default: nil
-        }
-        if call.path == KDEInterfaces.serverPath, let handler = table?[method] { return handler(self, call) }
+    /// A call on a view's object: only its own client may drive it, and not once it ended.
+    private func viewCall(_ handler: JobView.Handler, _ call: MethodCall) {
         guard let view = views[call.path] else {
             return call.fail("org.freedesktop.DBus.Error.UnknownObject", "no job view at \(call.path)")
         }
@@ -149,8 +145,6 @@ public final class JobViewServerInput: DaemonInput {
         guard !view.terminated else {
             return call.fail("org.freedesktop.DBus.Error.Failed", "job view \(call.path) was terminated; request a new view")
         }
-        let handler = interface == KDEInterfaces.viewV3Interface ? JobView.v3Methods[method] : JobView.v2Methods[method]
-        guard let handler else { return call.fail("org.freedesktop.DBus.Error.UnknownMethod", "no method \(method)") }
         handler(view, call)
         if let command = view.takeCommand(limits: context.limits) { perform(command, of: view) }
     }
@@ -210,17 +204,12 @@ public final class JobViewServerInput: DaemonInput {
             return nil
         }
         let view = JobView(number: number, task: name, client: client, version: version, state: state)
-        var error: UnsafeMutablePointer<GError>?
-        for info in [interfaces.viewV2, interfaces.viewV3] {
-            let id = g_dbus_connection_register_object(context.connection, view.path, info, vtable, userData, nil, &error)
-            guard id != 0 else {
-                let message = consumeMessage(error)
-                for id in view.registrations { g_dbus_connection_unregister_object(context.connection, id) }
-                context.perform(.remove(name), by: KDEInterfaces.inputOrigin(for: client))
-                call.fail("org.freedesktop.DBus.Error.Failed", "could not export \(view.path): \(message)")
-                return nil
-            }
-            view.registrations.append(id)
+        do throws(DaemonError) {
+            view.object = try ExportedObject(on: context.connection, path: view.path, viewInterfaces)
+        } catch {
+            context.perform(.remove(name), by: KDEInterfaces.inputOrigin(for: client))
+            call.fail("org.freedesktop.DBus.Error.Failed", error.description)
+            return nil
         }
         return view
     }
@@ -254,8 +243,8 @@ public final class JobViewServerInput: DaemonInput {
 
     /// Withdraws the view's object; its task stays (with its outcome, until it lingers out).
     private func drop(_ view: JobView) {
-        for id in view.registrations { g_dbus_connection_unregister_object(context.connection, id) }
-        view.registrations.removeAll()
+        view.object?.end()
+        view.object = nil
         endLive(view)
         views[view.path] = nil
         if viewsByTask[view.task] === view { viewsByTask[view.task] = nil }

@@ -30,42 +30,30 @@ public final class RendererService {
     private let render: Render
     /// Every key a Render request may hold: a request with more entries is refused unread.
     private let acceptedKeys: [String]
-    private let node: UnsafeMutablePointer<GDBusNodeInfo>
-    private let vtable = UnsafeMutablePointer<GDBusInterfaceVTable>.allocate(capacity: 1)
-    private var registration: UInt32 = 0
+    private let descriptions: InterfaceDescriptions
+    private var object: ExportedObject?
 
     public init(acceptedKeys: [String], render: @escaping Render) throws(DaemonError) {
         self.render = render
         self.acceptedKeys = acceptedKeys
-        var error: UnsafeMutablePointer<GError>?
-        guard let node = g_dbus_node_info_new_for_xml(Self.introspectionXML, &error) else {
-            throw DaemonError("the embedded renderer XML does not parse: \(consumeMessage(error))")
-        }
-        self.node = node
-        vtable.initialize(to: GDBusInterfaceVTable(
-            method_call: { _, sender, path, _, _, parameters, invocation, userData in
-                assertOnMainLoop()
-                Unmanaged<RendererService>.fromOpaque(userData!).takeUnretainedValue().handle(MethodCall(
-                    sender: ClientID(sender.map { String(cString: $0) } ?? ""), path: String(cString: path!), parameters: parameters!, invocation: invocation!))
-            },
-            get_property: nil, set_property: nil, padding: (nil, nil, nil, nil, nil, nil, nil, nil)))
+        descriptions = try InterfaceDescriptions(xml: Self.introspectionXML, what: "the embedded renderer XML")
     }
 
-    deinit {
-        vtable.deallocate()
-        g_dbus_node_info_unref(node)
-    }
+    /// Render, the one method: a MethodTable row like every incoming call.
+    static let methods = MethodTable<@Sendable (RendererService, MethodCall) -> Void>(interface: interface, [
+        ("Render", { $0.handle($1) }),
+    ])
 
     public func register(on connection: OpaquePointer) throws(DaemonError) {
-        var error: UnsafeMutablePointer<GError>?
-        registration = g_dbus_connection_register_object(
-            connection, Self.path, node.pointee.interfaces[0], vtable, Unmanaged.passUnretained(self).toOpaque(), nil, &error)
-        guard registration != 0 else { throw DaemonError("could not export \(Self.path): \(consumeMessage(error))") }
+        let exported = try ExportedInterface(
+            descriptions.interface(Self.interface), keeping: descriptions,
+            methods: Self.methods.map { handler in { [unowned self] call in handler(self, call.methodCall()) } })
+        object = try ExportedObject(on: connection, path: Self.path, [exported])
     }
 
     public func unregister(from connection: OpaquePointer) {
-        if registration != 0 { g_dbus_connection_unregister_object(connection, registration) }
-        registration = 0
+        object?.end()
+        object = nil
     }
 
     /// GDBus keeps the invocation until it is answered, so a request waiting for progressd

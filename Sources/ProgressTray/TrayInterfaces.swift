@@ -42,15 +42,4 @@ final class TrayInterfaces {
         item = try itemDescriptions.interface(Self.itemInterface)
         menu = try menuDescriptions.interface(Self.menuInterface)
     }
-
-    /// The names of the properties `info` declares, to check the getters against.
-    static func propertyNames(_ info: UnsafeMutablePointer<GDBusInterfaceInfo>) -> Set<String> {
-        var names = Set<String>()
-        var index = 0
-        while let property = info.pointee.properties?[index] {
-            names.insert(String(cString: property.pointee.name))
-            index += 1
-        }
-        return names
-    }
 }

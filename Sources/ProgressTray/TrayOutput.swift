@@ -30,7 +30,7 @@ public final class TrayOutput: DaemonInput {
     let textDirection: String
     private let stepAsideForJobTracker: Bool
     private var watches: [UInt32] = []
-    private var registrations: [UInt32] = []
+    private var objects: [ExportedObject] = []
     private var ownerID: UInt32 = 0 { didSet { context.stream.interestChanged(self) } }
     /// The watcher's unique name, while one is on the bus.
     private var watcher: String? { didSet { context.stream.interestChanged(self) } }
@@ -73,7 +73,7 @@ public final class TrayOutput: DaemonInput {
     /// Exports the item and its menu, then watches for a watcher (and for Plasma's tracker).
     /// The restored tasks came down the stream before.
     public func start() throws(DaemonError) {
-        registrations = try exportObjects()
+        objects = try exportObjects()
         // The extension's name first: its owner is known before the watcher's, so an item
         // is never shown at start only to step aside at once.
         watches.append(watch(TrayInterfaces.shellIndicatorName, appeared: { output, owner in output.shellIndicatorChanged(owner) },
@@ -91,8 +91,8 @@ public final class TrayOutput: DaemonInput {
         for id in watches { g_bus_unwatch_name(id) }
         watches = []
         release()
-        for id in registrations { g_dbus_connection_unregister_object(context.connection, id) }
-        registrations = []
+        for object in objects { object.end() }
+        objects = []
     }
 
     private final class WatchHandlers {

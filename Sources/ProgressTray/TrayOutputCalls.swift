@@ -17,27 +17,27 @@ extension TrayOutput {
         ("Scroll", { _, call in call.reply(nil) }),
     ])
 
-    static let itemProperties: [String: Getter] = [
-        "Category": { _ in Variant.string("ApplicationStatus") },
-        "Id": { _ in Variant.string("progressd") },
-        "Title": { $0.content.map { Variant.string($0.title) } ?? Variant.string("progressd") },
-        "Status": { Variant.string($0.content?.status ?? "Passive") },
-        "WindowId": { _ in g_variant_new_int32(0) },
-        "IconThemePath": { _ in Variant.string("") },
-        "Menu": { _ in Variant.objectPath(TrayInterfaces.menuPath) },
-        "ItemIsMenu": { _ in g_variant_new_boolean(1) },
+    static let itemProperties = PropertyTable<Getter>(interface: TrayInterfaces.itemInterface, [
+        ("Category", { _ in Variant.string("ApplicationStatus") }),
+        ("Id", { _ in Variant.string("progressd") }),
+        ("Title", { $0.content.map { Variant.string($0.title) } ?? Variant.string("progressd") }),
+        ("Status", { Variant.string($0.content?.status ?? "Passive") }),
+        ("WindowId", { _ in g_variant_new_int32(0) }),
+        ("IconThemePath", { _ in Variant.string("") }),
+        ("Menu", { _ in Variant.objectPath(TrayInterfaces.menuPath) }),
+        ("ItemIsMenu", { _ in g_variant_new_boolean(1) }),
         // Empty: hosts prefer a name to the pixmaps.
-        "IconName": { _ in Variant.string("") },
-        "IconPixmap": { $0.pixmaps },
-        "OverlayIconName": { _ in Variant.string("") },
-        "OverlayIconPixmap": { _ in TrayContent.noPixmaps },
-        "AttentionIconName": { _ in Variant.string("") },
+        ("IconName", { _ in Variant.string("") }),
+        ("IconPixmap", { $0.pixmaps }),
+        ("OverlayIconName", { _ in Variant.string("") }),
+        ("OverlayIconPixmap", { _ in TrayContent.noPixmaps }),
+        ("AttentionIconName", { _ in Variant.string("") }),
         // The same ring (red while a task failed): hosts that swap in the attention icon
         // for NeedsAttention still show the tasks' progress.
-        "AttentionIconPixmap": { $0.pixmaps },
-        "AttentionMovieName": { _ in Variant.string("") },
-        "ToolTip": { $0.content?.toolTip ?? TrayContent(tasks: [], summary: TaskSummary(), texts: $0.context.texts).toolTip },
-    ]
+        ("AttentionIconPixmap", { $0.pixmaps }),
+        ("AttentionMovieName", { _ in Variant.string("") }),
+        ("ToolTip", { $0.content?.toolTip ?? TrayContent(tasks: [], summary: TaskSummary(), texts: $0.context.texts).toolTip }),
+    ])
 
     static let menuMethods = MethodTable<Handler>(interface: TrayInterfaces.menuInterface, [
         ("GetLayout", { $0.getLayout($1) }),
@@ -63,58 +63,41 @@ extension TrayOutput {
     static let menuSignals = SignalTable(
         interface: TrayInterfaces.menuInterface, ["ItemsPropertiesUpdated", "LayoutUpdated", "ItemActivationRequested"])
 
-    static let menuProperties: [String: Getter] = [
-        "Version": { _ in g_variant_new_uint32(3) },
-        "TextDirection": { Variant.string($0.textDirection) },
-        "Status": { Variant.string($0.content?.status == "NeedsAttention" ? "notice" : "normal") },
-        "IconThemePath": { _ in Variant.container("as") { _ in } },
-    ]
+    static let menuProperties = PropertyTable<Getter>(interface: TrayInterfaces.menuInterface, [
+        ("Version", { _ in g_variant_new_uint32(3) }),
+        ("TextDirection", { Variant.string($0.textDirection) }),
+        ("Status", { Variant.string($0.content?.status == "NeedsAttention" ? "notice" : "normal") }),
+        ("IconThemePath", { _ in Variant.container("as") { _ in } }),
+    ])
 
+    /// The signal tables against the XML; the method and property tables are checked
+    /// when their interfaces are made (`exportedInterfaces`), here first so that a
+    /// mismatch stops the daemon at start.
     func checkTables() throws(DaemonError) {
-        try Self.itemMethods.check(against: interfaces.item)
-        try Self.menuMethods.check(against: interfaces.menu)
         try Self.itemSignals.check(against: interfaces.item)
         try Self.menuSignals.check(against: interfaces.menu)
-        for (info, getters) in [(interfaces.item, Self.itemProperties), (interfaces.menu, Self.menuProperties)] {
-            let declared = TrayInterfaces.propertyNames(info)
-            guard declared == Set(getters.keys) else {
-                throw DaemonError("the tray's property getters do not match the XML: \(declared.symmetricDifference(getters.keys).sorted())")
-            }
-        }
+        _ = try exportedInterfaces()
     }
 
-    func exportObjects() throws(DaemonError) -> [UInt32] {
-        let vtable = UnsafeMutablePointer<GDBusInterfaceVTable>.allocate(capacity: 1)
-        vtable.initialize(to: GDBusInterfaceVTable(
-            method_call: { _, sender, path, _, method, parameters, invocation, userData in
-                assertOnMainLoop()
-                let output = TrayOutput.from(userData)
-                let path = String(cString: path!)
-                let table = path == TrayInterfaces.menuPath ? TrayOutput.menuMethods : TrayOutput.itemMethods
-                // GDBus checked the name and signature against the XML, and the table matches it.
-                table[String(cString: method!)]?(output, MethodCall(
-                    sender: ClientID(sender.map { String(cString: $0) } ?? ""), path: path, parameters: parameters!, invocation: invocation!))
-            },
-            get_property: { _, _, path, _, property, error, userData in
-                assertOnMainLoop()
-                let onMenu = String(cString: path!) == TrayInterfaces.menuPath
-                let getter = (onMenu ? TrayOutput.menuProperties : TrayOutput.itemProperties)[String(cString: property!)]
-                guard let getter else {
-                    shim_set_dbus_error(error, G_DBUS_ERROR_UNKNOWN_PROPERTY, "no such property")
-                    return nil
-                }
-                return getter(TrayOutput.from(userData))
-            },
-            set_property: nil, padding: (nil, nil, nil, nil, nil, nil, nil, nil)))
-        var ids: [UInt32] = []
-        var error: UnsafeMutablePointer<GError>?
-        for (path, info) in [(TrayInterfaces.itemPath, interfaces.item), (TrayInterfaces.menuPath, interfaces.menu)] {
-            // One vtable for both objects, kept for the daemon's life.
-            let id = g_dbus_connection_register_object(context.connection, path, info, vtable, userData, nil, &error)
-            guard id != 0 else { throw DaemonError("could not export \(path): \(consumeMessage(error))") }
-            ids.append(id)
+    /// The item's and the menu's interfaces, their rows bound to this output.
+    private func exportedInterfaces() throws(DaemonError) -> (item: ExportedInterface, menu: ExportedInterface) {
+        let bindMethod = { [unowned self] (handler: @escaping Handler) -> ExportedInterface.Method in
+            { [unowned self] call in handler(self, call.methodCall()) }
         }
-        return ids
+        let bindGetter = { [unowned self] (getter: @escaping Getter) -> ExportedInterface.Getter in
+            { [unowned self] (_: String) throws(CallFailure) -> OpaquePointer in getter(self) }
+        }
+        return (
+            try ExportedInterface(interfaces.item, methods: Self.itemMethods.map(bindMethod), properties: Self.itemProperties.map(bindGetter)),
+            try ExportedInterface(interfaces.menu, methods: Self.menuMethods.map(bindMethod), properties: Self.menuProperties.map(bindGetter)))
+    }
+
+    func exportObjects() throws(DaemonError) -> [ExportedObject] {
+        let exported = try exportedInterfaces()
+        return [
+            try ExportedObject(on: context.connection, path: TrayInterfaces.itemPath, [exported.item]),
+            try ExportedObject(on: context.connection, path: TrayInterfaces.menuPath, [exported.menu]),
+        ]
     }
 
     // MARK: The menu's calls

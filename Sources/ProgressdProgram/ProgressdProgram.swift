@@ -133,7 +133,7 @@ public enum ProgressdProgram {
             if kdeJobs { context.add(try JobViewServerInput(context: context)) }
             if kdeJobs { context.add(JobViewForwarder(context: context)) }
             if launcherEntry { context.add(LauncherEntryInput(context: context)) }
-            if launcherEntry { context.add(LauncherEntryOutput(context: context)) }
+            if launcherEntry { context.add(try LauncherEntryOutput(context: context)) }
             if notificationMode != .none { context.add(NotificationOutput(context: context, mode: notificationMode, notifyAfterSeconds: notifyAfterSeconds)) }
             if accessibility { context.add(AccessibilityExport(context: context, locale: daemonLocale.identifier)) }
             if tray { context.add(try TrayOutput(context: context, locale: daemonLocale.identifier, stepAsideForJobTracker: kdeJobs)) }

@@ -115,4 +115,21 @@ final class AccessibilityModelTests: XCTestCase {
             XCTAssertTrue("\(error)".contains("BoundsChanged"), "\(error)")
         }
     }
+
+    /// Every call the objects answer is a row of a table that equals the shipped XML: the
+    /// methods of each interface, its readable properties' getters, its writable ones' setters.
+    func testEveryCallIsARowOfTheXML() throws {
+        let xml = AtspiInterfaces.xml
+        for table in [AccessibleObjects.accessibleMethods, AccessibleObjects.applicationMethods, AccessibleObjects.componentMethods] {
+            XCTAssertNoThrow(try table.check(againstXML: xml), table.interface)
+        }
+        XCTAssertNoThrow(try AccessibleObjects.cacheMethods.check(againstXML: xml))
+        for table in [AccessibleObjects.accessibleProperties, AccessibleObjects.applicationProperties, AccessibleObjects.valueProperties] {
+            XCTAssertNoThrow(try table.check(againstXML: xml), table.interface)
+        }
+        for table in [AccessibleObjects.applicationSetters, AccessibleObjects.valueSetters] {
+            XCTAssertNoThrow(try table.check(againstXML: xml), table.interface)
+        }
+        XCTAssertEqual(AccessibleObjects.accessibleMethods.methodNames.count, 11)
+    }
 }
