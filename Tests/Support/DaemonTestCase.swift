@@ -44,6 +44,12 @@ open class DaemonTestCase: XCTestCase {
     /// from their files as `make install` writes them, with this build's programs.
     open var activatableServices: [String] { [] }
 
+    /// Whether processes of any user may use the bus (a compositor that refuses root).
+    open var busAllowsEveryUser: Bool { false }
+    /// A directory of D-Bus activation files of the test's own (another project's services),
+    /// made before the bus; the files of `activatableServices` are added to it.
+    open func busServiceDirectory() throws -> URL? { nil }
+
     /// What the daemon needs on the bus before it starts (a fake service, a desktop file).
     open func prepareBus() throws {}
 
@@ -62,16 +68,18 @@ open class DaemonTestCase: XCTestCase {
     /// replaced; the daemon is not started.
     public func startBus(activating services: [String]? = nil, bindir: URL? = nil) throws {
         if let bus { extraBuses.append(bus) }
-        var serviceDirectory: URL?
+        var serviceDirectory = try busServiceDirectory()
         let services = services ?? activatableServices
         if !services.isEmpty {
-            let directory = Scratch.directory("progressd-services")
-            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-            scratchDirectories.append(directory)
+            let directory = serviceDirectory ?? Scratch.directory("progressd-services")
+            if serviceDirectory == nil {
+                try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+                scratchDirectories.append(directory)
+            }
             for service in services { try Self.installActivationFile(service, in: directory, bindir: bindir) }
             serviceDirectory = directory
         }
-        bus = try PrivateBus(serviceDirectory: serviceDirectory)
+        bus = try PrivateBus(serviceDirectory: serviceDirectory, everyUser: busAllowsEveryUser)
         try prepareBus()
         client = try bus.connect()
         listener = try bus.connect()
