@@ -13,9 +13,11 @@ import XCTest
 /// Options, each an override: the daemon's flags and environment, whether setUp starts the
 /// daemon (or even the bus: a class whose tests mostly need neither starts them in the
 /// tests that do, with `startDaemon`), D-Bus activation files the bus may start services
-/// from. In a test: a second bus (`systemBus`, `extraBus`), a sandboxed app (`sandbox`),
+/// from, of the test's own too (`busServiceDirectory`), a bus every user may use. In a test:
+/// another bus (`extraBus`, a system bus with `system: true`), a sandboxed app (`sandbox`),
 /// a restart (`restartDaemon`), a daemon that exits on its own (`daemonExited`), a bus
-/// that goes away (`stopBus`) and a new one (`startBus`).
+/// that goes away (`stopBus`) and a new one (`startBus`); and `waitForMarker`, `settle` and
+/// `waitUntilGone`, which prove by order, not by waiting, that what came before was handled.
 open class DaemonTestCase: XCTestCase {
     public var bus: PrivateBus!
     public var daemon: DaemonProcess!
@@ -122,8 +124,8 @@ open class DaemonTestCase: XCTestCase {
     }
 
     /// Waits for the daemon to exit on its own and returns its status (nil if it is still
-    /// running after `seconds`); the fixture then has no daemon to stop. Its stderr stays
-    /// readable through the returned status's `errors`.
+    /// running after `seconds`), with what it wrote to stderr; the fixture then has no daemon
+    /// to stop.
     public func daemonExited(seconds: Double = 20) -> (status: Int32?, errors: String) {
         guard let running = daemon else { return (nil, "") }
         let status = running.waitForExit(seconds: seconds)
