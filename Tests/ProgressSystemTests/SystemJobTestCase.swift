@@ -54,8 +54,11 @@ class SystemJobTestCase: DaemonTestCase {
         XCTAssertTrue(done, "the fake did not carry out \(command); it printed \(fake.lines.suffix(5))", file: file, line: line)
     }
 
+    /// How many calls of `member` the fake has had. A command first, harmless, whose "done"
+    /// the fake prints after every line it printed before: those have all been read here.
     func calls(_ fake: HelperProcess, _ member: String) -> Int {
-        fake.lines.filter { $0.contains("\"called\"") && $0.contains("\"member\": \"\(member)\"") }.count
+        send(fake, ["op": "unanswer", "member": "(none)"])
+        return fake.lines.filter { $0.contains("\"called\"") && $0.contains("\"member\": \"\(member)\"") }.count
     }
 
     /// The task's properties, or nil while there is no such task.
