@@ -8,12 +8,13 @@ import XCTest
 /// The glue kit's call against a private dbus-daemon (the bus itself is the peer: it
 /// answers GetId with `(s)` and GetNameOwner of a missing name with NameHasNoOwner), and
 /// its readers on values built here.
-final class BusCallTests: XCTestCase {
-    var bus: PrivateBus!
+final class BusCallTests: DaemonTestCase {
+    /// No progressd: the bus itself is the peer.
+    override var startsDaemonAtSetUp: Bool { false }
     var connection: OpaquePointer!
 
     override func setUpWithError() throws {
-        bus = try PrivateBus()
+        try super.setUpWithError()
         var error: UnsafeMutablePointer<GError>?
         let flags = GDBusConnectionFlags(
             rawValue: G_DBUS_CONNECTION_FLAGS_AUTHENTICATION_CLIENT.rawValue | G_DBUS_CONNECTION_FLAGS_MESSAGE_BUS_CONNECTION.rawValue)
@@ -28,8 +29,7 @@ final class BusCallTests: XCTestCase {
             g_object_unref(UnsafeMutableRawPointer(connection))
         }
         connection = nil
-        bus?.stop()
-        bus = nil
+        super.tearDown()
     }
 
     /// Calls the bus and pumps the main context until the reply (or error) is read.

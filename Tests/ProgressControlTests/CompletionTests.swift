@@ -7,7 +7,9 @@ import XCTest
 /// (COMP_WORDS, COMP_CWORD, then the function), fish through `complete -C`, zsh checked
 /// for syntax and for naming the options of `--help`. Task names come from a daemon on a
 /// private bus.
-final class CompletionTests: XCTestCase {
+final class CompletionTests: DaemonTestCase {
+    override var startsBusAtSetUp: Bool { false }
+
     static let directory = ManualPageTests.root.appendingPathComponent("completions")
     static let programs = ["progressctl", "progress-render", "progressd"]
 
@@ -124,13 +126,11 @@ final class CompletionTests: XCTestCase {
     }
 
     func testBashCompletesLiveTaskNamesAndIsQuietWithoutADaemon() throws {
-        let bus = try PrivateBus()
-        defer { bus.stop() }
+        try startBus()
         // No daemon on this bus, and then no bus at all: nothing, and nothing on stderr.
         XCTAssertEqual(try bash("progressctl", "set", "", environment: environment(bus: bus)), [])
         XCTAssertEqual(try bash("progressctl", "set", ""), [])
-        let daemon = try DaemonProcess(bus: bus)
-        defer { daemon.stop() }
+        try startDaemon()
         let environment = environment(bus: bus)
         for name in ["backup", "my copy", "photos"] {
             let started = try CommandResult.run("progressctl", ["start", name], environment: environment)
@@ -157,10 +157,7 @@ final class CompletionTests: XCTestCase {
 
     func testFishCompletesOptionsChoicesAndTasks() throws {
         guard FileManager.default.isExecutableFile(atPath: "/usr/bin/fish") else { throw XCTSkip("fish is not installed") }
-        let bus = try PrivateBus()
-        defer { bus.stop() }
-        let daemon = try DaemonProcess(bus: bus)
-        defer { daemon.stop() }
+        try startDaemon()
         let environment = environment(bus: bus)
         _ = try CommandResult.run("progressctl", ["start", "backup"], environment: environment)
         for command in ["start", "set", "list", "get", "watch", "run", "pipe", "render"] {

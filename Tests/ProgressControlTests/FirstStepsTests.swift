@@ -5,14 +5,12 @@ import XCTest
 /// The README's first steps as a new user takes them: `make run` says where progressctl is
 /// and the line that puts it on PATH, and that line makes the examples work as written;
 /// `make install PREFIX=$HOME/.local` puts everything where a user's session finds it.
-final class FirstStepsTests: XCTestCase {
+final class FirstStepsTests: DaemonTestCase {
+    override var startsBusAtSetUp: Bool { false }
     let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
 
     func testMakeRunPrintsThePathLineThatMakesTheExamplesWork() throws {
-        let bus = try PrivateBus()
-        defer { bus.stop() }
-        let daemon = try DaemonProcess(bus: bus)
-        defer { daemon.stop() }
+        try startDaemon()
         // With a session bus, make run's script says where progressctl is, then runs the daemon
         // (here with --version, so that it returns at once).
         let binary = BuildProducts.url(of: "progressd").path

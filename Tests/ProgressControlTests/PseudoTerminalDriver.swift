@@ -58,7 +58,7 @@ struct PseudoTerminalDriver {
             if status is None:
                 done, raw = os.waitpid(pid, os.WNOHANG | os.WUNTRACED)
                 if done and os.WIFSTOPPED(raw):
-                    time.sleep(0.2)
+                    # progressctl gives the terminal back before it stops itself: stopped, it has.
                     report["stopped"] = mode()
                     os.kill(pid, signal.SIGCONT)
                 elif done:

@@ -5,7 +5,9 @@ import XCTest
 /// The shell examples of the README and of docs/ (their `<!-- shell-scripts -->` regions),
 /// each run as written, each printing exactly the text block that follows it. Each page's
 /// scripts run in order against a daemon of their own, as a reader would try them.
-final class ReadmeScriptTests: XCTestCase {
+final class ReadmeScriptTests: DaemonTestCase {
+    override var startsDaemonAtSetUp: Bool { false }
+
     func testEveryScriptPrintsWhatThePageSays() throws {
         let pages = try ManualPages.regions("shell-scripts")
         let counts = Dictionary(uniqueKeysWithValues: pages.map { page in
@@ -18,10 +20,8 @@ final class ReadmeScriptTests: XCTestCase {
     }
 
     private func run(_ scripts: [(code: String, output: String)], of page: String) throws {
-        let bus = try PrivateBus()
-        defer { bus.stop() }
-        let daemon = try DaemonProcess(bus: bus)
-        defer { daemon.stop() }
+        // A state directory of the page's own: its daemon starts with no tasks.
+        try startDaemon(["--state-directory", bus.scratchFile("state").path])
         let work = FileManager.default.temporaryDirectory.appendingPathComponent("scripts-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: work, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: work) }

@@ -6,7 +6,9 @@ import XCTest
 /// Issue 12: under tmux a title cleared the screen, a newline in a unit forged a table row
 /// and an OSC sequence retitled the terminal. progressctl never writes a control character
 /// that came from the daemon, whatever the daemon sends.
-final class TerminalTextTests: XCTestCase {
+final class TerminalTextTests: DaemonTestCase {
+    override var startsBusAtSetUp: Bool { false }
+
     func testControlCharactersAreShownEscapedAsLsDoes() {
         XCTAssertEqual(TerminalText.shown("a\nb\r\t\u{1B}[2J\u{7F}\u{01}"), "a\\nb\\r\\t\\e[2J\\x7f\\x01")
         let c1 = TerminalText.shown("x\u{9B}2J")
@@ -54,9 +56,7 @@ final class TerminalTextTests: XCTestCase {
     }
 
     func testListShowsBidiTitlesIsolatedAndTheDaemonsRefusalEscaped() throws {
-        let bus = try PrivateBus()
-        let daemon = try DaemonProcess(bus: bus)
-        defer { daemon.stop(); bus.stop() }
+        try startDaemon()
         var environment = bus.environment
         environment["LC_ALL"] = "C.UTF-8"
         let ctl = BuildProducts.url(of: "progressctl").path

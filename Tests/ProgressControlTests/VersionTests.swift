@@ -5,13 +5,12 @@ import XCTest
 
 /// The three programs' `--version` against the version a running daemon reports on the
 /// bus, so that a bug report's "progressctl --version" says what the daemon says.
-final class VersionTests: XCTestCase {
+final class VersionTests: DaemonTestCase {
+    override var startsBusAtSetUp: Bool { false }
+
     func testEveryProgramPrintsTheManagersVersionProperty() throws {
-        let bus = try PrivateBus()
-        defer { bus.stop() }
-        let daemon = try DaemonProcess(bus: bus)
-        defer { daemon.stop() }
-        let reply = try bus.connect().call(
+        try startDaemon()
+        let reply = try client.call(
             BusNames.busName, BusNames.managerPath, BusNames.propertiesInterface, "Get",
             [.string(BusNames.managerInterface), .string("Version")])
         let version = try XCTUnwrap(reply.first?.unboxed.string)

@@ -12,7 +12,9 @@ import XCTest
 /// its deadline and each announcement is seen at the exact time it is said. Both doors are
 /// heard: the broadcast Announcement signal on the bus, and `onAnnouncement` (what the
 /// AT-SPI export speaks; AccessibilityBudgetTests proves that wiring on a real progressd).
-final class AnnouncementPacingTests: XCTestCase {
+final class AnnouncementPacingTests: DaemonTestCase {
+    /// The service runs in this process: the fixture gives the bus, no progressd.
+    override var startsDaemonAtSetUp: Bool { false }
     struct PlainTexts: TaskDescribing {
         func label(wholePercent: Int) -> String { "\(wholePercent) %" }
         func detail(of task: ProgressTask) -> String { "" }
@@ -22,7 +24,6 @@ final class AnnouncementPacingTests: XCTestCase {
     }
 
     private let clock = ManualTimerClock()
-    private var bus: PrivateBus!
     private var service: ProgressService!
     private var connection: OpaquePointer!
     private var hearer: BusConnection!
@@ -31,7 +32,7 @@ final class AnnouncementPacingTests: XCTestCase {
     private var broadcast = 0
 
     override func setUpWithError() throws {
-        bus = try PrivateBus()
+        try super.setUpWithError()
         var error: UnsafeMutablePointer<GError>?
         let flags = GDBusConnectionFlags(
             rawValue: G_DBUS_CONNECTION_FLAGS_AUTHENTICATION_CLIENT.rawValue | G_DBUS_CONNECTION_FLAGS_MESSAGE_BUS_CONNECTION.rawValue)
@@ -54,12 +55,12 @@ final class AnnouncementPacingTests: XCTestCase {
         service?.unregister()
         service = nil
         hearer = nil
-        bus?.stop()
+        super.tearDown()
     }
 
     /// Commits what was performed (an idle source), then returns once the hearer has every
     /// signal the service sent before: a Ping of the service's connection is answered after them.
-    private func settle() throws {
+    private func settleService() throws {
         BusConnection.drain()
         let unique = String(cString: g_dbus_connection_get_unique_name(connection))
         try hearer.call(unique, "/", "org.freedesktop.DBus.Peer", "Ping")
@@ -80,26 +81,26 @@ final class AnnouncementPacingTests: XCTestCase {
                 XCTAssertNil(service.context.perform(.start(try TaskName("p\(process)-\(index)"), update), by: origin))
             }
         }
-        try settle()
+        try settleService()
         for process in 0..<5 {
             let origin = ChangeOrigin.client(ClientID(":1.\(9000 + process)"))
             for index in 0..<199 {
                 XCTAssertNil(service.context.perform(.setFraction(try TaskName("p\(process)-\(index)"), 0.5), by: origin))
             }
         }
-        try settle()
+        try settleService()
         XCTAssertEqual(said.count, 1, "the first is said at once, the rest wait")
         clock.advance(micros: interval - 1)
-        try settle()
+        try settleService()
         XCTAssertEqual(said.count, 1, "nothing more within the interval")
         clock.advance(micros: 1)
-        try settle()
+        try settleService()
         XCTAssertEqual(said.count, 2, "what waited is said when the interval is over")
         guard case .summary(let summary)? = said.last?.spoken else { return XCTFail("a summary of what waited: \(said)") }
         XCTAssertGreaterThan(summary.moving, 900, "the summary counts the tasks that waited")
         // Short of the stall time (30 s without a move), when there would be news again.
         clock.advance(seconds: 20)
-        try settle()
+        try settleService()
         let times = said.map { $0.micros - began }
         XCTAssertEqual(times, [0, interval], "then the stream is quiet")
         XCTAssertEqual(broadcast, said.count, "the same announcements at both doors")

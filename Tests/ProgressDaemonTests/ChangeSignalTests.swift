@@ -38,7 +38,6 @@ final class ChangeSignalTests: DaemonTestCase {
                 [.string("flood"), .double(Double(step) / Double(count))])
         }
         try manager("List")  // every SetFraction before it has been handled
-        let handled = Date().timeIntervalSinceReferenceDate
         XCTAssertTrue(
             BusConnection.pump(seconds: 10) { recorder.values("Fraction").last == .double(1) },
             "the trailing signal with the last value arrives")
@@ -54,7 +53,6 @@ final class ChangeSignalTests: DaemonTestCase {
         XCTAssertEqual(try property("flood", "Serial"), .uint64(UInt64(count)))
         XCTAssertEqual(try property("flood", "UpdatesFrequently"), .bool(true))
         XCTAssertTrue(recorder.values("UpdatesFrequently").contains(.bool(true)))
-        XCTAssertLessThan(handled - began, 120, "sanity: the flood was handled")
     }
 
     func testAFloodOnManyTasksIsCoalescedPerTask() throws {
@@ -93,7 +91,7 @@ final class HeldSignalTests: DaemonTestCase {
         let recorder = try recordProperties(of: "slow")
         try manager("SetFraction", [.string("slow"), .double(0.2)])  // within a second of InterfacesAdded: held
         let sent = Date().timeIntervalSinceReferenceDate
-        BusConnection.drain()
+        try settle()  // a signal sent at once would be in before this reply
         XCTAssertTrue(recorder.changes.isEmpty, "held, not sent at once")
         XCTAssertTrue(BusConnection.pump(seconds: 5) { recorder.values("Fraction") == [.double(0.2)] })
         XCTAssertGreaterThan(Date().timeIntervalSinceReferenceDate - sent, 0.3, "it waited for the interval")

@@ -5,26 +5,26 @@ import ProgressClient
 import ProgressTestSupport
 import XCTest
 
-final class DaemonLifecycleTests: XCTestCase {
+final class DaemonLifecycleTests: DaemonTestCase {
+    override var startsBusAtSetUp: Bool { false }
+
     /// systemd's Restart=on-failure relies on this: a lost bus is an error exit.
     func testTheDaemonExitsNonZeroWhenTheBusGoesAway() throws {
-        let bus = try PrivateBus()
-        let daemon = try DaemonProcess(bus: bus)
-        bus.stop()
-        XCTAssertEqual(daemon.waitForExit(), 1, "exits on its own")
-        let errors = daemon.errors
+        try startDaemon()
+        stopBus()
+        let (status, errors) = daemonExited()
+        XCTAssertEqual(status, 1, "exits on its own")
         XCTAssertTrue(errors.contains("the bus connection closed"), errors)
         XCTAssertFalse(errors.contains("could not own"), "one reason, not two: \(errors)")
     }
 
     func testASecondDaemonDoesNotTakeTheName() throws {
-        let bus = try PrivateBus()
-        defer { bus.stop() }
-        let first = try DaemonProcess(bus: bus)
+        try startDaemon()
         let second = try CommandResult.run(BuildProducts.url(of: "progressd").path, [], environment: bus.environment)
         XCTAssertEqual(second.status, 1)
         XCTAssertTrue(second.errors.contains("could not own org.progressd.Progress1: another instance is running"), second.errors)
-        XCTAssertEqual(first.stop(), 0)
+        XCTAssertEqual(daemon.stop(), 0, "the first one still runs, and exits 0 on SIGTERM")
+        daemon = nil
     }
 
     func testBadFlagsAreUsageErrors() throws {

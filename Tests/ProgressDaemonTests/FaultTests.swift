@@ -9,7 +9,9 @@ import Glibc
 #endif
 
 /// What happens when clients, the daemon or the bus die.
-final class FaultTests: XCTestCase {
+final class FaultTests: DaemonTestCase {
+    override var startsDaemonAtSetUp: Bool { false }
+
     func state(_ client: BusConnection, _ name: String) -> [String: BusValue]? {
         try? client.call(BusNames.busName, BusNames.managerPath, BusNames.managerInterface, "Describe",
                          [.string(name), .string("")]).first?.dictionary
@@ -17,11 +19,7 @@ final class FaultTests: XCTestCase {
 
     /// A job killed with SIGKILL: its `caller` task fails at once; a lease task stalls, then expires.
     func testKilledClients() throws {
-        let bus = try PrivateBus()
-        defer { bus.stop() }
-        let daemon = try DaemonProcess(bus: bus)
-        defer { daemon.stop() }
-        let client = try bus.connect()
+        try startDaemon()
 
         let run = Process()
         run.executableURL = BuildProducts.url(of: "progressctl")
@@ -59,10 +57,7 @@ final class FaultTests: XCTestCase {
 
     /// SIGKILL while a client streams updates: every outcome the daemon replied to is there after a restart.
     func testTheDaemonKilledUnderLoadKeepsEveryTransitionItRepliedTo() throws {
-        let bus = try PrivateBus()
-        defer { bus.stop() }
-        var daemon = try DaemonProcess(bus: bus)
-        let client = try bus.connect()
+        try startDaemon()
         func call(_ method: String, _ arguments: [BusValue]) throws {
             try client.call(BusNames.busName, BusNames.managerPath, BusNames.managerInterface, method, arguments)
         }
@@ -84,9 +79,7 @@ final class FaultTests: XCTestCase {
                 replied[name] = "finished"
             }
         }
-        daemon.kill()
-        daemon = try DaemonProcess(bus: bus)
-        defer { daemon.stop() }
+        try restartDaemon(killing: true)
         for (name, outcome) in replied {
             XCTAssertEqual(state(client, name)?["State"]?.string, outcome, name)
         }
@@ -96,10 +89,7 @@ final class FaultTests: XCTestCase {
     /// Group commit: Starts that arrive together are synced once, and SIGKILL right after the
     /// replies loses none of them.
     func testStartsRepliedToInOneGroupSurviveSIGKILL() throws {
-        let bus = try PrivateBus()
-        defer { bus.stop() }
-        var daemon = try DaemonProcess(bus: bus)
-        let client = try bus.connect()
+        try startDaemon()
         var replied: [String] = []
         for round in 0..<4 {
             let names = (0..<64).map { "group\(round)-\($0)" }
@@ -110,10 +100,8 @@ final class FaultTests: XCTestCase {
                 if case .success = result { replied.append(name) }
             }
         }
-        daemon.kill()
         XCTAssertEqual(replied.count, 256, "every Start was answered")
-        daemon = try DaemonProcess(bus: bus)
-        defer { daemon.stop() }
+        try restartDaemon(killing: true)
         let listed = try client.call(BusNames.busName, BusNames.managerPath, BusNames.managerInterface, "List").first?.strings ?? []
         XCTAssertEqual(Set(replied).subtracting(listed), [], "no replied Start is lost")
     }
@@ -123,21 +111,17 @@ final class FaultTests: XCTestCase {
     func testALostBusExitsNonZeroWithTheStateSaved() throws {
         let state = Scratch.directory("fault-state")
         defer { try? FileManager.default.removeItem(at: state) }
-        var bus = try PrivateBus()
-        let daemon = try DaemonProcess(bus: bus, arguments: ["--state-directory", state.path])
-        let client = try bus.connect()
+        try startDaemon(["--state-directory", state.path])
         _ = try client.call(BusNames.busName, BusNames.managerPath, BusNames.managerInterface, "Start",
                             [.string("copy"), .vardict([])])
         _ = try client.call(BusNames.busName, BusNames.managerPath, BusNames.managerInterface, "SetFraction",
                             [.string("copy"), .double(0.25)])
         _ = try client.call(BusNames.busName, BusNames.managerPath, BusNames.managerInterface, "SetFraction",
                             [.string("copy"), .double(0.75)])  // within a second: only in memory so far
-        bus.stop()
-        XCTAssertEqual(daemon.waitForExit(), 1, "exits on its own")
-        bus = try PrivateBus()
-        defer { bus.stop() }
-        let restarted = try DaemonProcess(bus: bus, arguments: ["--state-directory", state.path])
-        defer { restarted.stop() }
-        XCTAssertEqual(self.state(try bus.connect(), "copy")?["Fraction"], .double(0.75))
+        stopBus()
+        XCTAssertEqual(daemonExited().status, 1, "exits on its own")
+        try startBus()
+        try startDaemon(["--state-directory", state.path])
+        XCTAssertEqual(self.state(client, "copy")?["Fraction"], .double(0.75))
     }
 }

@@ -57,10 +57,10 @@ final class JournalCrashTests: DaemonTestCase {
 
 /// A state directory the daemon can not use: one line, and an exit status systemd does not
 /// restart in a loop.
-final class StateDirectoryExitTests: XCTestCase {
+final class StateDirectoryExitTests: DaemonTestCase {
+    override var startsDaemonAtSetUp: Bool { false }
+
     func testAStateDirectoryThatIsAFileExits78WithOneLine() throws {
-        let bus = try PrivateBus()
-        defer { bus.stop() }
         let file = bus.stateDirectory.deletingLastPathComponent().appendingPathComponent("not-a-directory")
         XCTAssertTrue(FileManager.default.createFile(atPath: file.path, contents: Data()))
         let result = try CommandResult.run(

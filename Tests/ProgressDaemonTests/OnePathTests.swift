@@ -9,7 +9,10 @@ import XCTest
 /// tasks reach every output as one batch through the stream (a new output needs no start-up
 /// code of its own), inputs act only after that, and departures and the stop are events
 /// every part hears in the same order.
-final class OnePathTests: XCTestCase {
+final class OnePathTests: DaemonTestCase {
+    /// The service runs in this process, on the fixture's bus when a test starts one.
+    override var startsBusAtSetUp: Bool { false }
+
     /// A new output: nothing but `publish`, `clientLeft` and `stop`.
     final class NewOutput: ChangeOutput {
         var log: [String] = []
@@ -45,8 +48,7 @@ final class OnePathTests: XCTestCase {
     }
 
     func testANewOutputHearsTheRestoredTasksAsABatchBeforeAnyInputActs() throws {
-        let bus = try PrivateBus()
-        defer { bus.stop() }
+        try startBus()
         var error: UnsafeMutablePointer<GError>?
         let flags = GDBusConnectionFlags(
             rawValue: G_DBUS_CONNECTION_FLAGS_AUTHENTICATION_CLIENT.rawValue | G_DBUS_CONNECTION_FLAGS_MESSAGE_BUS_CONNECTION.rawValue)

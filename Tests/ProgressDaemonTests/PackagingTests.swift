@@ -6,7 +6,9 @@ import ProgressTestSupport
 import XCTest
 
 /// The activation file and the user unit, as `make install` writes them.
-final class PackagingTests: XCTestCase {
+final class PackagingTests: DaemonTestCase {
+    override var startsBusAtSetUp: Bool { false }
+
     static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent()
 
@@ -18,14 +20,7 @@ final class PackagingTests: XCTestCase {
 
     /// The bus starts progressd on the first call to its name, from the activation file alone.
     func testTheBusActivatesTheDaemon() throws {
-        let services = FileManager.default.temporaryDirectory.appendingPathComponent("services-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: services, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: services) }
-        try installed("dbus/org.progressd.Progress1.service")
-            .write(to: services.appendingPathComponent("org.progressd.Progress1.service"), atomically: true, encoding: .utf8)
-        let bus = try PrivateBus(serviceDirectory: services)
-        defer { bus.stop() }
-        let client = try bus.connect()
+        try startBus(activating: ["org.progressd.Progress1"])
         let reply = try client.call(
             "org.freedesktop.DBus", "/org/freedesktop/DBus", "org.freedesktop.DBus", "StartServiceByName",
             [.string(BusNames.busName), .uint32(0)])
@@ -52,15 +47,7 @@ final class PackagingTests: XCTestCase {
         XCTAssertEqual(drawn.status, 0, drawn.errors)
         XCTAssertEqual(Array(try Data(contentsOf: image).prefix(8)), [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A])
 
-        let services = bin.appendingPathComponent("services")
-        try FileManager.default.createDirectory(at: services, withIntermediateDirectories: true)
-        for service in ["org.progressd.Progress1", "org.progressd.Renderer1"] {
-            try String(contentsOf: Self.root.appendingPathComponent("dbus/\(service).service"), encoding: .utf8)
-                .replacingOccurrences(of: "@bindir@", with: bin.path)
-                .write(to: services.appendingPathComponent("\(service).service"), atomically: true, encoding: .utf8)
-        }
-        let bus = try PrivateBus(serviceDirectory: services)
-        defer { bus.stop() }
+        try startBus(activating: ["org.progressd.Progress1", "org.progressd.Renderer1"], bindir: bin)
         let environment = bus.environment
         for command in [["start", "copy"], ["set", "copy", "0.5"]] {
             let done = try CommandResult.run(bin.appendingPathComponent("progressctl").path, command, environment: environment)

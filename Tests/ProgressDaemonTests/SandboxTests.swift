@@ -15,17 +15,14 @@ final class SandboxTests: DaemonTestCase {
     var sandboxed: BusConnection!
 
     override func setUpWithError() throws {
-        try FlatpakSandbox.requireSandbox()
         try super.setUpWithError()
-        app = try FlatpakSandbox(appId: "org.example.Sandboxed", busAddress: bus.address, talk: BusNames.busName)
-        otherApp = try FlatpakSandbox(appId: "org.example.Other", busAddress: bus.address, talk: BusNames.busName)
+        app = try sandbox("org.example.Sandboxed")
+        otherApp = try sandbox("org.example.Other")
         sandboxed = try app.connect()
     }
 
     override func tearDown() {
         sandboxed = nil
-        app?.stop()
-        otherApp?.stop()
         super.tearDown()
     }
 

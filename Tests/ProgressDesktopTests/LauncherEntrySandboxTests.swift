@@ -11,14 +11,8 @@ final class LauncherEntrySandboxTests: LauncherEntryTestCase {
     var app: FlatpakSandbox!
 
     override func setUpWithError() throws {
-        try FlatpakSandbox.requireSandbox()
         try super.setUpWithError()
-        app = try FlatpakSandbox(appId: "org.example.Sandboxed", busAddress: bus.address, talk: BusNames.busName)
-    }
-
-    override func tearDown() {
-        app?.stop()
-        super.tearDown()
+        app = try sandbox("org.example.Sandboxed")
     }
 
     func testASandboxedAppCannotSetAnotherAppsDockProgress() throws {

@@ -15,9 +15,10 @@ import XCTest
 /// only with `clock.advance`, which runs the output's timer when its deadline comes, so
 /// "at most once a second" and "nothing more afterwards" are checked exactly, without
 /// waiting. NotificationSpecTests keeps the rules' texts and wiring on a real progressd.
-final class NotificationPacingTests: XCTestCase {
+final class NotificationPacingTests: DaemonTestCase {
+    /// The service runs in this process: the fixture gives the bus, no progressd.
+    override var startsDaemonAtSetUp: Bool { false }
     private let clock = ManualTimerClock()
-    private var bus: PrivateBus!
     private var server: HelperProcess!
     private var service: ProgressService!
     /// The daemon's connection: its calls reach the server in the order it made them.
@@ -26,12 +27,13 @@ final class NotificationPacingTests: XCTestCase {
     private let origin = ChangeOrigin.client(ClientID(":1.9999"))
 
     override func setUpWithError() throws {
-        bus = try PrivateBus()
+        try super.setUpWithError()
         server = try HelperProcess(
             "/usr/bin/python3",
             [NotificationSpecTestCase.helpersDirectory.appendingPathComponent("notification-server.py").path,
              "body,body-markup,actions,persistence"],
             environment: bus.environment, readsCommands: true)
+        helpers.append(server)
         XCTAssertNotNil(server.waitForLine { $0.contains("\"ready\"") }, "the server started")
         var error: UnsafeMutablePointer<GError>?
         let flags = GDBusConnectionFlags(
@@ -47,14 +49,13 @@ final class NotificationPacingTests: XCTestCase {
         try service.register()
         // The output asks what the server can do as soon as it sees it.
         XCTAssertTrue(BusConnection.pump(seconds: 10) { self.events("capabilities").count == 1 })
-        try settle()
+        try settleService()
     }
 
     override func tearDown() {
         service?.unregister()
         service = nil
-        server?.stop()
-        bus?.stop()
+        super.tearDown()
     }
 
     private func events(_ kind: String) -> [[String: Any]] {
@@ -71,7 +72,7 @@ final class NotificationPacingTests: XCTestCase {
     /// so far, and the server has printed it: a GetCapabilities on the output's connection
     /// is printed after every Notify sent before it, and the replies that came before its
     /// own have been handled (a reply may send the newest state: then again).
-    private func settle(file: StaticString = #filePath, line: UInt = #line) throws {
+    private func settleService(file: StaticString = #filePath, line: UInt = #line) throws {
         for _ in 0..<20 {
             BusConnection.drain()  // the group commit (an idle source) and what arrived
             let before = server.lines.count
@@ -102,35 +103,35 @@ final class NotificationPacingTests: XCTestCase {
     /// of the whole burst, and nothing comes after.
     func testABurstsSummaryIsUpdatedAtMostOnceASecondAndEndsWithTheWholeCount() throws {
         fail("t0", title: "Task 0", app: "org.example.Backup")
-        try settle()
+        try settleService()
         XCTAssertEqual(summaries, ["Task 0"], "the first outcome is told at once, alone")
         for index in 1...3 { fail("t\(index)", title: "Task \(index)", app: "org.example.Backup") }
-        try settle()
+        try settleService()
         XCTAssertEqual(summaries, ["Task 0", "2 tasks failed"], "the summary goes at once the first time, with what came by then")
         clock.advance(micros: 999_999)
-        try settle()
+        try settleService()
         XCTAssertEqual(summaries.count, 2, "not again within the second: \(summaries)")
         clock.advance(micros: 1)
-        try settle()
+        try settleService()
         XCTAssertEqual(summaries.last, "4 tasks failed", "a second after the last one, the summary is updated")
         fail("t4", title: "Task 4", app: "org.example.Backup")
-        try settle()
+        try settleService()
         XCTAssertEqual(summaries.count, 3, "not again within the second: \(summaries)")
         clock.advance(seconds: 1)
-        try settle()
+        try settleService()
         XCTAssertEqual(summaries.last, "5 tasks failed")
         // A burst that keeps coming for three seconds, ten failures each tenth of a second.
         for step in 0..<30 {
             for index in 0..<10 { fail("s\(step)-\(index)", title: "Step \(step)", app: "org.example.Backup") }
-            try settle()
+            try settleService()
             clock.advance(micros: 100_000)
         }
-        try settle()
+        try settleService()
         let during = summaries.count - 4
         XCTAssertLessThanOrEqual(during, 3, "at most one summary a second over three seconds: \(summaries)")
         XCTAssertGreaterThanOrEqual(during, 2, "updated while the burst goes on: \(summaries)")
         clock.advance(seconds: 60)
-        try settle()
+        try settleService()
         XCTAssertEqual(summaries.last, "305 tasks failed", "the summary ends with the whole count: \(summaries.suffix(3))")
         let all = notifies
         XCTAssertEqual(all.map { ($0["open"] as? [Int])?.count ?? 0 }.max(), 1, "one notification on screen at any time")
@@ -143,9 +144,9 @@ final class NotificationPacingTests: XCTestCase {
     func testAStartAndFailInOneGroupAreOneOutcome() throws {
         // Performed one after the other with no main loop turn between: one group.
         for round in 0..<5 { fail("quick\(round)", title: "Quick \(round)", app: "org.example.Q\(round)") }
-        try settle()
+        try settleService()
         clock.advance(seconds: 60)
-        try settle()
+        try settleService()
         XCTAssertEqual(summaries.sorted(), (0..<5).map { "Quick \($0)" }, "each failure told once, alone")
     }
 
@@ -154,14 +155,14 @@ final class NotificationPacingTests: XCTestCase {
         fail("a1", title: "Photos", app: "org.example.A")
         fail("b1", title: "Mail", app: "org.example.B")
         fail("a2", title: "Music", app: "org.example.A")
-        try settle()
+        try settleService()
         XCTAssertEqual(summaries.last, "2 tasks failed")
         XCTAssertEqual(notifies.last?["body"] as? String, "Photos, Music")
         XCTAssertEqual((notifies.last?["open"] as? [Int])?.count, 2, "one for A's burst, one for B")
         for index in 0..<20 { fail("app\(index)", title: "App \(index)", app: "org.example.Many\(index)") }
-        try settle()
+        try settleService()
         clock.advance(seconds: 60)
-        try settle()
+        try settleService()
         // A and B hold two of the eight; six more apps get their own, the other 14 one shared summary.
         XCTAssertEqual(summaries.last { $0.hasSuffix("tasks failed") }, "14 tasks failed")
         XCTAssertEqual(notifies.map { ($0["open"] as? [Int])?.count ?? 0 }.max(), 9, "8 apps and the shared burst")

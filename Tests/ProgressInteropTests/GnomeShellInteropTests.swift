@@ -173,7 +173,7 @@ final class GnomeShellInteropTests: InteropTestCase {
         XCTAssertFalse(indicatorPresent)
 
         // progressd comes, a task at 42 %: the ring is there.
-        daemon = try DaemonProcess(bus: bus, arguments: daemonArguments, environment: environment)
+        try startDaemon()
         try manager("Start", [.string("copy"), .vardict([
             ("title", .string("Copying photos")), ("fraction", .double(0.42)), ("cancellable", .bool(true)),
             ("pausable", .bool(true)), ("lifetime", .string("persistent")),
@@ -218,7 +218,7 @@ final class GnomeShellInteropTests: InteropTestCase {
         daemon = nil
         waitForArc("progressd-gone") { $0 == 0 }
         XCTAssertFalse(indicatorPresent)
-        daemon = try DaemonProcess(bus: bus, arguments: daemonArguments, environment: environment)
+        try startDaemon()
         waitForArc("progressd-back") { $0 > at42 }
         XCTAssertTrue(indicatorPresent)
 
@@ -227,15 +227,5 @@ final class GnomeShellInteropTests: InteropTestCase {
         waitForArc("finished") { $0 == 0 }
         XCTAssertFalse(indicatorPresent)
         assertNoExtensionErrors()
-    }
-
-    func waitForProperty(_ name: String, _ property: String, _ expected: BusValue, file: StaticString = #filePath, line: UInt = #line) {
-        var last: BusValue?
-        let reached = BusConnection.pump(seconds: 10) {
-            last = try? client.call(BusNames.busName, BusNames.taskPath(try TaskName(name)), BusNames.propertiesInterface, "Get",
-                                    [.string(BusNames.taskInterface), .string(property)]).first?.unboxed
-            return last == expected
-        }
-        XCTAssertTrue(reached, "\(name).\(property) is \(String(describing: last))", file: file, line: line)
     }
 }

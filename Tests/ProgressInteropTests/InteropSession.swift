@@ -8,18 +8,10 @@ import XCTest
 /// XDG_DATA_DIRS (with an installed-looking org.example.Backup.desktop, "Photo Backup"),
 /// progressd, and helpers (PyGObject scripts, Xvfb and dunst) that all die with the test
 /// process: each hangs on a pipe from us, and when it closes they stop.
-class InteropTestCase: XCTestCase {
-    var bus: PrivateBus!
-    var daemon: DaemonProcess!
-    var client: BusConnection!
+class InteropTestCase: DaemonTestCase {
     var scratch: URL!
-    var helpers: [HelperProcess] = []
-    var daemonArguments: [String] { [] }
-    /// Whether processes of other users may use the bus (sway and waybar, which refuse root).
-    var busAllowsEveryUser: Bool { false }
-    /// D-Bus activation files the bus may start services from (none unless a test needs
-    /// some: GNOME Shell's helpers); called once the scratch folder exists.
-    func busServiceDirectory() throws -> URL? { nil }
+    /// The session's environment (`environment`), with the class's flags.
+    override var daemonEnvironment: [String: String] { environment }
 
     static let helperDirectory = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("helpers")
 
@@ -36,23 +28,17 @@ class InteropTestCase: XCTestCase {
         try FileManager.default.setAttributes([.posixPermissions: 0o700], ofItemAtPath: scratch.appendingPathComponent("run").path)
         try "[Desktop Entry]\nType=Application\nName=Photo Backup\nExec=true\n"
             .write(to: applications.appendingPathComponent("org.example.Backup.desktop"), atomically: true, encoding: .utf8)
-        bus = try PrivateBus(serviceDirectory: try busServiceDirectory(), everyUser: busAllowsEveryUser)
-        try setUpBeforeDaemon()
-        daemon = try DaemonProcess(bus: bus, arguments: daemonArguments, environment: environment)
-        client = try bus.connect()
+        // The bus (which may start the services of `busServiceDirectory`), then progressd.
+        try super.setUpWithError()
     }
+
+    override func prepareBus() throws { try setUpBeforeDaemon() }
 
     /// For a server (dunst) that must be on the bus before progressd.
     func setUpBeforeDaemon() throws {}
 
     override func tearDown() {
-        for helper in helpers { helper.stop() }
-        helpers = []
-        client = nil
-        if let daemon { XCTAssertEqual(daemon.stop(), 0) }
-        daemon = nil
-        bus?.stop()
-        bus = nil
+        super.tearDown()
         if let scratch { try? FileManager.default.removeItem(at: scratch) }
     }
 
@@ -89,10 +75,6 @@ class InteropTestCase: XCTestCase {
 
     // MARK: Reads
 
-    func manager(_ method: String, _ arguments: [BusValue] = [], on connection: BusConnection? = nil) throws -> [BusValue] {
-        try (connection ?? client).call(BusNames.busName, BusNames.managerPath, BusNames.managerInterface, method, arguments)
-    }
-
     func snapshot() throws -> [String: [String: BusValue]] {
         var tasks: [String: [String: BusValue]] = [:]
         for (name, value) in try manager("Snapshot", [.string("")]).first?.dictionary ?? [:] { tasks[name] = value.dictionary ?? [:] }
@@ -108,11 +90,6 @@ class InteropTestCase: XCTestCase {
             return condition(last)
         }
         return last
-    }
-
-    func nameOwner(_ name: String) -> String? {
-        try? client.call("org.freedesktop.DBus", "/org/freedesktop/DBus", "org.freedesktop.DBus", "GetNameOwner", [.string(name)])
-            .first?.string
     }
 
     /// Lets the main context (and time) run for `seconds`.

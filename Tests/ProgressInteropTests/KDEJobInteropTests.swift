@@ -7,12 +7,8 @@ import XCTest
 
 /// progressd serving KDE jobs to real clients (`make interop`, which installs kde-cli-tools):
 /// kioclient5 copying a slow HTTP download on a private bus, and a V1-only script.
-final class KDEJobInteropTests: XCTestCase {
-    var bus: PrivateBus!
-    var daemon: DaemonProcess!
-    var client: BusConnection!
+final class KDEJobInteropTests: DaemonTestCase {
     var scratch: URL!
-    var helpers: [HelperProcess] = []
     static let helpers = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("helpers")
     let task = "kde/org.kde.kioclient/1"
 
@@ -20,9 +16,7 @@ final class KDEJobInteropTests: XCTestCase {
         guard ProcessInfo.processInfo.environment["PROGRESSD_INTEROP"] == "1" else {
             throw XCTSkip("real-client tests run with `make interop`")
         }
-        bus = try PrivateBus()
-        daemon = try DaemonProcess(bus: bus)
-        client = try bus.connect()
+        try super.setUpWithError()
         scratch = FileManager.default.temporaryDirectory.appendingPathComponent("progressd-kde-\(UUID().uuidString)")
         for folder in ["home", "runtime", "config", "files"] {
             try FileManager.default.createDirectory(at: scratch.appendingPathComponent(folder), withIntermediateDirectories: true)
@@ -34,8 +28,6 @@ final class KDEJobInteropTests: XCTestCase {
     }
 
     override func tearDown() {
-        for helper in helpers { helper.stop() }
-        helpers.removeAll()
         if let scratch, testRun?.hasSucceeded == false {
             for index in 0..<4 {
                 if let text = try? String(contentsOf: scratch.appendingPathComponent("stderr-\(index)"), encoding: .utf8), !text.isEmpty {
@@ -43,9 +35,7 @@ final class KDEJobInteropTests: XCTestCase {
                 }
             }
         }
-        client = nil
-        if let daemon { XCTAssertEqual(daemon.stop(), 0) }
-        bus?.stop()
+        super.tearDown()
         if let scratch { try? FileManager.default.removeItem(at: scratch) }
     }
 
@@ -75,7 +65,7 @@ final class KDEJobInteropTests: XCTestCase {
         return (copy, destination)
     }
 
-    private func property(_ name: String, _ property: String) -> BusValue? {
+    private func taskProperty(_ name: String, _ property: String) -> BusValue? {
         guard let path = try? BusNames.taskPath(TaskName(name)) else { return nil }
         return (try? client.call(BusNames.busName, path, BusNames.propertiesInterface, "Get",
                                  [.string(BusNames.taskInterface), .string(property)]))?.first?.unboxed
@@ -93,24 +83,24 @@ final class KDEJobInteropTests: XCTestCase {
         let started = Date()
         let (copy, destination) = try startCopy()
         waitFor("the copy's task with bytes") {
-            if case .uint64(let completed)? = property(task, "Completed") { return completed > 0 }
+            if case .uint64(let completed)? = taskProperty(task, "Completed") { return completed > 0 }
             return false
         }
         print("kioclient5's job became a task after \(String(format: "%.2f", Date().timeIntervalSince(started))) s")
-        XCTAssertEqual(property(task, "Total"), .uint64(8_000_000))
-        XCTAssertEqual(property(task, "Unit"), .string("bytes"))
-        XCTAssertEqual(property(task, "AppId"), .string("org.kde.kioclient"))
-        XCTAssertEqual(property(task, "Cancellable"), .bool(true))
-        if case .double(let fraction)? = property(task, "Fraction") { XCTAssertGreaterThan(fraction, 0) } else { XCTFail("no fraction") }
-        if case .string(let detail)? = property(task, "Detail") { XCTAssertTrue(detail.contains("8 MB"), detail) } else { XCTFail("no detail") }
-        if case .string(let message)? = property(task, "Message") { XCTAssertTrue(message.contains("127.0.0.1"), message) }
+        XCTAssertEqual(taskProperty(task, "Total"), .uint64(8_000_000))
+        XCTAssertEqual(taskProperty(task, "Unit"), .string("bytes"))
+        XCTAssertEqual(taskProperty(task, "AppId"), .string("org.kde.kioclient"))
+        XCTAssertEqual(taskProperty(task, "Cancellable"), .bool(true))
+        if case .double(let fraction)? = taskProperty(task, "Fraction") { XCTAssertGreaterThan(fraction, 0) } else { XCTFail("no fraction") }
+        if case .string(let detail)? = taskProperty(task, "Detail") { XCTAssertTrue(detail.contains("8 MB"), detail) } else { XCTFail("no detail") }
+        if case .string(let message)? = taskProperty(task, "Message") { XCTAssertTrue(message.contains("127.0.0.1"), message) }
 
         let cancel = try progressctl(["cancel", task])
         XCTAssertEqual(cancel.status, 0, cancel.errors)
         let status = copy.waitForExit(seconds: 20)
         XCTAssertNotNil(status, "kioclient5 did not stop")
         XCTAssertNotEqual(status, 0, "a cancelled copy exits non-zero")
-        waitFor("the task to read cancelled") { property(task, "State") == .string("cancelled") }
+        waitFor("the task to read cancelled") { taskProperty(task, "State") == .string("cancelled") }
         XCTAssertFalse(FileManager.default.fileExists(atPath: destination.path))
         XCTAssertFalse(FileManager.default.fileExists(atPath: destination.path + ".part"), "the partial file is removed")
         print("cancel to kioclient5's exit: within \(String(format: "%.2f", Date().timeIntervalSince(started))) s of the start")
@@ -118,24 +108,24 @@ final class KDEJobInteropTests: XCTestCase {
 
     func testKioclientKilledMidCopyLeavesAFailedTask() throws {
         let (copy, _) = try startCopy()
-        waitFor("the copy's task to run") { property(task, "State") == .string("running") }
+        waitFor("the copy's task to run") { taskProperty(task, "State") == .string("running") }
         copy.kill(SIGKILL)
-        waitFor("the task to fail") { property(task, "State") == .string("failed") }
-        XCTAssertEqual(property(task, "Message"), .string("the application closed unexpectedly"))
+        waitFor("the task to fail") { taskProperty(task, "State") == .string("failed") }
+        XCTAssertEqual(taskProperty(task, "Message"), .string("the application closed unexpectedly"))
     }
 
     func testAV1OnlyClientIsATaskAndCanBeCancelled() throws {
         let job = try run("/usr/bin/python3", [Self.helpers.appendingPathComponent("kde-v1-client.py").path])
         let name = "kde/kv1job/1"
         waitFor("the V1 job's files") {
-            if case .uint64(let completed)? = property(name, "Completed") { return completed > 0 }
+            if case .uint64(let completed)? = taskProperty(name, "Completed") { return completed > 0 }
             return false
         }
-        XCTAssertEqual(property(name, "Unit"), .string("files"))
-        XCTAssertEqual(property(name, "Total"), .uint64(100))
-        XCTAssertEqual(property(name, "Message"), .string("Fetching; Source: ftp://example/file"))
+        XCTAssertEqual(taskProperty(name, "Unit"), .string("files"))
+        XCTAssertEqual(taskProperty(name, "Total"), .uint64(100))
+        XCTAssertEqual(taskProperty(name, "Message"), .string("Fetching; Source: ftp://example/file"))
         XCTAssertEqual(try progressctl(["cancel", name]).status, 0)
         XCTAssertEqual(job.waitForExit(seconds: 20), 0, "the V1 client heard cancelRequested")
-        waitFor("the V1 task to read cancelled") { property(name, "State") == .string("cancelled") }
+        waitFor("the V1 task to read cancelled") { taskProperty(name, "State") == .string("cancelled") }
     }
 }

@@ -22,7 +22,9 @@ final class LauncherEntryInteropTests: InteropTestCase {
         tasks = waitForTasks { $0["launcher/org.example.Backup"]?["State"]?.string == "finished" }
         XCTAssertEqual(tasks["launcher/org.example.Backup"]?["State"]?.string, "finished", emitter.output)
         XCTAssertNotNil(emitter.waitForExit(seconds: 15))
-        pause(0.3)
+        // Gone from the bus: the daemon hears of it before the Snapshot that follows.
+        let emitterName = try XCTUnwrap(emitter.waitForLine("ready")?.split(separator: " ").last.map(String.init))
+        waitUntilGone(emitterName)
         XCTAssertEqual(try snapshot()["launcher/org.example.Backup"]?["State"]?.string, "finished", "leaving after the end is fine")
     }
 

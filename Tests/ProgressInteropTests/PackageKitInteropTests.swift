@@ -120,7 +120,7 @@ final class PackageKitInteropTests: SystemServiceInteropTestCase {
         let install = try pkcon(["-y", "install", "scribus;1.3.4-1.fc8;i386;fedora"])
         // Under way before progressd is there: pkcon prints its percentages.
         XCTAssertNotNil(install.waitForLine(seconds: 30) { $0.contains("Percentage") && !$0.contains("\t0") })
-        daemon = try DaemonProcess(bus: bus, arguments: daemonArguments, environment: environment)
+        try startDaemon()
         client = try bus.connect()
         let picked = follow(title: "Installing packages")
         XCTAssertEqual(picked.task?["State"]?.string, "finished", "\(picked)")

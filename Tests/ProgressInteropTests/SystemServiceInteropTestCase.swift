@@ -11,7 +11,7 @@ class SystemServiceInteropTestCase: InteropTestCase {
 
     /// Runs `script` (with a scratch directory) and waits until `names` have owners.
     func startServices(_ script: String, owning names: [String], seconds: Double = 60) throws {
-        system = try PrivateBus(system: true)
+        system = try extraBus(system: true)
         let log = scratch.appendingPathComponent("\(script).log")
         service = try HelperProcess(
             "/bin/sh", [Self.helperDirectory.appendingPathComponent(script).path, scratch.appendingPathComponent(script + ".d").path],
@@ -31,10 +31,5 @@ class SystemServiceInteropTestCase: InteropTestCase {
         var environment = super.environment
         environment["DBUS_SYSTEM_BUS_ADDRESS"] = system.address
         return environment
-    }
-
-    override func tearDown() {
-        super.tearDown()
-        system?.stop()
     }
 }

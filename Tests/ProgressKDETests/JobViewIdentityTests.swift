@@ -26,9 +26,7 @@ final class JobViewIdentityTests: KDETestCase {
     private func taskNames() throws -> [String] { try manager("List").first?.strings ?? [] }
 
     func testASandboxedAppCannotRequestAViewForAnotherApp() throws {
-        try FlatpakSandbox.requireSandbox()
-        let app = try FlatpakSandbox(appId: "org.example.Sandboxed", busAddress: bus.address, talk: server)
-        defer { app.stop() }
+        let app = try sandbox("org.example.Sandboxed", talk: server)
         let sandboxed = try app.connect()
         XCTAssertThrowsError(try requestView("org.victim.App", on: sandboxed)) { error in
             XCTAssertEqual((error as? BusCallError)?.name, "org.progressd.Progress1.Error.AccessDenied", "\(error)")

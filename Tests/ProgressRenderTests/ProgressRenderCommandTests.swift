@@ -4,7 +4,9 @@ import ProgressBus
 import ProgressTestSupport
 import XCTest
 
-final class ProgressRenderCommandTests: XCTestCase {
+final class ProgressRenderCommandTests: DaemonTestCase {
+    override var startsBusAtSetUp: Bool { false }
+
     func run(_ arguments: [String], environment: [String: String] = ProcessInfo.processInfo.environment) throws -> CommandResult {
         try CommandResult.run(BuildProducts.url(of: "progress-render").path, arguments, environment: environment)
     }
@@ -28,12 +30,8 @@ final class ProgressRenderCommandTests: XCTestCase {
     }
 
     func testALiveTask() throws {
-        let bus = try PrivateBus()
-        defer { bus.stop() }
-        let daemon = try DaemonProcess(bus: bus)
-        defer { daemon.stop() }
-        _ = try bus.connect().call(BusNames.busName, BusNames.managerPath, BusNames.managerInterface, "Start",
-                                   [.string("copy"), .vardict([("fraction", .double(0.6))])])
+        try startDaemon()
+        try start("copy", [("fraction", .double(0.6))])
         let file = FileManager.default.temporaryDirectory.appendingPathComponent("task-\(UUID().uuidString).png").path
         defer { try? FileManager.default.removeItem(atPath: file) }
         let result = try run(["--task", "copy", "--style", "striped", "--percent-label", "-o", file], environment: bus.environment)

@@ -13,7 +13,9 @@ import Glibc
 /// Issue 12: a 49 KB PNG declaring 20000x20000 was decoded in full before the size check
 /// (4.8 s, +1.6 GB); a label of 200,000 combining marks took 75 s; with progressd hung,
 /// Render {task} waited 25 s. Each is now refused within a documented bound.
-final class RendererLimitsTests: XCTestCase {
+final class RendererLimitsTests: DaemonTestCase {
+    override var startsBusAtSetUp: Bool { false }
+
     static func crc32(_ bytes: ArraySlice<UInt8>) -> UInt32 {
         var crc: UInt32 = 0xFFFF_FFFF
         for byte in bytes {
@@ -35,42 +37,35 @@ final class RendererLimitsTests: XCTestCase {
         return png
     }
 
-    func testAPNGBombIsRefusedFromItsHeaderInMilliseconds() throws {
-        var spec = RenderSpec()
-        spec.style = .skin
-        spec.trackImage = try Self.bomb()
-        spec.fillImage = try SkinTests.sliced(width: 20, height: 8, capX: 8, capY: 3)
-        let began = Date()
-        XCTAssertThrowsError(try ProgressRenderer.raster(spec)) { error in
-            XCTAssertEqual((error as? RenderError)?.name, "InvalidImage")
-            XCTAssertEqual((error as? RenderError)?.message, "track-image is 20000x20000; the limit is 1024 a side")
+    /// The header's size is judged before cairo reads a pixel: the bomb cut after its header
+    /// (nothing a decoder could read) is refused for its size, not as an unreadable PNG.
+    func testAPNGBombIsRefusedFromItsHeader() throws {
+        let bomb = try Self.bomb()
+        let headerOnly = Array(bomb.prefix(33))  // signature, IHDR and its CRC
+        for image in [bomb, headerOnly] {
+            var spec = RenderSpec()
+            spec.style = .skin
+            spec.trackImage = image
+            spec.fillImage = try SkinTests.sliced(width: 20, height: 8, capX: 8, capY: 3)
+            XCTAssertThrowsError(try ProgressRenderer.raster(spec)) { error in
+                XCTAssertEqual((error as? RenderError)?.name, "InvalidImage")
+                XCTAssertEqual((error as? RenderError)?.message, "track-image is 20000x20000; the limit is 1024 a side", "\(image.count) bytes")
+            }
         }
-        XCTAssertLessThan(Date().timeIntervalSince(began), 0.5, "no pixel decoded")
     }
 
+    /// The label's length in bytes is a refusal of the spec's parser, which shapes nothing.
     func testALongLabelIsRefusedBeforeShaping() {
         let marks = "a" + String(repeating: "\u{301}", count: 200_000)
-        let began = Date()
         XCTAssertThrowsError(try RenderSpec.parse([(key: "label", value: .string(marks))])) { error in
             XCTAssertEqual((error as? RenderError)?.message, "label is 400001 bytes; the limit is \(RenderSpec.maxLabelBytes)")
         }
-        XCTAssertLessThan(Date().timeIntervalSince(began), 1)
         XCTAssertNoThrow(try RenderSpec.parse([(key: "label", value: .string(String(repeating: "x", count: RenderSpec.maxLabelBytes)))]))
     }
 
     func testAHungProgressdIsATimeoutWithinTheBoundAndOthersAreServedMeanwhile() throws {
-        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        let services = FileManager.default.temporaryDirectory.appendingPathComponent("render-services-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: services, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: services) }
-        let bin = BuildProducts.url(of: "progress-render").deletingLastPathComponent().path
-        try String(contentsOf: root.appendingPathComponent("dbus/org.progressd.Renderer1.service"), encoding: .utf8)
-            .replacingOccurrences(of: "@bindir@", with: bin)
-            .write(to: services.appendingPathComponent("org.progressd.Renderer1.service"), atomically: true, encoding: .utf8)
-        let bus = try PrivateBus(serviceDirectory: services)
-        defer { bus.stop() }
-        let daemon = try DaemonProcess(bus: bus)
-        let client = try bus.connect()
+        try startBus(activating: ["org.progressd.Renderer1"])
+        try startDaemon()
         _ = try client.call(BusNames.busName, BusNames.managerPath, BusNames.managerInterface, "Start", [.string("copy"), .vardict([])])
         func render(_ spec: [(String, BusValue)]) throws {
             _ = try client.call(RendererService.busName, RendererService.path, RendererService.interface, "Render",
@@ -79,30 +74,28 @@ final class RendererLimitsTests: XCTestCase {
         try render([("fraction", .double(0.5))])  // the service is up before the clock starts
 
         kill(daemon.process.processIdentifier, SIGSTOP)
-        defer {
-            kill(daemon.process.processIdentifier, SIGCONT)
-            daemon.stop()
-        }
-        // The task's request waits for progressd without holding the next one.
-        let began = Date()
+        defer { kill(daemon.process.processIdentifier, SIGCONT) }
+        // The task's request waits for progressd without holding the next one: a request
+        // sent after it on the same connection is answered first, while it still waits.
+        var answered: [String] = []
         var outcome: Result<[BusValue], BusCallError>?
-        var answeredAfter = 0.0
         client.callAsync(RendererService.busName, RendererService.path, RendererService.interface, "Render",
                          [.vardict([("task", .string("copy"))])], autoStart: true) { result in
             outcome = result
-            answeredAfter = Date().timeIntervalSince(began)
+            answered.append("task")
         }
-        client.flush()
-        BusConnection.pump(seconds: 0.2) { false }
-        let other = Date()
-        try render([("fraction", .double(0.25)), ("label", .string("\u{202E}evil"))])
-        XCTAssertLessThan(Date().timeIntervalSince(other), 1, "another request is served while one waits for progressd")
-        XCTAssertNil(outcome, "the task's request is still waiting")
-        XCTAssertTrue(BusConnection.pump(seconds: 10) { outcome != nil })
+        var other: Result<[BusValue], BusCallError>?
+        client.callAsync(RendererService.busName, RendererService.path, RendererService.interface, "Render",
+                         [.vardict([("fraction", .double(0.25)), ("label", .string("\u{202E}evil"))])], autoStart: true) { result in
+            other = result
+            answered.append("other")
+        }
+        XCTAssertTrue(BusConnection.pump(seconds: 20) { other != nil })
+        if case .failure(let error)? = other { XCTFail("the other request: \(error)") }
+        XCTAssertEqual(answered, ["other"], "another request is served while the task's waits for progressd")
+        XCTAssertTrue(BusConnection.pump(seconds: 20) { outcome != nil })
         guard case .failure(let error)? = outcome else { return XCTFail("\(String(describing: outcome))") }
         XCTAssertEqual(error.name, RendererService.errorPrefix + "Unavailable")
         XCTAssertTrue(error.message.contains("did not answer within 2000 ms"), error.message)
-        XCTAssertGreaterThanOrEqual(answeredAfter, 1.5)
-        XCTAssertLessThan(answeredAfter, 6, "the documented bound is 2 seconds")
     }
 }

@@ -6,25 +6,9 @@ import ProgressTestSupport
 import XCTest
 
 /// org.progressd.Renderer1 on a private bus, started by D-Bus activation from its file.
-final class RendererServiceTests: XCTestCase {
-    var bus: PrivateBus!
-    var services: URL!
-
-    override func setUpWithError() throws {
-        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        services = FileManager.default.temporaryDirectory.appendingPathComponent("render-services-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: services, withIntermediateDirectories: true)
-        let bin = BuildProducts.url(of: "progress-render").deletingLastPathComponent().path
-        let activation = try String(contentsOf: root.appendingPathComponent("dbus/org.progressd.Renderer1.service"), encoding: .utf8)
-            .replacingOccurrences(of: "@bindir@", with: bin)
-        try activation.write(to: services.appendingPathComponent("org.progressd.Renderer1.service"), atomically: true, encoding: .utf8)
-        bus = try PrivateBus(serviceDirectory: services)
-    }
-
-    override func tearDown() {
-        bus?.stop()
-        try? FileManager.default.removeItem(at: services)
-    }
+final class RendererServiceTests: DaemonTestCase {
+    override var activatableServices: [String] { ["org.progressd.Renderer1"] }
+    override var startsDaemonAtSetUp: Bool { false }
 
     func render(_ spec: [(String, BusValue)], on connection: BusConnection) throws -> (bytes: [UInt8], info: [String: BusValue]) {
         let reply = try connection.call(RendererService.busName, RendererService.path, RendererService.interface, "Render",
@@ -34,7 +18,6 @@ final class RendererServiceTests: XCTestCase {
     }
 
     func testRenderByActivation() throws {
-        let client = try bus.connect()
         let (bytes, info) = try render([("style", .string("ring")), ("fraction", .double(0.42)), ("width", .uint32(64)),
                                         ("height", .uint32(64)), ("scale", .double(2)), ("label", .string("percent")),
                                         ("locale", .string("fr_FR")), ("title", .string("Copie"))], on: client)
@@ -51,7 +34,6 @@ final class RendererServiceTests: XCTestCase {
     }
 
     func testRefusalsAreNamed() throws {
-        let client = try bus.connect()
         for (spec, name, fragment) in [
             ([("width", BusValue.uint32(0))], "InvalidSpec", "width 0 is outside 1...4096"),
             ([("style", .string("donut"))], "InvalidSpec", "style 'donut'"),
@@ -73,15 +55,13 @@ final class RendererServiceTests: XCTestCase {
     /// before the count was checked. The length is now checked first, from the message, for
     /// every array and string option of the renderer and of progressd alike.
     func testOversizedArraysAndStringsAreRefusedFromTheirLength() throws {
-        let client = try bus.connect()
         let locations = BusValue.array(elementType: "d", Array(repeating: .double(0.5), count: 1_000_000))
         XCTAssertThrowsError(try render([("style", .string("bar")), ("locations", locations)], on: client)) { error in
             let error = error as? BusCallError
             XCTAssertEqual(error?.name, RendererService.errorPrefix + "InvalidSpec")
             XCTAssertEqual(error?.message, "option 'locations' has 1000000 elements; the limit is 4096 (refused before it was read)")
         }
-        let daemon = try DaemonProcess(bus: bus)
-        defer { daemon.stop() }
+        try startDaemon()
         let title = String(repeating: "x", count: 1 << 20)
         XCTAssertThrowsError(try client.call(BusNames.busName, BusNames.managerPath, BusNames.managerInterface, "Start",
                                              [.string("big"), .vardict([("title", .string(title))])])) { error in
@@ -99,15 +79,13 @@ final class RendererServiceTests: XCTestCase {
     /// An options dictionary with more entries than its call has keys is refused from its
     /// length: read entry by entry, the first unknown key would be the error instead.
     func testOversizedOptionDictionariesAreRefusedFromTheirLength() throws {
-        let client = try bus.connect()
         let entries = (0..<100_000).map { ("key \($0)", BusValue.bool(true)) }
         XCTAssertThrowsError(try render(entries, on: client)) { error in
             let error = error as? BusCallError
             XCTAssertEqual(error?.name, RendererService.errorPrefix + "InvalidSpec")
             XCTAssertTrue(error?.message.hasPrefix("Render got 100000 options; it accepts at most 36 keys: style, ") == true, "\(error?.message ?? "")")
         }
-        let daemon = try DaemonProcess(bus: bus)
-        defer { daemon.stop() }
+        try startDaemon()
         for (method, arguments) in [
             ("Start", [BusValue.string("big"), .vardict(entries)]), ("Update", [.string("big"), .vardict(entries)]),
             ("Changes", [.uint64(0), .vardict(entries)]), ("Subscribe", [.vardict(entries)]),
@@ -125,9 +103,7 @@ final class RendererServiceTests: XCTestCase {
 
     /// progressctl render, through the service, of a live task.
     func testProgressctlRendersALiveTask() throws {
-        let daemon = try DaemonProcess(bus: bus)
-        defer { daemon.stop() }
-        let client = try bus.connect()
+        try startDaemon()
         _ = try client.call(BusNames.busName, BusNames.managerPath, BusNames.managerInterface, "Start",
                             [.string("copy"), .vardict([("title", .string("Copy")), ("fraction", .double(0.5))])])
         let (_, info) = try render([("task", .string("copy")), ("label", .string("percent"))], on: client)

@@ -27,7 +27,8 @@ final class LargeReplyMemoryTests: DaemonTestCase {
         for _ in 0..<3 {
             let snapshot = try manager("Snapshot", [.string("")])
             XCTAssertEqual(snapshot.first?.dictionary?.count, 5_000)
-            Thread.sleep(forTimeInterval: 1.0)
+            // The next reply on this connection leaves after the Snapshot's was written and freed.
+            try manager("List")
         }
         let after = try daemon.residentBytes()
         XCTAssertLessThan(after - before, 12 << 20, "RSS \(before >> 20) MB before, \(after >> 20) MB after")
@@ -42,7 +43,7 @@ final class LargeReplyMemoryTests: DaemonTestCase {
         for _ in 0..<5 {
             XCTAssertEqual(try manager("Snapshot", [.string("")]).first?.dictionary?.count, 10_000)
         }
-        Thread.sleep(forTimeInterval: 1.0)
+        try manager("List")  // written after the last Snapshot's reply
         let after = try daemon.residentBytes()
         XCTAssertLessThan(after - before, 2 << 20, "RSS \(before >> 20) MB before, \(after >> 20) MB after")
     }

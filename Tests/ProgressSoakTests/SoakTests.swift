@@ -72,10 +72,17 @@ final class SoakTests: DaemonTestCase {
         let baseline = try daemon.residentBytes()
         seen.removeAll()
         let expected = try round(seconds: Self.seconds)
-        // Let trailing (coalesced) signals arrive, then compare.
-        BusConnection.pump(seconds: 1.0) { false }
+        // Every operation has been handled (each was a call with its reply); the trailing
+        // (coalesced) signals still come, each task's last one agreeing with the Snapshot.
         let snapshot = try manager("Snapshot", [.string("")]).first?.dictionary ?? [:]
-        BusConnection.drain()
+        let keys = ["State", "Fraction", "Indeterminate", "Serial", "Label"]
+        BusConnection.pump(seconds: 20) {
+            expected.allSatisfy { name, model in
+                guard !model.removed, let final = snapshot[name]?.dictionary else { return true }
+                let last = seen[name]?.properties ?? [:]
+                return keys.allSatisfy { last[$0] == final[$0] }
+            }
+        }
         for (name, model) in expected {
             let final = snapshot[name]?.dictionary
             if model.removed {
@@ -87,7 +94,7 @@ final class SoakTests: DaemonTestCase {
             XCTAssertEqual(final["Indeterminate"]?.bool, model.indeterminate, "\(name); \(replay)")
             if !model.indeterminate { XCTAssertEqual(final["Fraction"]?.double, model.fraction, "\(name); \(replay)") }
             let last = seen[name]?.properties ?? [:]
-            for key in ["State", "Fraction", "Indeterminate", "Serial", "Label"] {
+            for key in keys {
                 XCTAssertEqual(last[key], final[key], "\(name): the last signal and the Snapshot disagree on \(key); \(replay)")
             }
         }
@@ -146,7 +153,7 @@ final class SoakTests: DaemonTestCase {
 
     private func removeAll() throws {
         for name in try manager("List").first?.strings ?? [] { try manager("Remove", [.string(name)]) }
-        BusConnection.pump(seconds: 0.5) { false }
+        try settle()  // the removals' signals are in
     }
 
     static func name(of path: String) -> String? {

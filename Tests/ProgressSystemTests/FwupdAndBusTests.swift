@@ -29,6 +29,7 @@ final class FwupdAndBusTests: SystemJobTestCase {
         daemonState(fake, status: 3, percentage: 0)
         try startDaemon()
         let started = waitFor("system/fwupd/1") { $0["Indeterminate"]?.bool == true && $0["Title"]?.string == "Updating firmware" }
+        XCTAssertEqual(try daemonConnectionsOnTheSystemBus().count, 1, "the daemon's one connection to the system bus")
         device(fake, ["DeviceId": ["s", "b585990a"], "Name": ["s", "Integrated Webcam™"], "Status": ["u", 3]])
         XCTAssertEqual(started?["AppId"]?.string, "", "firmware has no front end here")
         daemonState(fake, status: 5, percentage: 40)
@@ -54,8 +55,7 @@ final class FwupdAndBusTests: SystemJobTestCase {
         XCTAssertNil(call("Start", "copy", [.vardict([])]), "the daemon serves without a system bus")
         // Its first try (asynchronous) has failed before the bus comes, or it would simply succeed.
         XCTAssertTrue(BusConnection.pump(seconds: 20) { self.daemon.errors.contains("could not connect to the system bus") })
-        let late = try PrivateBus(system: true, socket: socket)
-        defer { late.stop() }
+        let late = try extraBus(system: true, socket: socket)
         system.stop()
         system = late
         let fake = try fwupd()
@@ -88,7 +88,10 @@ final class FwupdAndBusTests: SystemJobTestCase {
         try startDaemon(["--no-system-jobs"])
         daemonState(fake, status: 5, percentage: 30)
         XCTAssertNil(call("Start", "probe", [.vardict([])]))
-        _ = BusConnection.pump(seconds: 1) { false }
+        // The daemon has handled its start and every call before this round trip: an input
+        // of system jobs would have asked for its connection in the start, before serving.
+        try settle()
         XCTAssertNil(task("system/fwupd/1"), "fwupd is busy, and no task shows")
+        XCTAssertEqual(try daemonConnectionsOnTheSystemBus(), [], "no connection to the system bus")
     }
 }

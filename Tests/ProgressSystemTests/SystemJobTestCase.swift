@@ -19,12 +19,20 @@ class SystemJobTestCase: DaemonTestCase {
     let uid = getuid()
 
     override func prepareBus() throws {
-        system = try PrivateBus(system: true)
+        system = try extraBus(system: true)
     }
 
-    override func tearDownPeers() {
-        system?.stop()
-        system = nil
+    /// The unique names on the system bus of connections the daemon made.
+    func daemonConnectionsOnTheSystemBus() throws -> [String] {
+        let peer = try system.connect()
+        let bus = ("org.freedesktop.DBus", "/org/freedesktop/DBus", "org.freedesktop.DBus")
+        let names = try peer.call(bus.0, bus.1, bus.2, "ListNames").first?.strings ?? []
+        return names.filter { name in
+            guard name.hasPrefix(":"),
+                  case .uint32(let pid)? = (try? peer.call(bus.0, bus.1, bus.2, "GetConnectionUnixProcessID", [.string(name)]))?.first
+            else { return false }
+            return pid == UInt32(daemon.process.processIdentifier)
+        }
     }
 
     /// A fake service owning `name` on the system bus, serving the interfaces of `xml`.
@@ -46,8 +54,11 @@ class SystemJobTestCase: DaemonTestCase {
         XCTAssertTrue(done, "the fake did not carry out \(command); it printed \(fake.lines.suffix(5))", file: file, line: line)
     }
 
+    /// How many calls of `member` the fake has had. A command first, harmless, whose "done"
+    /// the fake prints after every line it printed before: those have all been read here.
     func calls(_ fake: HelperProcess, _ member: String) -> Int {
-        fake.lines.filter { $0.contains("\"called\"") && $0.contains("\"member\": \"\(member)\"") }.count
+        send(fake, ["op": "unanswer", "member": "(none)"])
+        return fake.lines.filter { $0.contains("\"called\"") && $0.contains("\"member\": \"\(member)\"") }.count
     }
 
     /// The task's properties, or nil while there is no such task.

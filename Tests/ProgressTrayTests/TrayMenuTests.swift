@@ -77,11 +77,7 @@ final class TrayMenuTests: TrayTestCase {
 
 /// The daemon's locale: the tooltip and the percents in German.
 final class TrayLocaleTests: TrayTestCase {
-    override func setUpWithError() throws {
-        bus = try PrivateBus()
-        daemon = try DaemonProcess(bus: bus, environment: ["LC_ALL": "de_DE.UTF-8", "LANGUAGE": "de"])
-        client = try bus.connect()
-    }
+    override var daemonEnvironment: [String: String] { ["LC_ALL": "de_DE.UTF-8", "LANGUAGE": "de"] }
 
     func testTheToolTipIsInTheDaemonsLocale() throws {
         let watcher = try watcher()

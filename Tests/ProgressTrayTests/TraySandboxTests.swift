@@ -11,14 +11,8 @@ final class TraySandboxTests: TrayTestCase {
     var app: FlatpakSandbox!
 
     override func setUpWithError() throws {
-        try FlatpakSandbox.requireSandbox()
         try super.setUpWithError()
-        app = try FlatpakSandbox(appId: "org.example.Sandboxed", busAddress: bus.address, talk: BusNames.busName)
-    }
-
-    override func tearDown() {
-        app?.stop()
-        super.tearDown()
+        app = try sandbox("org.example.Sandboxed")
     }
 
     func testASandboxedAppsClickOnAnotherTasksCancelIsRefused() throws {

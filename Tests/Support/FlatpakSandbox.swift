@@ -26,7 +26,8 @@ public final class FlatpakSandbox {
             "bwrap", ["--ro-bind", "/usr", "/usr", "--symlink", "usr/lib", "/lib", "--symlink", "usr/lib64", "/lib64",
                       "--symlink", "usr/bin", "/bin", "--proc", "/proc", "--dev", "/dev", "--unshare-pid", "--", "/bin/true"],
             environment: ProcessInfo.processInfo.environment)
-        guard let probe else { return "bwrap is not installed (scripts/install-deps.sh installs bubblewrap)" }
+        // env exits 127 when it finds no bwrap on PATH.
+        guard let probe, probe.status != 127 else { return "bwrap is not installed (scripts/install-deps.sh installs bubblewrap)" }
         return probe.status == 0 ? nil : "bwrap can not create a sandbox here: \(probe.errors)"
     }
 
