@@ -37,7 +37,7 @@ public struct AnnouncementBudget: Sendable {
         }
     }
 
-    public static let defaultIntervalMicros: Int64 = 1_000_000
+    public static let defaultIntervalMicros = Limits.defaultAnnouncementIntervalMicros
     /// Failures named in one summary: a sentence a person can still follow.
     public static let maxFailuresNamed = 5
     /// Failures held to be named: twenty summaries' worth.
@@ -135,22 +135,4 @@ public struct AnnouncementBudget: Sendable {
         case .failed: 3
         }
     }
-}
-
-/// Several tasks' announcements said in one sentence.
-public struct AnnouncementSummary: Sendable {
-    public var finished = 0
-    public var cancelled = 0
-    /// Named, each with its message.
-    public var failed: [ProgressTask] = []
-    /// Failures not named in this one, counted in it: those that wait for the next summary,
-    /// and those past what is held to be named.
-    public var failedLater = 0
-    public var paused = 0
-    public var stalled = 0
-    /// Tasks that started or moved, and their mean percent.
-    public var moving = 0
-    public var overallPercent = 0
-
-    public init() {}
 }

@@ -1,6 +1,8 @@
 /// Every limit the daemon enforces, in one place, each with the reason it exists.
 /// `dbus/org.progressd.Progress1.xml` documents the same numbers for clients; a test keeps them equal.
 public struct Limits: Sendable, Equatable {
+    /// The announcement budget's default pace: one sentence a second.
+    public static let defaultAnnouncementIntervalMicros: Int64 = 1_000_000
     /// Task names become object paths (escaped up to 3x) and appear in every signal;
     /// 200 bytes is more than any job title needs as an identifier.
     public var maxNameBytes = 200
@@ -78,7 +80,7 @@ public struct Limits: Sendable, Equatable {
     /// Announcements per listener (the broadcast, each subscription unless it asks for its
     /// own pace) at most one a second across all tasks: about what a screen reader can say;
     /// more wait and are merged into one sentence.
-    public var announcementIntervalMicros: Int64 = AnnouncementBudget.defaultIntervalMicros
+    public var announcementIntervalMicros: Int64 = Limits.defaultAnnouncementIntervalMicros
     /// The paces a subscription may ask for with "announcements-per-second".
     public static let announcementRateRange = 0.01...10.0
     /// Changed signals a subscriber connection gets a second over all its subscriptions:

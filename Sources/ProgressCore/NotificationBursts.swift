@@ -21,19 +21,6 @@ public struct NotificationBursts: Sendable {
     /// Titles a summary names, of failures and of finishes each: a line a person reads.
     public static let maxTitlesNamed = 5
 
-    /// The outcomes of one app's burst.
-    public struct Burst: Sendable, Equatable {
-        /// The app id; empty for tasks without one and for the apps past `maxApps`.
-        public let app: String
-        public internal(set) var failed = 0
-        public internal(set) var failedTitles: [String] = []
-        public internal(set) var finished = 0
-        public internal(set) var finishedTitles: [String] = []
-        var last: Int64
-
-        public var count: Int { failed + finished }
-    }
-
     /// How an outcome is to be notified: alone (the first of its app's burst), or by
     /// updating the app's summary.
     public enum Placement: Sendable, Equatable {
@@ -42,7 +29,7 @@ public struct NotificationBursts: Sendable {
     }
 
     public let windowMicros: Int64
-    private var bursts: [String: Burst] = [:]
+    private var bursts: [String: NotificationBurst] = [:]
 
     public init(windowMicros: Int64 = defaultWindowMicros) {
         self.windowMicros = max(0, windowMicros)
@@ -52,7 +39,7 @@ public struct NotificationBursts: Sendable {
     public mutating func add(failed: Bool, title: String, appId: String, now: Int64) -> Placement {
         expire(now: now)
         let app = bursts[appId] != nil || bursts.count < Self.maxApps ? appId : ""
-        var burst = bursts[app] ?? Burst(app: app, last: now)
+        var burst = bursts[app] ?? NotificationBurst(app: app, last: now)
         burst.last = now
         if failed {
             burst.failed += 1
@@ -66,7 +53,7 @@ public struct NotificationBursts: Sendable {
     }
 
     /// The burst of `app` while it is open.
-    public func burst(_ app: String) -> Burst? { bursts[app] }
+    public func burst(_ app: String) -> NotificationBurst? { bursts[app] }
 
     /// Ends the bursts quiet for longer than the window.
     public mutating func expire(now: Int64) {

@@ -85,7 +85,7 @@ public final class TaskDescriber: TaskDescribing, @unchecked Sendable {
 
     /// "12 tasks failed" over "Backup, Sync, Mail, Photos, Music and 7 more, 3 tasks
     /// finished": the failures named first, since they are what the person must act on.
-    public func burst(_ burst: NotificationBursts.Burst) -> (title: String, body: String) {
+    public func burst(_ burst: NotificationBurst) -> (title: String, body: String) {
         func named(_ titles: [String], of count: Int) -> String {
             let list = joined(titles.map { ClientText.isolated($0) })
             guard count > titles.count else { return list }

@@ -20,7 +20,7 @@ final class AnnouncementPacingTests: DaemonTestCase {
         func detail(of task: ProgressTask) -> String { "" }
         func accessibleText(of task: ProgressTask) -> String { task.title }
         func summary(_ summary: AnnouncementSummary) -> String { "\(summary.moving) tasks" }
-        func burst(_ burst: NotificationBursts.Burst) -> (title: String, body: String) { ("", "") }
+        func burst(_ burst: NotificationBurst) -> (title: String, body: String) { ("", "") }
     }
 
     private let clock = ManualTimerClock()

@@ -8,5 +8,5 @@ public struct PlainTexts: TaskDescribing {
     public func detail(of task: ProgressTask) -> String { "" }
     public func accessibleText(of task: ProgressTask) -> String { task.title }
     public func summary(_ summary: AnnouncementSummary) -> String { "" }
-    public func burst(_ burst: NotificationBursts.Burst) -> (title: String, body: String) { ("", "") }
+    public func burst(_ burst: NotificationBurst) -> (title: String, body: String) { ("", "") }
 }
