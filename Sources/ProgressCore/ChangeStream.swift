@@ -83,8 +83,7 @@ public final class ChangeStream {
     }
 
     private var recorders: [ChangeRecorder] = []
-    /// Visited on every update, without retaining them.
-    private var listeners = KeptObjects<Listener>()
+    private var listeners: [Listener] = []
     private var lastPublished: UInt64?
     /// Events held until the recorders commit.
     private var waiting: [Event] = []
@@ -103,7 +102,7 @@ public final class ChangeStream {
     /// batches from the next one on are chosen by what it says now. An output that widens
     /// it reads what it missed from the store, which is current.
     public func interestChanged(_ output: ChangeOutput) {
-        guard let listener = listeners.all.first(where: { $0.output === output }) else { return }
+        guard let listener = listeners.first(where: { $0.output === output }) else { return }
         listener.interest = Listener.interest(of: output)
     }
 
@@ -187,9 +186,9 @@ public final class ChangeStream {
             reply?()
             publish(batch)
         case .departed(let client):
-            listeners.forEach { $0.output.clientLeft(client) }
+            for listener in listeners { listener.output.clientLeft(client) }
         case .stopping:
-            listeners.forEach { $0.output.stop() }
+            for listener in listeners { listener.output.stop() }
         }
     }
 
@@ -210,13 +209,13 @@ public final class ChangeStream {
             }
             touched?.formUnion(change.properties)
         }
-        listeners.forEach { listener in
-            if let interest = listener.interest, let touched, touched.isDisjoint(with: interest) { return }
+        for listener in listeners {
+            if let interest = listener.interest, let touched, touched.isDisjoint(with: interest) { continue }
             listener.output.publish(batch)
         }
     }
 
     public func flushBeforeRead(_ scope: ReadScope) {
-        listeners.forEach { $0.output.flushBeforeRead(scope) }
+        for listener in listeners { listener.output.flushBeforeRead(scope) }
     }
 }

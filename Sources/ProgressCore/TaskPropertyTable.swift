@@ -109,8 +109,8 @@ public final class TaskPropertyTable: @unchecked Sendable {
     /// What the job sets that is no property.
     public let settings: [TaskSetting]
     /// The properties compared by value, each with its bit and the bits of the texts it
-    /// changes; the diff visits them on every update, without retaining them.
-    private let compared: KeptObjects<Comparison>
+    /// changes.
+    private let compared: [Comparison]
     /// Every option, in the order of the rows.
     private let options: [TaskOption]
     /// The options that apply themselves, in the same order.
@@ -141,7 +141,7 @@ public final class TaskPropertyTable: @unchecked Sendable {
             guard case .differs(let differs) = descriptor.change else { continue }
             compared.append(Comparison(changes: 1 << UInt32(index) | descriptor.texts.rawValue, differs: differs))
         }
-        self.compared = KeptObjects(compared)
+        self.compared = compared
         let allSettings = descriptors.map(\.setting) + settings
         options = allSettings.compactMap(\.option)
         precondition(Set(options.map(\.key)).count == options.count, "an option key is declared twice")
@@ -162,9 +162,7 @@ public final class TaskPropertyTable: @unchecked Sendable {
     /// The properties whose client-visible values differ between the two.
     public func differences(_ task: ProgressTask, _ other: ProgressTask) -> TaskProperties {
         var changed: UInt32 = 0
-        compared.forEach { row in
-            if row.differs(task, other) { changed |= row.changes }
-        }
+        for row in compared where row.differs(task, other) { changed |= row.changes }
         return TaskProperties(rawValue: changed)
     }
 
