@@ -114,24 +114,6 @@ public final class ChangeStream {
         enqueue(.batch(batch, reply: reply))
     }
 
-    /// The same for a caller that replies itself, built for the usual call: when nothing
-    /// waits to be made durable and nothing is being delivered, `replyNow` runs and the
-    /// outputs hear the batch at once, with no closure kept; otherwise the reply `later`
-    /// makes waits with the batch, as `submit(_:reply:)`'s would.
-    public func submit(_ batch: ChangeBatch, replyNow: () -> Void, later: () -> () -> Void) {
-        if !batch.isEmpty {
-            for recorder in recorders { recorder.record(batch) }
-        }
-        guard waiting.isEmpty, !isDelivering, !recorders.contains(where: \.hasPending) else {
-            return enqueue(.batch(batch, reply: later()))
-        }
-        isDelivering = true
-        replyNow()
-        publish(batch)
-        isDelivering = false
-        if !delivering.isEmpty { deliver([]) }
-    }
-
     /// A client left the bus: after everything submitted before, every output lets go of it.
     public func depart(_ client: ClientID) { enqueue(.departed(client)) }
 

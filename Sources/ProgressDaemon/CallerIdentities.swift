@@ -87,26 +87,19 @@ final class CallerIdentities {
         askTheBus(about: sender)
     }
 
-    /// `withIdentity` for a sender as GDBus gives it: when the connection is known and its
-    /// caller may run now (the usual call), `now` runs at once and nothing is allocated for
-    /// it; otherwise the closure `later` makes waits as `withIdentity`'s would.
-    func withIdentity(
-        of sender: UnsafePointer<CChar>, now: (ClientID) -> Void, later: () -> (ClientID) -> Void
-    ) {
+    /// `withIdentity` for a sender as GDBus gives it, a C string: the connection of the last
+    /// call is recognised by comparing the name, without making a Swift string of it.
+    func withIdentity(of sender: UnsafePointer<CChar>, _ body: @escaping (ClientID) -> Void) {
         let connection: Known
         if let last = lastKnown, last.isNamed(sender) {
             connection = last
         } else {
             let name = String(cString: sender)
-            guard let found = known[name] else { return withIdentity(of: name, later()) }
+            guard let found = known[name] else { return withIdentity(of: name, body) }
             connection = found
             lastKnown = found
         }
-        guard let start = fairness.startNow(connection.turn) else {
-            return fairness.wait(connection.turn, connection.client, later())
-        }
-        now(connection.client)
-        fairness.finished(connection.turn, startedAt: start)
+        fairness.run(connection.turn, connection.client, body)
     }
 
     /// A unique name lost its owner: forget it, after its waiting calls if it has any.

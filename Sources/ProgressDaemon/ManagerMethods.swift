@@ -199,10 +199,7 @@ extension ProgressService {
     /// persist, reply, publish (the stream holds the reply until what it says is on disk).
     func run(_ mutation: Mutation, _ call: MethodCall) {
         let outcome = context.frontDoor.perform(mutation.command, by: .client(call.sender))
-        context.stream.submit(
-            outcome.batch,
-            replyNow: { Self.reply(outcome, mutation, call) },
-            later: { { Self.reply(outcome, mutation, call) } })
+        context.stream.submit(outcome.batch) { Self.reply(outcome, mutation, call) }
     }
 
     private static func reply(_ outcome: CommandOutcome, _ mutation: Mutation, _ call: MethodCall) {

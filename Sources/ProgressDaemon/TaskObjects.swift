@@ -29,10 +29,9 @@ final class TaskObjects {
                 let handler = service.managerHandlers[index].run
                 // The parameters belong to the invocation, which lives until it is answered,
                 // so a call that waits for its sender's identity keeps them.
-                service.identities.withIdentity(
-                    of: sender!,
-                    now: { client in service.handleManagerCall(handler, client, parameters!, invocation!) },
-                    later: { { client in service.handleManagerCall(handler, client, parameters!, invocation!) } })
+                service.identities.withIdentity(of: sender!) { client in
+                    service.handleManagerCall(handler, client, parameters!, invocation!)
+                }
             },
             get_property: { _, _, _, _, property, error, userData in
                 assertOnMainLoop()
