@@ -15,6 +15,14 @@ public struct TaskSummary: Equatable, Sendable {
     public var stalled = false
 
     public init() {}
+
+    /// The summary of `tasks` by the one rule of `Overall`, `Aggregate` and the docks (only
+    /// top-level tasks count), for a reader that sums a set of its own.
+    public init(of tasks: some Sequence<ProgressTask>) {
+        var totals = SummaryTotals()
+        for task in tasks { totals.count(task, 1) }
+        self = totals.summary
+    }
 }
 
 /// The sums behind a summary, kept as tasks change (`TaskTable`), so that `Overall` and
@@ -77,8 +85,6 @@ extension TaskStore {
 
     /// The same summary by a walk of every task: what the running totals must equal (tests).
     func summaryByWalking(appId: String? = nil) -> TaskSummary {
-        var totals = SummaryTotals()
-        for task in tasks.tasks where appId == nil || task.appId == appId { totals.count(task, 1) }
-        return totals.summary
+        TaskSummary(of: tasks.tasks.lazy.filter { appId == nil || $0.appId == appId })
     }
 }
