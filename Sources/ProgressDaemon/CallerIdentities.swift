@@ -66,7 +66,7 @@ final class CallerIdentities {
         var left = false
     }
 
-    init(connection: OpaquePointer, clock: Clock) {
+    init(connection: OpaquePointer, clock: MainLoopClock) {
         self.connection = connection
         fairness = FairCallQueue(clock: clock)
     }

@@ -27,9 +27,9 @@ final class FairCallQueue {
     static let defaultWindowMicros: Int64 = 10_000
     let shareMicros: Int64
     let windowMicros: Int64
-    private let clock: Clock
+    private let clock: MainLoopClock
 
-    init(clock: Clock, shareMicros: Int64 = FairCallQueue.defaultShareMicros,
+    init(clock: MainLoopClock, shareMicros: Int64 = FairCallQueue.defaultShareMicros,
          windowMicros: Int64 = FairCallQueue.defaultWindowMicros) {
         self.clock = clock
         self.shareMicros = shareMicros

@@ -54,13 +54,13 @@ public final class ProgressService {
     private var commitWhenIdle: MainLoopTimer!
     private var commitAtLatest: MainLoopTimer!
 
-    public init(connection: OpaquePointer, configuration: ServiceConfiguration, clock: Clock? = nil) throws(DaemonError) {
+    public init(connection: OpaquePointer, configuration: ServiceConfiguration, clock: MainLoopClock = MainLoopClock()) throws(DaemonError) {
         interfaces = try InterfaceInfo()
         try Self.managerMethods.check(against: interfaces.manager)
         managerDispatch = Self.managerMethods.dispatch(for: interfaces.manager)
         managerHandlers = managerDispatch.handlersInOrder.map(ManagerRow.init)
         for signals in Progress1Signals.tables { try signals.check(against: interfaces.interface(signals.interface)) }
-        let context = DaemonContext(connection: connection, configuration: configuration, clock: clock ?? GLibClock())
+        let context = DaemonContext(connection: connection, configuration: configuration, clock: clock)
         self.context = context
         variants = TaskVariants(table: context.store.properties)
         changeIndex = ChangeIndex(firstSequence: context.frontDoor.lastSequence + 1, maxRemovals: configuration.limits.maxRemovalsKept)
