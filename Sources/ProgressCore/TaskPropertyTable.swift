@@ -36,9 +36,8 @@ public struct TaskPropertyDescriptor: @unchecked Sendable {
         setting = TaskSetting(persisted: persisted, option: option)
     }
 
-    /// A property read straight from the task, changed when the read value changes. A
-    /// closure, not a key path: the diff runs on every update, and a key path's projection
-    /// through the runtime cost a tenth of a SetFraction.
+    /// A property read straight from the task, changed when the read value changes. The
+    /// read is a closure, which the diff calls on every update.
     public init<Value: Equatable>(
         _ name: String, _ value: @escaping (ProgressTask) -> Value, as wrap: @escaping (Value) -> PropertyValue,
         texts: TaskProperties = [], persisted: TaskRecordField? = nil, option: TaskOption? = nil
@@ -102,8 +101,8 @@ public struct TaskSetting: @unchecked Sendable {
 
 /// The properties of a task, in the order the interface declares them; `TaskProperties`
 /// bits are indices into it. A store is made with one (`TaskStore.properties`), and the
-/// daemon's outputs read names and values through the store's. A class: the store reads
-/// it on every change, and a struct of eight arrays would be retained field by field.
+/// daemon's outputs read names and values through the store's. A class: one table, shared
+/// by the store and every reader.
 public final class TaskPropertyTable: @unchecked Sendable {
     public let descriptors: [TaskPropertyDescriptor]
     /// What the job sets that is no property.
@@ -116,8 +115,8 @@ public final class TaskPropertyTable: @unchecked Sendable {
     /// The options that apply themselves, in the same order.
     private let appliers: [TaskOption.Applier]
     private let persisted: [TaskRecordField]
-    /// A function in a field is called as it is; in an array or an Optional it is called
-    /// through a thunk, a third of the cost of a comparison or an applied option.
+    /// One property compared by value: the bits it changes (its own and its texts'), and
+    /// whether two tasks differ in it.
     private final class Comparison {
         let changes: UInt32
         let differs: (ProgressTask, ProgressTask) -> Bool
