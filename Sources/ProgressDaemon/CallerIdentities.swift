@@ -36,8 +36,7 @@ final class CallerIdentities {
     private let ownUserID = getuid()
     private var known: [String: Known] = [:]
     /// The connection of the last call: a job's updates come one after another from one
-    /// connection, which is then found by comparing its name, without a Swift string made
-    /// from the sender or hashed.
+    /// connection, which is found again by comparing the sender's name with its own.
     private var lastKnown: Known?
     private var pending: [String: Waiting] = [:]
     /// Connections whose identity could not be read (`noteUnread`).
@@ -87,8 +86,7 @@ final class CallerIdentities {
         askTheBus(about: sender)
     }
 
-    /// `withIdentity` for a sender as GDBus gives it, a C string: the connection of the last
-    /// call is recognised by comparing the name, without making a Swift string of it.
+    /// `withIdentity` for a sender as GDBus gives it, a C string.
     func withIdentity(of sender: UnsafePointer<CChar>, _ body: @escaping (ClientID) -> Void) {
         let connection: Known
         if let last = lastKnown, last.isNamed(sender) {
