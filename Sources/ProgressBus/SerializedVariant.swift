@@ -10,11 +10,13 @@ import ProgressCore
 /// Every container written here starts at an offset that is a multiple of its alignment,
 /// so aligning within the buffer is aligning within the container.
 public final class SerializedVariant {
-    /// What has been written, in GVariant's serialized form.
-    public private(set) var bytes: [UInt8] = []
+    /// Appended to inside the callers' closures (`array`'s elements, `entry`'s value), where
+    /// a checked access would be checked at run time on every append; nothing outside this
+    /// class writes it, and each method writes it through one access at a time.
+    @exclusivity(unchecked) public private(set) var bytes: [UInt8] = []
     /// The end offsets of the arrays being written, the innermost's last: one buffer for
     /// all of them, where an array of each task's 26 would be allocated and grown per task.
-    private var ends: [Int] = []
+    @exclusivity(unchecked) private var ends: [Int] = []
 
     public init(capacity: Int = 0) {
         bytes.reserveCapacity(capacity)
