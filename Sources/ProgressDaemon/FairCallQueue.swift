@@ -18,9 +18,9 @@ import ProgressCore
 ///
 /// The order of one caller's calls never changes (a call waits whenever one of its caller's
 /// is waiting), so neither does the order of one connection's: they are the same caller.
-/// The fast path, a call from a caller within its share and nothing of its own waiting, is
-/// one clock read before and after, and no allocation. Time is the daemon's clock, so tests
-/// drive the share and the window with a `ManualClock`.
+/// A call from a caller within its share, with nothing of its own waiting, runs at once
+/// between two clock reads. Time is the daemon's clock, so tests drive the share and the
+/// window with a `ManualClock`.
 final class FairCallQueue {
     /// How much of the main loop one caller may use in a window before its calls take turns.
     static let defaultShareMicros: Int64 = 2_000
