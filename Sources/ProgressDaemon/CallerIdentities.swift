@@ -35,9 +35,6 @@ final class CallerIdentities {
     private let connection: OpaquePointer
     private let ownUserID = getuid()
     private var known: [String: Known] = [:]
-    /// The connection of the last call: a job's updates come one after another from one
-    /// connection, which is found again by comparing the sender's name with its own.
-    private var lastKnown: Known?
     private var pending: [String: Waiting] = [:]
     /// Connections whose identity could not be read (`noteUnread`).
     private var unread = 0
@@ -52,10 +49,6 @@ final class CallerIdentities {
         init(_ client: ClientID, _ turn: FairCallQueue.Turn) {
             self.client = client
             self.turn = turn
-        }
-
-        func isNamed(_ sender: UnsafePointer<CChar>) -> Bool {
-            client.uniqueName.withCString { strcmp($0, sender) == 0 }
         }
     }
 
@@ -88,16 +81,7 @@ final class CallerIdentities {
 
     /// `withIdentity` for a sender as GDBus gives it, a C string.
     func withIdentity(of sender: UnsafePointer<CChar>, _ body: @escaping (ClientID) -> Void) {
-        let connection: Known
-        if let last = lastKnown, last.isNamed(sender) {
-            connection = last
-        } else {
-            let name = String(cString: sender)
-            guard let found = known[name] else { return withIdentity(of: name, body) }
-            connection = found
-            lastKnown = found
-        }
-        fairness.run(connection.turn, connection.client, body)
+        withIdentity(of: String(cString: sender), body)
     }
 
     /// A unique name lost its owner: forget it, after its waiting calls if it has any.
@@ -110,7 +94,6 @@ final class CallerIdentities {
         // After the calls of its caller that wait, so that its own calls come first.
         fairness.run(connection.turn, connection.client) { [unowned self] client in
             known[name] = nil
-            if lastKnown === connection { lastKnown = nil }
             fairness.leave(connection.turn)
             clientLeft(client)
         }
