@@ -28,7 +28,7 @@ final class AccessibilityBusWatch {
     private var generation = 0
     private(set) var address: String?
     private var overrideAddress: String?
-    private lazy var reportOverride = MainLoopTimer(clock: GLibClock()) { [weak self] in
+    private lazy var reportOverride = MainLoopTimer(clock: MainLoopClock()) { [weak self] in
         if let self, let address = self.overrideAddress { self.set(address: address) }
     }
 

@@ -27,7 +27,7 @@ public final class AccessibilityExport: DaemonInput, AccessibleModel {
         /// The root's name; "progressd" is the service's name in every locale.
         public var applicationName = "progressd"
         /// The daemon's clock (GLib's monotonic time); nil for GLib's own.
-        public var clock: Clock?
+        public var clock: MainLoopClock?
 
         /// The daemon's session connection, front door, texts, limits, version and clock, in `locale`.
         public init(context: DaemonContext, locale: String, overrideAddress: String?) {
@@ -54,7 +54,7 @@ public final class AccessibilityExport: DaemonInput, AccessibleModel {
     /// Announcements of a task whose bar this batch has yet to add (the budget hears the
     /// batch first): said once it is there, so that they come from the bar.
     private var heldAnnouncements: [AnnouncementBudget.Spoken] = []
-    private let clock: Clock
+    private let clock: MainLoopClock
     private lazy var pacerTimer = MainLoopTimer(clock: clock) { [weak self] in self?.pacerFired() }
     private var monotonicNow: Int64 { clock.monotonicMicros }
 
@@ -64,7 +64,7 @@ public final class AccessibilityExport: DaemonInput, AccessibleModel {
 
     public init(configuration: Configuration) {
         self.configuration = configuration
-        clock = configuration.clock ?? GLibClock()
+        clock = configuration.clock ?? MainLoopClock()
         pacer = ValueEventPacer(taskIntervalMicros: configuration.limits.signalIntervalMicros)
         do {
             info = try AtspiInterfaces()

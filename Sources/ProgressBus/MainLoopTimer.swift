@@ -3,18 +3,11 @@ import ProgressCore
 
 /// A one-shot timer on the GLib main loop that can be armed again: `arm(at:)` keeps the
 /// earlier of the armed and the new deadline, and the action runs once when it comes,
-/// never before. The one place that turns a monotonic deadline into a main-loop wake-up,
-/// so clamping is done alike for every timer in the daemon. On a `TimerClock` (a test's
-/// ManualTimerClock) a deadline still ahead is the clock's to run when moved there; one
-/// already due goes to the main loop as now, so a part's timed rules run in-process on
-/// the test's time, the rest of it as in the daemon.
+/// never before. The one place that turns a deadline into a main-loop wake-up, so clamping
+/// is done alike for every timer in the daemon; where the deadline waits is its clock's
+/// (`MainLoopClock`).
 public final class MainLoopTimer {
-    private let clock: Clock
-    /// The clock as a TimerClock, when it is one (a test's), found once rather than at
-    /// every arm.
-    private let timerClock: TimerClock?
-    /// Whether the clock is GLib's own, whose deadlines are the source's ready times as they are.
-    private let isOnGLibTime: Bool
+    private let clock: MainLoopClock
     /// The one GLib source of every timer of this priority.
     private let source: TimerSource
     /// What runs when the timer fires. Settable, so that an owner can make its timer
@@ -23,17 +16,15 @@ public final class MainLoopTimer {
     /// When the shared source is to run this timer, in GLib's monotonic time; -1 while the
     /// timer is not armed on it.
     fileprivate private(set) var readyTime: Int64 = -1
-    /// The armed timer's id on a TimerClock (0: none).
+    /// The armed timer's id on a clock that runs its timers (0: none).
     private var clockTimer = 0
     /// When the armed timer fires; `.max` while unarmed.
     public private(set) var deadline: Int64 = .max
 
     /// `priority` is GLib's: a timer at G_PRIORITY_DEFAULT_IDLE waits, once due, until no
     /// call or other event of default priority is ready.
-    public init(clock: Clock, priority: Int32 = G_PRIORITY_DEFAULT, _ action: @escaping () -> Void = {}) {
+    public init(clock: MainLoopClock, priority: Int32 = G_PRIORITY_DEFAULT, _ action: @escaping () -> Void = {}) {
         self.clock = clock
-        timerClock = clock as? TimerClock
-        isOnGLibTime = clock is GLibClock
         source = TimerSource.shared(priority: priority)
         self.action = action
     }
@@ -47,22 +38,24 @@ public final class MainLoopTimer {
         if isArmed && self.deadline <= deadline { return }
         cancel()
         self.deadline = deadline
-        if isOnGLibTime {
+        switch clock.deadlines {
+        case .glib:
             readyTime = max(0, deadline)
-        } else {
-            let delayMicros = max(0, deadline - clock.monotonicMicros)
-            if delayMicros > 0, let timers = timerClock {
+        case .clock(let timers):
+            if deadline > timers.monotonicMicros {
                 clockTimer = timers.addTimer(at: deadline) { [weak self] in self?.fire() }
                 return
             }
-            readyTime = Int64(g_get_monotonic_time()) + delayMicros
+            readyTime = Int64(g_get_monotonic_time())
+        case .realTime:
+            readyTime = Int64(g_get_monotonic_time()) + max(0, deadline - clock.monotonicMicros)
         }
         source.add(self)
     }
 
     public func cancel() {
         if readyTime >= 0 { source.remove(self) }
-        if clockTimer != 0 { timerClock?.removeTimer(clockTimer) }
+        if clockTimer != 0, case .clock(let timers) = clock.deadlines { timers.removeTimer(clockTimer) }
         readyTime = -1
         clockTimer = 0
         deadline = .max

@@ -51,8 +51,8 @@ public struct MethodTable<Handler> {
 
 /// A MethodTable's handlers by the address of their GDBusMethodInfo.
 struct MethodDispatch<Handler> {
-    /// Two arrays, not one of pairs: the search reads addresses only, where a walk over
-    /// pairs would copy (retain and release) each row's handler it passes.
+    /// The methods' addresses and, in the same order, their handlers: a call is found by
+    /// its method's address alone.
     let methods: [UnsafeRawPointer]
     let handlers: [Handler]
 
@@ -61,9 +61,8 @@ struct MethodDispatch<Handler> {
         handlers = rows.map(\.handler)
     }
 
-    /// The handlers in the order of `methods`. A closure read out of this generic array is
-    /// converted to its caller's representation by a thunk allocated at each read: a hot
-    /// caller reads them once into a type of its own (ExportedInterface's rows).
+    /// The handlers in the order of `methods`, for a caller that keeps them in a type of its
+    /// own (ExportedInterface's rows).
     var handlersInOrder: [Handler] { handlers }
 }
 

@@ -1,7 +1,7 @@
 import CGLib
 import ProgressCore
 
-/// Small, allocation-light helpers between GVariant and the Swift types the daemon uses.
+/// Small helpers between GVariant and the Swift types the daemon uses.
 /// Every function returns a floating reference where GLib would, so results can be passed
 /// straight to a builder, a tuple or a reply.
 public enum Variant {

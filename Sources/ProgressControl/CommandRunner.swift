@@ -72,7 +72,7 @@ final class CommandRunner {
         }
         // A pipe keeps what the command wrote; the user's terminal gets OSC 9;4 only from
         // progressctl, and only when it declared it understands it.
-        follower = try OutputFollower(choice: choice, command: command, streams: process.outputs.count, keepsProgressSequences: !onTerminal)
+        follower = OutputFollower(choice: choice, command: command, streams: process.outputs.count, keepsProgressSequences: !onTerminal)
         terminal?.enterRaw()
         defer {
             terminalWriter?.clear()

@@ -57,21 +57,10 @@ enum RunCommand {
                 throw UsageError("missing COMMAND after '--'")
             }
             let choice: ParserChoice
-            do {
+            do throws(ParserChoice.ChoiceError) {
                 choice = try ParserChoice(parse: arguments.values["parse"], regex: arguments.values["progress-regex"])
-            } catch let error as ParserChoice.ChoiceError {
+            } catch {
                 throw UsageError(error.message)
-            }
-            if case .regex(let pattern) = choice {
-                let regex: RegularExpression
-                do throws(RegularExpression.SyntaxError) {
-                    regex = try RegularExpression(pattern)
-                } catch {
-                    throw UsageError("--progress-regex '\(pattern)' is not a regular expression: \(error.description)")
-                }
-                guard (1...2).contains(regex.groupCount) else {
-                    throw UsageError("--progress-regex needs one group (a percent) or two (done and total)")
-                }
             }
             let terminalProgress = try TerminalProgressMode.option(arguments.values["terminal-progress"])
             let name = arguments.positionals[0]

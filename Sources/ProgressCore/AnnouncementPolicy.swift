@@ -39,8 +39,8 @@ public struct AnnouncementPolicy: Sendable {
     /// False when `consider` would say nothing whatever the task is: an update that leaves
     /// the state and the stall as they were, of a task whose progress was said less than
     /// `interval` ago (or that is not a new value). A listener can then skip the task.
-    /// Mutating, though it changes nothing: a policy kept in a class's property is then
-    /// judged in place, where a non-mutating call copies it (its dictionary and name retained).
+    /// Mutating, though it changes nothing, so that a policy kept in a class's property is
+    /// judged where it is kept.
     public mutating func mayAnnounce(_ change: TaskChange, now: Int64) -> Bool {
         guard change.kind == .updated, !change.isRestart, change.properties.isDisjoint(with: Self.alwaysJudged) else { return true }
         guard change.properties.contains(.serial) else { return false }

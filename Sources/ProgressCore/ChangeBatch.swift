@@ -43,8 +43,7 @@ public enum ChangeOrigin: Hashable, Sendable {
     case restore
 
     /// Whether the batch puts back what a previous run left: outputs that announce or
-    /// record changes skip it. A match of the case, where `== .restore` builds an origin
-    /// and copies both into the derived comparison, at every batch of every output.
+    /// record changes skip it.
     public var isRestore: Bool {
         if case .restore = self { true } else { false }
     }

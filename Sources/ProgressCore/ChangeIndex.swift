@@ -88,7 +88,7 @@ public final class ChangeIndex: ChangeOutput {
                 forget(change.name)
                 live[change.name] = LiveTask(last: sequence, created: sequence)
             case .updated:
-                // Changed in place: a copy of the stamps on every update would be an allocation each.
+                // Changed in place, in the dictionary's own storage.
                 if let entry = live.index(forKey: change.name) {
                     live.values[entry].last = sequence
                     live.values[entry].stamps.stamp(change.properties, at: sequence)

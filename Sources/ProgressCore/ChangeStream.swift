@@ -87,8 +87,7 @@ public final class ChangeStream {
     }
 
     private var recorders: [ChangeRecorder] = []
-    /// Visited on every update, without retaining them.
-    private var listeners = KeptObjects<Listener>()
+    private var listeners: [Listener] = []
     private var lastPublished: UInt64?
     /// Events held until the recorders commit.
     private var waiting: [Event] = []
@@ -107,7 +106,7 @@ public final class ChangeStream {
     /// batches from the next one on are chosen by what it says now. An output that widens
     /// it reads what it missed from the store, which is current.
     public func interestChanged(_ output: ChangeOutput) {
-        guard let listener = listeners.all.first(where: { $0.output === output }) else { return }
+        guard let listener = listeners.first(where: { $0.output === output }) else { return }
         listener.interest = Listener.interest(of: output)
     }
 
@@ -117,24 +116,6 @@ public final class ChangeStream {
             for recorder in recorders { recorder.record(batch) }
         }
         enqueue(.batch(batch, reply: reply))
-    }
-
-    /// The same for a caller that replies itself, built for the usual call: when nothing
-    /// waits to be made durable and nothing is being delivered, `replyNow` runs and the
-    /// outputs hear the batch at once, with no closure kept; otherwise the reply `later`
-    /// makes waits with the batch, as `submit(_:reply:)`'s would.
-    public func submit(_ batch: ChangeBatch, replyNow: () -> Void, later: () -> () -> Void) {
-        if !batch.isEmpty {
-            for recorder in recorders { recorder.record(batch) }
-        }
-        guard waiting.isEmpty, !isDelivering, !recorders.contains(where: \.hasPending) else {
-            return enqueue(.batch(batch, reply: later()))
-        }
-        isDelivering = true
-        replyNow()
-        publish(batch)
-        isDelivering = false
-        if !delivering.isEmpty { deliver([]) }
     }
 
     /// A client left the bus: after everything submitted before, every output lets go of it.
@@ -191,9 +172,9 @@ public final class ChangeStream {
             reply?()
             publish(batch)
         case .departed(let client):
-            listeners.forEach { $0.output.clientLeft(client) }
+            for listener in listeners { listener.output.clientLeft(client) }
         case .stopping:
-            listeners.forEach { $0.output.stop() }
+            for listener in listeners { listener.output.stop() }
         }
     }
 
@@ -214,14 +195,14 @@ public final class ChangeStream {
             }
             touched?.formUnion(change.properties)
         }
-        listeners.forEach { listener in
-            if let interest = listener.interest, let touched, touched.isDisjoint(with: interest) { return }
+        for listener in listeners {
+            if let interest = listener.interest, let touched, touched.isDisjoint(with: interest) { continue }
             listener.output.publish(batch)
         }
     }
 
     /// Only a read calls it (`TaskFrontDoor.read`), after the values held are applied.
     func flushBeforeRead(_ scope: ReadScope, tasks: TaskView) {
-        listeners.forEach { $0.output.flushBeforeRead(scope, tasks: tasks) }
+        for listener in listeners { listener.output.flushBeforeRead(scope, tasks: tasks) }
     }
 }

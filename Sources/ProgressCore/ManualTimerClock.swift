@@ -1,7 +1,8 @@
-/// A clock that runs the timers armed on it (MainLoopTimer hands its deadline to one
-/// instead of to the main loop): time moves only when told to, and what comes due runs then,
-/// in deadline order, with the clock reading each deadline. A daemon part on it is timed
-/// in-process without waiting: a test that advances ten seconds takes microseconds.
+/// A clock that runs the timers armed on it: time moves only when told to, and what comes
+/// due runs then, in deadline order, with the clock reading each deadline. A test hands one
+/// to the daemon (ProgressBus's `MainLoopClock(runningTimersOn:)`), whose timers then wait
+/// on it rather than on the main loop, so a daemon part on it is timed in-process without
+/// waiting: a test that advances ten seconds takes microseconds.
 public protocol TimerClock: Clock {
     /// Runs `action` once the clock reaches `deadline` (monotonic microseconds), unless
     /// removed first; returns the timer's id.

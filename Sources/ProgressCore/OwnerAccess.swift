@@ -79,8 +79,7 @@ public struct OwnerAccess: AccessPolicy {
     }
 
     /// Whether `caller` may act on the task `name`, owned by `owner`: the host may act on any
-    /// task, anyone else on its own only. The owner alone is read, without a copy of the
-    /// task, since every call of a job passes here.
+    /// task, anyone else on its own only. Only the owner is read: every call of a job passes here.
     private func mayChange(_ name: TaskName, _ owner: TaskOwner, _ caller: ClientID, _ action: String) throws(ProgressError) {
         let who = caller.identity.owner
         if owner == .system, who != .system {

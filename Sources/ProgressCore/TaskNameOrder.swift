@@ -1,7 +1,6 @@
 /// Task names in the byte order of their UTF-8, kept as tasks come and go, so that a read
 /// in name order (List, Snapshot, a SnapshotPage) starts where it is asked to and walks
-/// only what it returns: sorting the whole table for each page made every page cost the
-/// table's size.
+/// only what it returns, whatever the table's size.
 ///
 /// The names live in sorted chunks of at most `maxChunk`: finding a name is two binary
 /// searches, and adding or removing one moves at most a chunk's worth of names (a single

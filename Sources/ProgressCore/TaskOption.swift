@@ -17,7 +17,7 @@ public struct TaskOption: @unchecked Sendable {
     /// (state, fraction and counts, lifetime, parent).
     let applier: Applier?
 
-    /// The function in a struct, so that the store calls it without a thunk (TaskPropertyTable).
+    /// The function that puts the option's value into a task (TaskPropertyTable's appliers).
     struct Applier {
         let apply: (TaskUpdate, inout ProgressTask) -> Void
     }

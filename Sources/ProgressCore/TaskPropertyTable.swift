@@ -36,9 +36,8 @@ public struct TaskPropertyDescriptor: @unchecked Sendable {
         setting = TaskSetting(persisted: persisted, option: option)
     }
 
-    /// A property read straight from the task, changed when the read value changes. A
-    /// closure, not a key path: the diff runs on every update, and a key path's projection
-    /// through the runtime cost a tenth of a SetFraction.
+    /// A property read straight from the task, changed when the read value changes. The
+    /// read is a closure, which the diff calls on every update.
     public init<Value: Equatable>(
         _ name: String, _ value: @escaping (ProgressTask) -> Value, as wrap: @escaping (Value) -> PropertyValue,
         texts: TaskProperties = [], persisted: TaskRecordField? = nil, option: TaskOption? = nil
@@ -102,22 +101,22 @@ public struct TaskSetting: @unchecked Sendable {
 
 /// The properties of a task, in the order the interface declares them; `TaskProperties`
 /// bits are indices into it. A store is made with one (`TaskStore.properties`), and the
-/// daemon's outputs read names and values through the store's. A class: the store reads
-/// it on every change, and a struct of eight arrays would be retained field by field.
+/// daemon's outputs read names and values through the store's. A class: one table, shared
+/// by the store and every reader.
 public final class TaskPropertyTable: @unchecked Sendable {
     public let descriptors: [TaskPropertyDescriptor]
     /// What the job sets that is no property.
     public let settings: [TaskSetting]
     /// The properties compared by value, each with its bit and the bits of the texts it
-    /// changes; the diff visits them on every update, without retaining them.
-    private let compared: KeptObjects<Comparison>
+    /// changes.
+    private let compared: [Comparison]
     /// Every option, in the order of the rows.
     private let options: [TaskOption]
     /// The options that apply themselves, in the same order.
     private let appliers: [TaskOption.Applier]
     private let persisted: [TaskRecordField]
-    /// A function in a field is called as it is; in an array or an Optional it is called
-    /// through a thunk, a third of the cost of a comparison or an applied option.
+    /// One property compared by value: the bits it changes (its own and its texts'), and
+    /// whether two tasks differ in it.
     private final class Comparison {
         let changes: UInt32
         let differs: (ProgressTask, ProgressTask) -> Bool
@@ -141,7 +140,7 @@ public final class TaskPropertyTable: @unchecked Sendable {
             guard case .differs(let differs) = descriptor.change else { continue }
             compared.append(Comparison(changes: 1 << UInt32(index) | descriptor.texts.rawValue, differs: differs))
         }
-        self.compared = KeptObjects(compared)
+        self.compared = compared
         let allSettings = descriptors.map(\.setting) + settings
         options = allSettings.compactMap(\.option)
         precondition(Set(options.map(\.key)).count == options.count, "an option key is declared twice")
@@ -162,9 +161,7 @@ public final class TaskPropertyTable: @unchecked Sendable {
     /// The properties whose client-visible values differ between the two.
     public func differences(_ task: ProgressTask, _ other: ProgressTask) -> TaskProperties {
         var changed: UInt32 = 0
-        compared.forEach { row in
-            if row.differs(task, other) { changed |= row.changes }
-        }
+        for row in compared where row.differs(task, other) { changed |= row.changes }
         return TaskProperties(rawValue: changed)
     }
 

@@ -6,8 +6,6 @@ extension TaskStore {
 
     /// The same summary by a walk of every task: what the running totals must equal (tests).
     func summaryByWalking(appId: String? = nil) -> TaskSummary {
-        var totals = SummaryTotals()
-        for task in tasks.tasks where appId == nil || task.appId == appId { totals.count(task, 1) }
-        return totals.summary
+        TaskSummary(of: tasks.tasks.lazy.filter { appId == nil || $0.appId == appId })
     }
 }

@@ -15,6 +15,14 @@ public struct TaskSummary: Equatable, Sendable {
     public var stalled = false
 
     public init() {}
+
+    /// The summary of `tasks` by the one rule of `Overall`, `Aggregate` and the docks (only
+    /// top-level tasks count), for a reader that sums a set of its own.
+    public init(of tasks: some Sequence<ProgressTask>) {
+        var totals = SummaryTotals()
+        for task in tasks { totals.count(task, 1) }
+        self = totals.summary
+    }
 }
 
 /// The sums behind a summary, kept as tasks change (`TaskTable`), so that `Overall` and

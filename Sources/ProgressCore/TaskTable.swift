@@ -73,8 +73,7 @@ final class TaskTable {
         }
     }
 
-    /// The owner of the task named, read from its slot (a whole task copied out would
-    /// retain each of its strings).
+    /// The owner of the task named, read in its slot.
     func owner(of name: TaskName) -> TaskOwner? { slots[name]?.task.owner }
 
     /// Reads the task named in its slot, without copying it out (the slot's task is passed

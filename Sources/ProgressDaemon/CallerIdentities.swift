@@ -35,10 +35,6 @@ final class CallerIdentities {
     private let connection: OpaquePointer
     private let ownUserID = getuid()
     private var known: [String: Known] = [:]
-    /// The connection of the last call: a job's updates come one after another from one
-    /// connection, which is then found by comparing its name, without a Swift string made
-    /// from the sender or hashed.
-    private var lastKnown: Known?
     private var pending: [String: Waiting] = [:]
     /// Connections whose identity could not be read (`noteUnread`).
     private var unread = 0
@@ -54,10 +50,6 @@ final class CallerIdentities {
             self.client = client
             self.turn = turn
         }
-
-        func isNamed(_ sender: UnsafePointer<CChar>) -> Bool {
-            client.uniqueName.withCString { strcmp($0, sender) == 0 }
-        }
     }
 
     /// The calls of one connection whose identity is still being asked for.
@@ -66,7 +58,7 @@ final class CallerIdentities {
         var left = false
     }
 
-    init(connection: OpaquePointer, clock: Clock) {
+    init(connection: OpaquePointer, clock: MainLoopClock) {
         self.connection = connection
         fairness = FairCallQueue(clock: clock)
     }
@@ -87,26 +79,9 @@ final class CallerIdentities {
         askTheBus(about: sender)
     }
 
-    /// `withIdentity` for a sender as GDBus gives it: when the connection is known and its
-    /// caller may run now (the usual call), `now` runs at once and nothing is allocated for
-    /// it; otherwise the closure `later` makes waits as `withIdentity`'s would.
-    func withIdentity(
-        of sender: UnsafePointer<CChar>, now: (ClientID) -> Void, later: () -> (ClientID) -> Void
-    ) {
-        let connection: Known
-        if let last = lastKnown, last.isNamed(sender) {
-            connection = last
-        } else {
-            let name = String(cString: sender)
-            guard let found = known[name] else { return withIdentity(of: name, later()) }
-            connection = found
-            lastKnown = found
-        }
-        guard let start = fairness.startNow(connection.turn) else {
-            return fairness.wait(connection.turn, connection.client, later())
-        }
-        now(connection.client)
-        fairness.finished(connection.turn, startedAt: start)
+    /// `withIdentity` for a sender as GDBus gives it, a C string.
+    func withIdentity(of sender: UnsafePointer<CChar>, _ body: @escaping (ClientID) -> Void) {
+        withIdentity(of: String(cString: sender), body)
     }
 
     /// A unique name lost its owner: forget it, after its waiting calls if it has any.
@@ -119,7 +94,6 @@ final class CallerIdentities {
         // After the calls of its caller that wait, so that its own calls come first.
         fairness.run(connection.turn, connection.client) { [unowned self] client in
             known[name] = nil
-            if lastKnown === connection { lastKnown = nil }
             fairness.leave(connection.turn)
             clientLeft(client)
         }

@@ -23,7 +23,7 @@ public final class DaemonContext {
     public let frontDoor: TaskFrontDoor
     public let stream = ChangeStream()
     public let configuration: ServiceConfiguration
-    public let clock: Clock
+    public let clock: MainLoopClock
     public let signals: SignalSender
     /// Each connection's identity, learned before anything it sent is acted on.
     let identities: CallerIdentities
@@ -32,7 +32,7 @@ public final class DaemonContext {
     private var stopped = false
     private var announcementListeners: [(AnnouncementBudget.Spoken) -> Void] = []
 
-    init(connection: OpaquePointer, configuration: ServiceConfiguration, clock: Clock) {
+    init(connection: OpaquePointer, configuration: ServiceConfiguration, clock: MainLoopClock) {
         self.connection = connection
         self.configuration = configuration
         self.clock = clock

@@ -18,18 +18,18 @@ import ProgressCore
 ///
 /// The order of one caller's calls never changes (a call waits whenever one of its caller's
 /// is waiting), so neither does the order of one connection's: they are the same caller.
-/// The fast path, a call from a caller within its share and nothing of its own waiting, is
-/// one clock read before and after, and no allocation. Time is the daemon's clock, so tests
-/// drive the share and the window with a `ManualClock`.
+/// A call from a caller within its share, with nothing of its own waiting, runs at once
+/// between two clock reads. Time is the daemon's clock, so tests drive the share and the
+/// window with a `ManualClock`.
 final class FairCallQueue {
     /// How much of the main loop one caller may use in a window before its calls take turns.
     static let defaultShareMicros: Int64 = 2_000
     static let defaultWindowMicros: Int64 = 10_000
     let shareMicros: Int64
     let windowMicros: Int64
-    private let clock: Clock
+    private let clock: MainLoopClock
 
-    init(clock: Clock, shareMicros: Int64 = FairCallQueue.defaultShareMicros,
+    init(clock: MainLoopClock, shareMicros: Int64 = FairCallQueue.defaultShareMicros,
          windowMicros: Int64 = FairCallQueue.defaultWindowMicros) {
         self.clock = clock
         self.shareMicros = shareMicros

@@ -8,7 +8,7 @@ import ProgressCore
 final class JournalRecorder: ChangeRecorder {
     private let journal: TaskJournal
     private let frontDoor: TaskFrontDoor
-    private let clock: Clock
+    private let clock: MainLoopClock
     private var throttle = SaveThrottle()
     /// Transitions waiting for the group's sync: each task's latest record, or nil for a
     /// removal, in the order the tasks first changed.
@@ -16,7 +16,7 @@ final class JournalRecorder: ChangeRecorder {
     private var pendingOrder: [String] = []
     private lazy var timer = MainLoopTimer(clock: clock) { [unowned self] in saveDue() }
 
-    init(journal: TaskJournal, frontDoor: TaskFrontDoor, clock: Clock) {
+    init(journal: TaskJournal, frontDoor: TaskFrontDoor, clock: MainLoopClock) {
         self.journal = journal
         self.frontDoor = frontDoor
         self.clock = clock

@@ -198,10 +198,7 @@ extension ProgressService {
     func run(_ mutation: Mutation, _ call: MethodCall) {
         let outcome = context.frontDoor.perform(mutation.command, by: .client(call.sender))
         context.submitHeld(outcome)
-        context.stream.submit(
-            outcome.batch,
-            replyNow: { Self.reply(outcome, mutation, call) },
-            later: { { Self.reply(outcome, mutation, call) } })
+        context.stream.submit(outcome.batch) { Self.reply(outcome, mutation, call) }
     }
 
     private static func reply(_ outcome: CommandOutcome, _ mutation: Mutation, _ call: MethodCall) {

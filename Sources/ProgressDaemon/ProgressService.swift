@@ -49,11 +49,11 @@ public final class ProgressService {
     private var commitWhenIdle: MainLoopTimer!
     private var commitAtLatest: MainLoopTimer!
 
-    public init(connection: OpaquePointer, configuration: ServiceConfiguration, clock: Clock? = nil) throws(DaemonError) {
+    public init(connection: OpaquePointer, configuration: ServiceConfiguration, clock: MainLoopClock = MainLoopClock()) throws(DaemonError) {
         interfaces = try InterfaceInfo()
         try Self.managerMethods.check(against: interfaces.manager)
         for signals in Progress1Signals.tables { try signals.check(against: interfaces.interface(signals.interface)) }
-        let context = DaemonContext(connection: connection, configuration: configuration, clock: clock ?? GLibClock())
+        let context = DaemonContext(connection: connection, configuration: configuration, clock: clock)
         self.context = context
         variants = TaskVariants(table: context.frontDoor.properties)
         changeIndex = ChangeIndex(firstSequence: context.frontDoor.lastSequence + 1, maxRemovals: configuration.limits.maxRemovalsKept)

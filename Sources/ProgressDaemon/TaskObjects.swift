@@ -45,7 +45,7 @@ final class TaskObjects {
         -> (manager: ExportedInterface, objectManager: ExportedInterface, task: ExportedInterface)
     {
         let inTurn: ExportedInterface.ReadTurn = { [unowned service] call, read in
-            service.identities.withIdentity(of: call.sender!, now: { _ in read() }, later: { { _ in read() } })
+            service.identities.withIdentity(of: call.sender!) { _ in read() }
         }
         let manager = try ExportedInterface(
             service.interfaces.manager,
@@ -53,10 +53,9 @@ final class TaskObjects {
                 { [unowned service] call in
                     // The parameters belong to the invocation, which lives until it is
                     // answered, so a call that waits for its sender's identity keeps them.
-                    service.identities.withIdentity(
-                        of: call.sender!,
-                        now: { client in service.handleManagerCall(handler, client, call.parameters, call.invocation) },
-                        later: { { client in service.handleManagerCall(handler, client, call.parameters, call.invocation) } })
+                    service.identities.withIdentity(of: call.sender!) { client in
+                        service.handleManagerCall(handler, client, call.parameters, call.invocation)
+                    }
                 }
             },
             properties: PropertyTable(interface: BusNames.managerInterface, ManagerProperty.all.map { property in

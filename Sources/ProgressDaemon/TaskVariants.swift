@@ -53,8 +53,8 @@ struct TaskVariants {
     static let replyMargin = 4_096
 
     /// Snapshot's, SnapshotPage's and Changes' a{sa{sv}}: each task by name with those
-    /// properties, built in serialized form (a tree of GVariants would be 26 allocations a
-    /// task, and as many to serialize and free).
+    /// properties, written in serialized form into one buffer (SerializedVariant) rather
+    /// than as a tree of GVariants.
     func tasksByName(
         _ tasks: some Sequence<(ProgressTask, TaskProperties)>, texts: TaskDescribing, maxBytes: Int, maxCount: Int = .max,
         expected: Int = 0

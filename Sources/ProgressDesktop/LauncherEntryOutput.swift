@@ -139,23 +139,17 @@ public final class LauncherEntryOutput: ChangeOutput {
         timer.arm(at: last == .min ? context.clock.monotonicMicros : last + intervalMicros)
     }
 
-    /// The aggregate of the app's top-level tasks, the same rule as `Aggregate(app_id)`.
+    /// The app's entry: the summary of its top-level tasks by `Aggregate(app_id)`'s rule
+    /// (`TaskSummary`), over all of them but the `launcher/` tasks, since what came in from a
+    /// dock never goes back out to one. A fraction shows while a live task is determinate; a
+    /// failed task lingering makes the entry urgent.
     func state(of appId: String, in tasks: TaskView) -> DockState {
+        let summary = TaskSummary(of: (tasksOfApp[appId] ?? []).lazy.compactMap { tasks.task($0) })
         var state = DockState()
-        var weighted = 0.0
-        var weights = 0.0
-        for name in tasksOfApp[appId] ?? [] {
-            guard let task = tasks.task(name) else { continue }
-            if task.ownState == .failed { state.urgent = true }
-            guard task.isLive else { continue }
-            state.count += 1
-            if !task.indeterminate {
-                weighted += task.weight * task.storedFraction
-                weights += task.weight
-            }
-        }
-        state.progressVisible = weights > 0
-        state.progress = weights > 0 ? min(1, max(0, weighted / weights)) : 0
+        state.count = Int64(summary.active)
+        state.progressVisible = summary.active > 0 && !summary.indeterminate
+        state.progress = summary.fraction
+        state.urgent = summary.state == "failed"
         return state
     }
 

@@ -8,7 +8,7 @@ import ProgressCore
 /// error: system jobs are extra, the session's tasks are the daemon's work. While it is
 /// connected each source's name is watched (GDBus's name watch, on NameOwnerChanged).
 final class SystemBus {
-    private let clock: Clock
+    private let clock: MainLoopClock
     private var sources: [SystemJobSource] = []
     private var connection: OpaquePointer?
     private var closedHandler: gulong = 0
@@ -22,7 +22,7 @@ final class SystemBus {
 
     static let busGone = "the system bus went away while the job ran"
 
-    init(clock: Clock) { self.clock = clock }
+    init(clock: MainLoopClock) { self.clock = clock }
 
     func add(_ source: SystemJobSource) { sources.append(source) }
 

@@ -148,8 +148,8 @@ public final class MessageCatalog: @unchecked Sendable {
 
 extension String {
     /// Replaces each `{key}` with its value, in one pass (this runs for every task of a
-    /// Snapshot). The braces are ASCII, so the template is scanned as UTF-8 bytes rather than
-    /// as Characters, whose grapheme breaking was most of a composed text's cost.
+    /// Snapshot). The braces are ASCII, so the template is scanned as UTF-8 bytes, without
+    /// breaking it into Characters.
     func filling(_ values: [String: String]) -> String {
         let bytes = utf8
         var result = ""

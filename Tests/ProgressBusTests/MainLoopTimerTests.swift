@@ -9,7 +9,7 @@ import XCTest
 /// dropped or dropped by another's action does not fire; one armed by an action waits for
 /// a later pass of the main loop.
 final class MainLoopTimerTests: XCTestCase {
-    let clock = GLibClock()
+    let clock = MainLoopClock()
 
     func testTimersFireOnceEachInDeadlineOrderAndNeverEarly() {
         var fired: [(name: String, at: Int64)] = []

@@ -1,5 +1,6 @@
 import Foundation
 import ProgressBus
+import ProgressControl
 import ProgressTestSupport
 import XCTest
 
@@ -76,6 +77,16 @@ final class CompletionTests: DaemonTestCase {
         // A value nothing can guess: no proposal, not the options.
         XCTAssertEqual(try bash("progressctl", "start", "x", "--title", ""), [])
         XCTAssertEqual(try bash("progress-render", "--fraction", ""), [])
+    }
+
+    /// `--parse` completes to ParserRegistry's names, in its order, in all three shells.
+    func testParseCompletesTheRegistrysNames() throws {
+        XCTAssertEqual(try bash("progressctl", "run", "x", "--parse", ""), ParserChoice.names)
+        let names = ParserChoice.names.joined(separator: " ")
+        let fish = try String(contentsOf: Self.directory.appendingPathComponent("progressctl.fish"), encoding: .utf8)
+        XCTAssertTrue(fish.contains("-l parse -x -a '\(names)'"), "progressctl.fish lists \(names)")
+        let zsh = try String(contentsOf: Self.directory.appendingPathComponent("_progressctl"), encoding: .utf8)
+        XCTAssertTrue(zsh.contains(":parser:(\(names))"), "_progressctl lists \(names)")
     }
 
     /// An option shown with its choices in --help ("--system-jobs mine|all") completes to

@@ -8,7 +8,7 @@ final class OutputParserTests: XCTestCase {
     /// The fractions reported while following `output` of `command` (auto unless `choice`).
     func fractions(_ output: String, command: [String], choice: ParserChoice = .auto, chunk: Int = 7,
                    file: StaticString = #filePath, line: UInt = #line) throws -> [Double] {
-        var follower = try OutputFollower(choice: choice, command: command, streams: 1, keepsProgressSequences: false)
+        var follower = OutputFollower(choice: choice, command: command, streams: 1, keepsProgressSequences: false)
         let bytes = Array(output.utf8)
         var shown: [UInt8] = []
         var fractions: [Double] = []
@@ -84,7 +84,7 @@ final class OutputParserTests: XCTestCase {
     }
 
     func testAptStatusLinesArePhasesWithMessages() throws {
-        var follower = try OutputFollower(choice: .auto, command: ["apt-get", "-o", "APT::Status-Fd=1", "install", "pv"], streams: 1,
+        var follower = OutputFollower(choice: .auto, command: ["apt-get", "-o", "APT::Status-Fd=1", "install", "pv"], streams: 1,
                                           keepsProgressSequences: false)
         let readings = follower.feed(Array(CapturedOutput.aptStatus.utf8), stream: 0).readings
         XCTAssertEqual(readings.first, ProgressReading(.fraction(0), phase: "dlstatus", message: "Retrieving file 1 of 1"))
@@ -94,7 +94,7 @@ final class OutputParserTests: XCTestCase {
     }
 
     func testAptErrorsSayWhichPackageFailedAndWhy() throws {
-        var follower = try OutputFollower(choice: .auto, command: ["apt-get", "-o", "APT::Status-Fd=1", "install", "broken"], streams: 1,
+        var follower = OutputFollower(choice: .auto, command: ["apt-get", "-o", "APT::Status-Fd=1", "install", "broken"], streams: 1,
                                           keepsProgressSequences: false)
         let errors = follower.feed(Array(CapturedOutput.aptErrors.utf8), stream: 0).readings.filter { $0.fraction == nil }
         XCTAssertEqual(errors.map(\.message), [
@@ -121,7 +121,7 @@ final class OutputParserTests: XCTestCase {
         // Forced: only that parser.
         XCTAssertEqual(try fractions("50%\n[3/10]\n", command: ["x"], choice: .named("count")), [0.3])
         XCTAssertEqual(try fractions("50%\n", command: ["x"], choice: .named("none")), [])
-        XCTAssertEqual(try fractions("copied 3 of 4\n", command: ["x"], choice: .regex("([0-9]+) of ([0-9]+)")), [0.75])
+        XCTAssertEqual(try fractions("copied 3 of 4\n", command: ["x"], choice: try ParserChoice(parse: nil, regex: "([0-9]+) of ([0-9]+)")), [0.75])
     }
 
     func testOnceAToolIsRecognisedOtherLinesDoNotCount() throws {
@@ -134,7 +134,7 @@ final class OutputParserTests: XCTestCase {
         // gzip -c's output: random bytes that happen to hold "12%" and "3/9".
         let noise = "\u{00}\u{8F}x 12%\n\u{FF}3/9\n"
         XCTAssertEqual(try fractions(noise + "50%\n", command: ["gzip", "-c", "big"]), [])
-        var follower = try OutputFollower(choice: .auto, command: ["tar"], streams: 2, keepsProgressSequences: false)
+        var follower = OutputFollower(choice: .auto, command: ["tar"], streams: 2, keepsProgressSequences: false)
         _ = follower.feed([0x8F, 0xFF, 0x0A], stream: 0)
         XCTAssertEqual(follower.feed(Array("40%\n".utf8), stream: 0).readings, [])
         XCTAssertEqual(follower.feed(Array("40%\n".utf8), stream: 1).readings.map(\.fraction), [0.4], "stderr is still read")
@@ -152,5 +152,7 @@ final class OutputParserTests: XCTestCase {
         XCTAssertEqual(try ParserChoice(parse: "git", regex: nil), .named("git"))
         XCTAssertThrowsError(try ParserChoice(parse: "gti", regex: nil))
         XCTAssertThrowsError(try ParserChoice(parse: "git", regex: "(x)"))
+        XCTAssertThrowsError(try ParserChoice(parse: nil, regex: "(")) { XCTAssertTrue("\($0)".contains("not a regular expression")) }
+        XCTAssertThrowsError(try ParserChoice(parse: nil, regex: "x")) { XCTAssertTrue("\($0)".contains("one group")) }
     }
 }

@@ -41,7 +41,7 @@ final class AnnouncementPacingTests: DaemonTestCase {
         g_dbus_connection_set_exit_on_close(connection, 0)
         let configuration = ServiceConfiguration(
             limits: Limits(), version: "test", texts: PlainTexts(), textsForLocale: { _ in PlainTexts() })
-        service = try ProgressService(connection: connection, configuration: configuration, clock: clock)
+        service = try ProgressService(connection: connection, configuration: configuration, clock: MainLoopClock(runningTimersOn: clock))
         service.context.onAnnouncement { [unowned self] spoken in said.append((clock.monotonicMicros, spoken)) }
         try service.register()
         hearer = try bus.connect()

@@ -1,5 +1,6 @@
 import CGLib
 import Foundation
+import ProgressBus
 import ProgressCore
 @testable import ProgressDaemon
 import XCTest
@@ -20,7 +21,7 @@ final class FairCallQueueTests: XCTestCase {
 
     /// A queue whose window is far longer than any test, so no share is given back meanwhile.
     private func queueWithoutWindows() -> FairCallQueue {
-        FairCallQueue(clock: clock, shareMicros: 1_000, windowMicros: 600_000_000)
+        FairCallQueue(clock: MainLoopClock(realTimeFrom: clock), shareMicros: 1_000, windowMicros: 600_000_000)
     }
 
     func testAQuietCallerGoesAheadOfABusyCallersQueueAndOrderIsKept() {
@@ -76,7 +77,7 @@ final class FairCallQueueTests: XCTestCase {
     }
 
     func testAShareComesBackInTheNextWindowAndContentionIsRememberedForOne() {
-        let queue = FairCallQueue(clock: clock, shareMicros: 1_000, windowMicros: 10_000)
+        let queue = FairCallQueue(clock: MainLoopClock(realTimeFrom: clock), shareMicros: 1_000, windowMicros: 10_000)
         let busy = queue.join(.process(1))
         let quiet = queue.join(.process(2))
         var ran: [String] = []
@@ -106,7 +107,7 @@ final class FairCallQueueTests: XCTestCase {
     }
 
     func testNothingOfACallerIsKeptOnceItsLastConnectionLeaves() {
-        let queue = FairCallQueue(clock: clock)
+        let queue = FairCallQueue(clock: MainLoopClock(realTimeFrom: clock))
         let first = queue.join(.process(7))
         let second = queue.join(.process(7))
         XCTAssertTrue(first === second, "connections of one process share one turn")

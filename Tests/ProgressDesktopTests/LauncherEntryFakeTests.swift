@@ -169,6 +169,49 @@ final class LauncherEntryFakeTests: LauncherEntryTestCase {
         XCTAssertEqual(last?["count"]?.unboxed, .int64(0))
     }
 
+    /// The dock's entry and `Aggregate` follow one rule: over a mix of weights, an
+    /// indeterminate task, a paused one, a child (not counted: it is not top-level), another
+    /// application's task and then a failed one lingering, the entry's count, fraction,
+    /// urgency and whether it shows a fraction are what Aggregate says.
+    func testTheDockShowsWhatAggregateSays() throws {
+        let app = "org.example.Mixed"
+        func call(_ method: String, _ arguments: [BusValue]) throws {
+            try client.call(BusNames.busName, BusNames.managerPath, BusNames.managerInterface, method, arguments)
+        }
+        func start(_ name: String, _ options: [(String, BusValue)], app: String = app) throws {
+            try call("Start", [.string(name), .vardict([("app-id", .string(app))] + options)])
+        }
+        func assertAgree(_ what: String, file: StaticString = #filePath, line: UInt = #line) throws {
+            let aggregate = try client.call(BusNames.busName, BusNames.managerPath, BusNames.managerInterface, "Aggregate",
+                                            [.string(app)]).first?.dictionary ?? [:]
+            let entry = try client.call(BusNames.busName, "/org/progressd/Progress1/launcherentry/org_2eexample_2eMixed",
+                                        Self.interface, "Query").first?.dictionary ?? [:]
+            guard case .uint64(let active)? = aggregate["active"]?.unboxed, case .double(let fraction)? = aggregate["fraction"]?.unboxed,
+                  case .bool(let indeterminate)? = aggregate["indeterminate"]?.unboxed, case .string(let state)? = aggregate["state"]?.unboxed,
+                  case .double(let progress)? = entry["progress"]?.unboxed else {
+                return XCTFail("\(what): \(aggregate) \(entry)", file: file, line: line)
+            }
+            XCTAssertEqual(entry["count"]?.unboxed, .int64(Int64(active)), what, file: file, line: line)
+            XCTAssertEqual(progress, fraction, accuracy: 1e-9, what, file: file, line: line)
+            XCTAssertEqual(entry["progress-visible"]?.unboxed, .bool(active > 0 && !indeterminate), what, file: file, line: line)
+            XCTAssertEqual(entry["urgent"]?.unboxed, .bool(state == "failed"), what, file: file, line: line)
+        }
+        try start("heavy", [("fraction", .double(0.2)), ("weight", .double(3))])
+        try start("light", [("fraction", .double(0.9))])
+        try start("spinner", [("indeterminate", .bool(true))])
+        try start("held", [("fraction", .double(0.6))])
+        try call("Update", [.string("held"), .vardict([("state", .string("paused"))])])
+        try start("group", [("fraction", .double(0.1))])
+        try start("group-part", [("fraction", .double(0.7)), ("parent", .string("group"))])
+        try start("elsewhere", [("fraction", .double(1))], app: "org.example.Other")
+        try assertAgree("running, paused, indeterminate and a child")
+        try call("Fail", [.string("light"), .string("disk full")])
+        try assertAgree("a failed task lingers")
+        try call("Remove", [.string("heavy")])
+        try call("Remove", [.string("held")])
+        try assertAgree("two removed")
+    }
+
     func testEntriesAreClearedOnStopAndLauncherTasksAreNotEchoed() throws {
         let dock = try bus.connect()
         let recorder = recordUpdates(on: dock)

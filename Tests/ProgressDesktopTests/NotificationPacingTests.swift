@@ -44,7 +44,7 @@ final class NotificationPacingTests: DaemonTestCase {
         g_dbus_connection_set_exit_on_close(connection, 0)
         let texts = TaskDescriber(locale: .english, catalog: MessageCatalog())
         let configuration = ServiceConfiguration(limits: Limits(), version: "test", texts: texts, textsForLocale: { _ in texts })
-        service = try ProgressService(connection: connection, configuration: configuration, clock: clock)
+        service = try ProgressService(connection: connection, configuration: configuration, clock: MainLoopClock(runningTimersOn: clock))
         service.context.add(NotificationOutput(context: service.context, mode: .outcomes, notifyAfterSeconds: 0))
         try service.register()
         // The output asks what the server can do as soon as it sees it.

@@ -5,16 +5,27 @@ import ProgressClient
 /// user's `--progress-regex`.
 public enum ParserChoice: Sendable, Equatable {
     case auto
+    /// A name of ParserRegistry's.
     case named(String)
-    case regex(String)
+    /// The user's `--progress-regex`, compiled and checked when chosen.
+    case regex(RegularExpression)
 
     /// The names `--parse` takes (ParserRegistry's).
     public static var names: [String] { ParserRegistry.names }
 
-    public init(parse: String?, regex: String?) throws {
+    public init(parse: String?, regex: String?) throws(ChoiceError) {
         if let regex {
             guard parse == nil || parse == "auto" else { throw ChoiceError("--parse and --progress-regex can not be combined") }
-            self = .regex(regex)
+            let compiled: RegularExpression
+            do throws(RegularExpression.SyntaxError) {
+                compiled = try RegularExpression(regex)
+            } catch {
+                throw ChoiceError("--progress-regex '\(regex)' is not a regular expression: \(error.description)")
+            }
+            guard (1...2).contains(compiled.groupCount) else {
+                throw ChoiceError("--progress-regex needs one group (a percent) or two (done and total)")
+            }
+            self = .regex(compiled)
         } else if let parse, parse != "auto" {
             guard Self.names.contains(parse) else {
                 throw ChoiceError("--parse '\(parse)' is not one of \(Self.names.joined(separator: ", "))")
@@ -25,11 +36,20 @@ public enum ParserChoice: Sendable, Equatable {
         }
     }
 
+    public static func == (one: ParserChoice, other: ParserChoice) -> Bool {
+        switch (one, other) {
+        case (.auto, .auto): true
+        case (.named(let name), .named(let otherName)): name == otherName
+        case (.regex(let regex), .regex(let otherRegex)): regex.pattern == otherRegex.pattern
+        default: false
+        }
+    }
+
     /// Whether the files the command reads (/proc) may give progress while its output gives
     /// none: not for the tools that print their own (which may take a second to start), so
     /// that two sources never take turns.
     public func readsFiles(command: [String]) -> Bool {
-        if self == .named("files") { return true }
+        if case .named(let name) = self { return ParserRegistry.entry(named: name)?.readsFiles ?? false }
         guard self == .auto else { return false }
         let program = OutputFollower.programName(command)
         if program == "dd" { return !command.contains("status=progress") }
@@ -64,7 +84,7 @@ public struct OutputFollower: Sendable {
     /// Lines longer than this are cut: progress lines are short, and memory stays bounded.
     static let longestLine = 4096
 
-    public init(choice: ParserChoice, command: [String], streams: Int, keepsProgressSequences: Bool) throws {
+    public init(choice: ParserChoice, command: [String], streams: Int, keepsProgressSequences: Bool) {
         filters = Array(repeating: TerminalStreamFilter(keepsProgressSequences: keepsProgressSequences), count: streams)
         partialLines = Array(repeating: [], count: streams)
         binary = Array(repeating: false, count: streams)
@@ -74,15 +94,15 @@ public struct OutputFollower: Sendable {
         case .auto:
             (parsers, fallbacks) = ParserRegistry.auto(program: program, arguments: arguments)
             readsOSC = true
-        case .regex(let pattern):
-            let regex = try RegularExpression(pattern)
+        case .regex(let regex):
             parsers = [RegexParser(regex)]
             fallbacks = []
             readsOSC = true
         case .named(let name):
-            parsers = ParserRegistry.named(name, arguments: arguments)
+            let entry = ParserRegistry.entry(named: name)
+            parsers = entry?.parser(arguments).map { [$0] } ?? []
             fallbacks = []
-            readsOSC = name == "osc"
+            readsOSC = entry?.readsTerminalSequences ?? false
         }
     }
 

@@ -1,6 +1,7 @@
 /// Every way `progressctl run` reads progress, in the order `--parse auto` tries them: the
-/// one list from which `--parse`'s names, auto's parsers, the help's list and so the
-/// completions (checked against the help) come. A new tool's parser is one row here.
+/// one list from which `--parse`'s names and what each reads, auto's parsers and the help's
+/// list come; the shells' completions list the same names (CompletionTests checks them). A
+/// new tool's parser is one row here.
 struct ParserEntry: Sendable {
     /// When `--parse auto` tries it.
     enum Auto: Sendable {
@@ -10,8 +11,21 @@ struct ParserEntry: Sendable {
         case onlyFor(Set<String>)
         /// While no parser of the others has read anything (generic forms any line may hold).
         case fallback
-        /// Never: named only (`osc`, `files`, `none` read no lines).
+        /// Never: by name only (the entries that read no lines).
         case never
+    }
+
+    /// What `--parse NAME` reads: that alone (auto and `--progress-regex` read the
+    /// terminal's OSC 9;4 sequences besides their lines).
+    enum Source: Sendable {
+        /// The output's lines, through a parser made for the command's arguments.
+        case lines(@Sendable (_ arguments: [String]) -> any LineParser)
+        /// The terminal's OSC 9;4 sequences.
+        case terminalSequences
+        /// The files the command reads (/proc).
+        case files
+        /// Nothing at all.
+        case nothing
     }
 
     let name: String
@@ -22,18 +36,45 @@ struct ParserEntry: Sendable {
     /// Whether these programs print lines the fallbacks would misread as progress (apt's
     /// "Reading package lists... 100%" before any download).
     let misleadsFallbacks: Bool
-    /// The parser for the command's arguments; nil for the names that read no lines.
-    let parser: (@Sendable (_ arguments: [String]) -> any LineParser)?
+    let source: Source
 
+    /// A parser of lines.
     init(
         _ name: String, auto: Auto, printedBy: Set<String> = [], misleadsFallbacks: Bool = false,
-        parser: (@Sendable (_ arguments: [String]) -> any LineParser)?
+        parser: @escaping @Sendable (_ arguments: [String]) -> any LineParser
     ) {
         self.name = name
         self.auto = auto
         self.printedBy = printedBy
         self.misleadsFallbacks = misleadsFallbacks
-        self.parser = parser
+        source = .lines(parser)
+    }
+
+    /// A name that reads no lines: chosen by name only, never by auto.
+    init(_ name: String, reads source: Source) {
+        self.name = name
+        auto = .never
+        printedBy = []
+        misleadsFallbacks = false
+        self.source = source
+    }
+
+    /// The parser of lines for the command's arguments; nil for the names that read none.
+    func parser(_ arguments: [String]) -> (any LineParser)? {
+        guard case .lines(let make) = source else { return nil }
+        return make(arguments)
+    }
+
+    /// Whether the terminal's OSC 9;4 sequences are read under this name.
+    var readsTerminalSequences: Bool {
+        guard case .terminalSequences = source else { return false }
+        return true
+    }
+
+    /// Whether the files the command reads (/proc) are read under this name.
+    var readsFiles: Bool {
+        guard case .files = source else { return false }
+        return true
     }
 }
 
@@ -41,7 +82,7 @@ enum ParserRegistry {
     static let entries: [ParserEntry] = [
         // OSC 9;4 is read from the terminal stream itself by every choice but a parser's
         // own; `--parse osc` reads it alone.
-        ParserEntry("osc", auto: .never, parser: nil),
+        ParserEntry("osc", reads: .terminalSequences),
         ParserEntry("rsync", auto: .always, printedBy: ["rsync"]) { _ in RsyncParser() },
         ParserEntry("curl", auto: .always, printedBy: ["curl"]) { _ in CurlParser() },
         ParserEntry("wget", auto: .always, printedBy: ["wget"]) { _ in WgetParser() },
@@ -54,8 +95,8 @@ enum ParserRegistry {
         ParserEntry("percent", auto: .fallback) { _ in PercentParser() },
         ParserEntry("count", auto: .fallback) { _ in CountParser() },
         // Only the files the command reads (/proc), and nothing at all.
-        ParserEntry("files", auto: .never, parser: nil),
-        ParserEntry("none", auto: .never, parser: nil),
+        ParserEntry("files", reads: .files),
+        ParserEntry("none", reads: .nothing),
     ]
 
     /// What `--parse` takes.
@@ -70,19 +111,19 @@ enum ParserRegistry {
         var fallbacks: [any LineParser] = []
         let misled = entries.contains { $0.misleadsFallbacks && $0.printedBy.contains(program) }
         for entry in entries {
-            guard let make = entry.parser else { continue }
+            guard let parser = entry.parser(arguments) else { continue }
             switch entry.auto {
-            case .always: parsers.append(make(arguments))
-            case .onlyFor(let programs) where programs.contains(program): parsers.append(make(arguments))
-            case .fallback where !misled: fallbacks.append(make(arguments))
+            case .always: parsers.append(parser)
+            case .onlyFor(let programs) where programs.contains(program): parsers.append(parser)
+            case .fallback where !misled: fallbacks.append(parser)
             default: break
             }
         }
         return (parsers, fallbacks)
     }
 
-    /// The one parser `--parse name` names; none for the names that read no lines.
-    static func named(_ name: String, arguments: [String]) -> [any LineParser] {
-        entries.first { $0.name == name }?.parser.map { [$0(arguments)] } ?? []
+    /// The entry `--parse name` names.
+    static func entry(named name: String) -> ParserEntry? {
+        entries.first { $0.name == name }
     }
 }

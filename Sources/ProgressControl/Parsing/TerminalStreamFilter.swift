@@ -138,6 +138,9 @@ public struct TerminalStreamFilter: Sendable {
         return held
     }
 
+    /// The phase of what the sequences say: their fraction never moves back.
+    static let phase = "osc"
+
     /// "9;4;STATE;PROGRESS" (the progress optional for states 0, 2, 3 and 4).
     static func reading(_ payload: String) -> ProgressReading? {
         let fields = payload.split(separator: ";", omittingEmptySubsequences: false).map(String.init)
@@ -145,10 +148,10 @@ public struct TerminalStreamFilter: Sendable {
         let value = fields.count == 4 && !fields[3].isEmpty ? Double(fields[3]).map { min(max($0, 0), 100) / 100 } : nil
         if fields.count == 4 && !fields[3].isEmpty && value == nil { return nil }
         switch state {
-        case 0, 3: return ProgressReading(.indeterminate, phase: "osc")
-        case 1: return ProgressReading(.fraction(value ?? 0), phase: "osc")
-        case 2: return ProgressReading(.error(value), phase: "osc", message: "error")
-        case 4: return ProgressReading(.paused(value), phase: "osc", message: "paused")
+        case 0, 3: return ProgressReading(.indeterminate, phase: Self.phase)
+        case 1: return ProgressReading(.fraction(value ?? 0), phase: Self.phase)
+        case 2: return ProgressReading(.error(value), phase: Self.phase, message: "error")
+        case 4: return ProgressReading(.paused(value), phase: Self.phase, message: "paused")
         default: return nil
         }
     }
