@@ -14,7 +14,7 @@ LOCALE_BUILD = .build/share/locale
 MAN_BUILD = .build/man
 MANDIR = $(DATADIR)/man
 MAN_PAGES = progressctl.1 progress-render.1 progressd.1
-VERSION = $(shell sed -n 's/.*current = "\(.*\)".*/\1/p' Sources/ProgressCore/ProgressVersion.swift)
+VERSION = $(shell sed -n 's/.*current = "\(.*\)".*/\1/p' Sources/ProgressModel/ProgressVersion.swift)
 BASHCOMPDIR = $(DATADIR)/bash-completion/completions
 ZSHCOMPDIR = $(DATADIR)/zsh/site-functions
 FISHCOMPDIR = $(DATADIR)/fish/vendor_completions.d

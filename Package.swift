@@ -24,47 +24,50 @@ let package = Package(
         // Debian's ICU (libicu-dev): numbers, sizes, durations and directions in CLDR's forms.
         .target(name: "CICU", linkerSettings: [.linkedLibrary("icui18n"), .linkedLibrary("icuuc")]),
 
-        // Pure Swift: names, tasks, the state machine, the store and its policies.
-        .target(name: "ProgressCore"),
+        // Pure Swift, importing nothing else: the values (names, tasks, changes, errors, limits),
+        // the core (the front door, the store and the change stream) and the pacing policies.
+        .target(name: "ProgressModel"),
+        .target(name: "ProgressCore", dependencies: ["ProgressModel"]),
+        .target(name: "ProgressPolicies", dependencies: ["ProgressModel"]),
         // Locale resolution and labels, through Debian's ICU.
-        .target(name: "ProgressText", dependencies: ["ProgressCore", "CGettext", "CICU"]),
+        .target(name: "ProgressText", dependencies: ["ProgressModel", "CGettext", "CICU"]),
         // The state directory: a journal and snapshots of TaskRecords (Foundation, no GLib).
-        .target(name: "ProgressState", dependencies: ["ProgressCore"]),
+        .target(name: "ProgressState", dependencies: ["ProgressModel", "ProgressCore"]),
         // GDBus plumbing: variants, method tables, the main-loop timer, the service runner, and
         // the names and XML of the Progress1 API that both sides share.
         .target(
-            name: "ProgressBus", dependencies: ["ProgressCore", "CGLib"],
+            name: "ProgressBus", dependencies: ["ProgressModel", "ProgressCore", "ProgressPolicies", "CGLib"],
             resources: [.embedInCode("org.progressd.Progress1.xml")]),
         // The client side: calls and signals, for progressctl, progress-render and the tests.
-        .target(name: "ProgressClient", dependencies: ["ProgressBus", "ProgressCore", "CGLib"]),
+        .target(name: "ProgressClient", dependencies: ["ProgressBus", "CGLib"]),
         // The Progress1 server: the front door's D-Bus inputs and the change stream's outputs.
-        .target(name: "ProgressDaemon", dependencies: ["ProgressBus", "ProgressCore", "CGLib"]),
+        .target(name: "ProgressDaemon", dependencies: ["ProgressBus", "ProgressModel", "ProgressCore", "ProgressPolicies", "CGLib"]),
         // KDE's job view protocol both ways: serving org.kde.JobViewServer (KIO jobs become
         // tasks) and forwarding tasks to Plasma's server.
         .target(
-            name: "ProgressKDE", dependencies: ["ProgressDaemon", "ProgressBus", "ProgressCore", "CGLib"],
+            name: "ProgressKDE", dependencies: ["ProgressDaemon", "ProgressBus", "ProgressModel", "ProgressPolicies", "CGLib"],
             resources: [.embedInCode("org.kde.JobViews.xml")]),
         // The Renderer1 server (progress-render --service).
         .target(
-            name: "ProgressRendererService", dependencies: ["ProgressBus", "ProgressCore", "CGLib"],
+            name: "ProgressRendererService", dependencies: ["ProgressBus", "ProgressModel", "CGLib"],
             resources: [.embedInCode("org.progressd.Renderer1.xml")]),
         // The three programs' flags: the one parser, and the help printed from each option table.
         .target(name: "ProgressCommandLine"),
 
         // Docks and notifications: LauncherEntry in and out, org.freedesktop.Notifications.
-        .target(name: "ProgressDesktop", dependencies: ["ProgressDaemon", "ProgressBus", "ProgressCore", "CGLib"]),
+        .target(name: "ProgressDesktop", dependencies: ["ProgressDaemon", "ProgressBus", "ProgressModel", "ProgressCore", "ProgressPolicies", "CGLib"]),
 
         // Every task as a progress bar on the AT-SPI accessibility bus: one output of the daemon.
         .target(
-            name: "ProgressAccessibility", dependencies: ["ProgressDaemon", "ProgressBus", "ProgressCore", "CGLib"],
+            name: "ProgressAccessibility", dependencies: ["ProgressDaemon", "ProgressBus", "ProgressModel", "ProgressCore", "ProgressPolicies", "CGLib"],
             resources: [.embedInCode("org.a11y.atspi.xml")]),
 
         // Jobs of system services (PackageKit, UDisks2, fwupd, systemd-importd) read from the
         // system bus: one input per service.
-        .target(name: "ProgressSystem", dependencies: ["ProgressDaemon", "ProgressBus", "ProgressText", "ProgressCore", "CGLib"]),
+        .target(name: "ProgressSystem", dependencies: ["ProgressDaemon", "ProgressBus", "ProgressText", "ProgressModel", "ProgressCore", "CGLib"]),
         // The tasks as a StatusNotifierItem in trays without a job tracker: ring, tooltip, menu.
         .target(
-            name: "ProgressTray", dependencies: ["ProgressDaemon", "ProgressRender", "ProgressText", "ProgressBus", "ProgressCore", "CGLib"],
+            name: "ProgressTray", dependencies: ["ProgressDaemon", "ProgressRender", "ProgressText", "ProgressBus", "ProgressModel", "ProgressCore", "ProgressPolicies", "CGLib"],
             resources: [.embedInCode("org.kde.StatusNotifierItem.xml"), .embedInCode("com.canonical.dbusmenu.xml")]),
 
         // progressd's flags, its parts in their order, and its run.
@@ -72,7 +75,7 @@ let package = Package(
             name: "ProgressdProgram",
             dependencies: [
                 "ProgressDaemon", "ProgressDesktop", "ProgressKDE", "ProgressAccessibility", "ProgressSystem", "ProgressTray",
-                "ProgressBus", "ProgressText", "ProgressState", "ProgressCommandLine", "ProgressCore",
+                "ProgressBus", "ProgressText", "ProgressState", "ProgressCommandLine", "ProgressModel",
             ]),
         .executableTarget(name: "progressd", dependencies: ["ProgressdProgram"]),
 
@@ -80,13 +83,13 @@ let package = Package(
         // on first use, so that a program that does not draw does not load them.
         .target(name: "CCairoLoader", dependencies: ["CCairo"], linkerSettings: [.linkedLibrary("dl")]),
         // cairo and pango drawing, PNG through libpng: the only module that imports CCairo.
-        .target(name: "ProgressRender", dependencies: ["ProgressCore", "CCairo", "CCairoLoader"]),
+        .target(name: "ProgressRender", dependencies: ["ProgressModel", "CCairo", "CCairoLoader"]),
         // progress-render's flags, the image it draws from them, and its D-Bus service.
         .target(
             name: "ProgressRenderProgram",
             dependencies: [
                 "ProgressRender", "ProgressCommandLine", "ProgressRendererService", "ProgressClient", "ProgressText",
-                "ProgressBus", "ProgressCore",
+                "ProgressBus", "ProgressModel",
             ]),
         .executableTarget(name: "progress-render", dependencies: ["ProgressRenderProgram"]),
 
@@ -95,20 +98,20 @@ let package = Package(
 
         // progressctl's commands, argument parsing and terminal drawing.
         .target(
-            name: "ProgressControl", dependencies: ["ProgressCommandLine", "ProgressClient", "ProgressBus", "ProgressText", "ProgressCore"]),
+            name: "ProgressControl", dependencies: ["ProgressCommandLine", "ProgressClient", "ProgressBus", "ProgressText", "ProgressModel"]),
         .executableTarget(name: "progressctl", dependencies: ["ProgressControl"]),
         // The three programs in one executable, chosen by the name it is started by.
         .executableTarget(name: "progress", dependencies: ["ProgressdProgram", "ProgressRenderProgram", "ProgressControl"]),
 
         // Private dbus-daemon and daemon processes for the integration tests.
-        .target(name: "ProgressTestSupport", dependencies: ["ProgressClient", "ProgressBus", "ProgressCore"], path: "Tests/Support"),
-        .testTarget(name: "ProgressCoreTests", dependencies: ["ProgressCore", "ProgressTestSupport"]),
-        .testTarget(name: "ProgressTextTests", dependencies: ["ProgressText", "ProgressCore", "ProgressTestSupport"]),
-        .testTarget(name: "ProgressStateTests", dependencies: ["ProgressState", "ProgressCore"]),
+        .target(name: "ProgressTestSupport", dependencies: ["ProgressClient", "ProgressBus", "ProgressModel"], path: "Tests/Support"),
+        .testTarget(name: "ProgressCoreTests", dependencies: ["ProgressModel", "ProgressCore", "ProgressPolicies", "ProgressTestSupport"]),
+        .testTarget(name: "ProgressTextTests", dependencies: ["ProgressText", "ProgressModel", "ProgressCore", "ProgressPolicies", "ProgressTestSupport"]),
+        .testTarget(name: "ProgressStateTests", dependencies: ["ProgressState", "ProgressModel"]),
         .testTarget(
             name: "ProgressRenderTests",
             dependencies: [
-                "ProgressRender", "ProgressRendererService", "ProgressCore", "ProgressBus", "ProgressClient", "ProgressTestSupport",
+                "ProgressRender", "ProgressRendererService", "ProgressModel", "ProgressBus", "ProgressClient", "ProgressTestSupport",
                 "progress-render", "progressd", "progressctl",
             ],
             exclude: ["References"]),
@@ -122,44 +125,44 @@ let package = Package(
         .testTarget(
             name: "ProgressDesktopTests",
             dependencies: [
-                "ProgressDesktop", "ProgressDaemon", "ProgressText", "ProgressCore", "ProgressClient", "ProgressBus",
+                "ProgressDesktop", "ProgressDaemon", "ProgressText", "ProgressModel", "ProgressPolicies", "ProgressClient", "ProgressBus",
                 "ProgressTestSupport", "progressd",
             ],
             exclude: ["helpers"]),
         .testTarget(
             name: "ProgressAccessibilityTests",
-            dependencies: ["ProgressAccessibility", "ProgressBus", "ProgressClient", "ProgressCore", "ProgressTestSupport", "progressd"],
+            dependencies: ["ProgressAccessibility", "ProgressBus", "ProgressClient", "ProgressModel", "ProgressPolicies", "ProgressTestSupport", "progressd"],
             exclude: ["python"]),
         // ProgressBus itself: variants, method tables.
-        .testTarget(name: "ProgressBusTests", dependencies: ["ProgressDaemon", "ProgressBus", "ProgressCore", "ProgressTestSupport"]),
+        .testTarget(name: "ProgressBusTests", dependencies: ["ProgressDaemon", "ProgressBus", "ProgressModel", "ProgressCore", "ProgressPolicies", "ProgressTestSupport"]),
         // The daemon on a private bus: the Progress1 API, its lifecycle, faults and a short fuzz.
         .testTarget(
             name: "ProgressDaemonTests",
             dependencies: [
-                "ProgressDaemon", "ProgressBus", "ProgressClient", "ProgressCommandLine", "ProgressRendererService", "ProgressCore",
+                "ProgressDaemon", "ProgressBus", "ProgressClient", "ProgressCommandLine", "ProgressRendererService", "ProgressModel", "ProgressCore", "ProgressPolicies",
                 "ProgressTestSupport", "progressd", "progress",
             ]),
         // What depends on the machine (resident memory, floods of thousands of tasks, long
         // soaks): `make soak` runs them, `make test` skips them.
         .testTarget(
-            name: "ProgressSoakTests", dependencies: ["ProgressBus", "ProgressClient", "ProgressCore", "ProgressTestSupport", "progressd"]),
+            name: "ProgressSoakTests", dependencies: ["ProgressBus", "ProgressClient", "ProgressTestSupport", "progressd"]),
         .testTarget(
             name: "ProgressTrayTests",
-            dependencies: ["ProgressRender", "ProgressBus", "ProgressClient", "ProgressCore", "ProgressTestSupport", "progressd"],
+            dependencies: ["ProgressRender", "ProgressBus", "ProgressClient", "ProgressModel", "ProgressPolicies", "ProgressTestSupport", "progressd"],
             exclude: ["helpers"]),
         .testTarget(
             name: "ProgressKDETests",
-            dependencies: ["ProgressKDE", "ProgressClient", "ProgressCore", "ProgressTestSupport", "progressd", "progressctl"],
+            dependencies: ["ProgressKDE", "ProgressClient", "ProgressModel", "ProgressTestSupport", "progressd", "progressctl"],
             exclude: ["helpers"]),
         .testTarget(
             name: "ProgressSystemTests",
-            dependencies: ["ProgressSystem", "ProgressText", "ProgressClient", "ProgressCore", "ProgressTestSupport", "progressd", "progressctl"],
+            dependencies: ["ProgressSystem", "ProgressText", "ProgressClient", "ProgressModel", "ProgressTestSupport", "progressd", "progressctl"],
             exclude: ["helpers"]),
         // Real desktop clients (kioclient5, libunity, dunst …): `make interop` installs them and
         // sets PROGRESSD_INTEROP=1; `make test` skips them.
         .testTarget(
             name: "ProgressInteropTests",
-            dependencies: ["ProgressBus", "ProgressClient", "ProgressCore", "ProgressRender", "ProgressTestSupport", "progressd", "progressctl"],
+            dependencies: ["ProgressBus", "ProgressClient", "ProgressModel", "ProgressRender", "ProgressTestSupport", "progressd", "progressctl"],
             exclude: ["helpers"]),
     ],
     swiftLanguageModes: [.v6]

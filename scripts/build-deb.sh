@@ -12,7 +12,7 @@
 set -eu
 source=$1 stage=$2 version=${3:-}
 changelog=debian/changelog
-version_file=Sources/ProgressCore/ProgressVersion.swift
+version_file=Sources/ProgressModel/ProgressVersion.swift
 mkdir -p "$stage"
 if [ -z "$version" ]; then
     rsync -a --delete --exclude=/.git --filter=':- .gitignore' "$source/" "$stage/"

@@ -1,6 +1,6 @@
 import CGLib
 import ProgressBus
-import ProgressCore
+import ProgressModel
 
 /// Whether accessibility is on, and where its bus is, read from the session bus without
 /// ever blocking: `org.a11y.Status` (IsEnabled, and ScreenReaderEnabled on at-spi2-core

@@ -1,6 +1,6 @@
 import CGLib
 import ProgressBus
-import ProgressCore
+import ProgressModel
 
 /// progressd's own connection to the accessibility bus, and everything on it: the objects
 /// under /org/a11y/atspi/accessible (one subtree, so any number of bars costs no

@@ -1,7 +1,9 @@
 import CGLib
 import FoundationEssentials
 import ProgressBus
+import ProgressModel
 import ProgressCore
+import ProgressPolicies
 import ProgressDaemon
 
 /// The accessibility output: every task as a progress bar on the AT-SPI bus, so that

@@ -1,4 +1,4 @@
-import ProgressCore
+import ProgressModel
 
 /// What one task looks like as an AT-SPI progress bar: role, states, value and the texts,
 /// computed from the task alone (no GLib), numbers from at-spi2-core's atspi-constants.h.

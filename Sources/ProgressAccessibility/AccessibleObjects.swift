@@ -1,5 +1,6 @@
 import CGLib
 import ProgressBus
+import ProgressModel
 import ProgressCore
 
 /// What the objects are answered from: the export's tree and its look at each task.

@@ -1,4 +1,4 @@
-import ProgressCore
+import ProgressModel
 
 /// The shape of the accessible tree: the application root, whose children are the tasks
 /// without a parent, each task's bar holding its child tasks' bars, as the task tree does.

@@ -1,4 +1,4 @@
-import ProgressCore
+import ProgressModel
 
 /// When value events may go out. Two rules: a task's events no faster than its coalesced
 /// signal rate (`--max-signals-per-second`, as its PropertiesChanged), and no two of

@@ -1,4 +1,4 @@
-import ProgressCore
+import ProgressModel
 
 /// The fixed names of the progressd API, and the interface description embedded from
 /// `dbus/org.progressd.Progress1.xml` at build time (one source for daemon, docs and tests).

@@ -1,5 +1,5 @@
 import CGLib
-import ProgressCore
+import ProgressModel
 
 /// The daemon's clock: GLib's monotonic and real time, the same clock GLib timers use.
 public final class GLibClock: Clock {

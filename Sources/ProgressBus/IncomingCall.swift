@@ -1,5 +1,5 @@
 import CGLib
-import ProgressCore
+import ProgressModel
 
 /// A call as GDBus hands it to an exported object, before anything is made of it: the
 /// sender and path stay C strings until a handler asks for them, so a handler that finds

@@ -1,5 +1,5 @@
 import CGLib
-import ProgressCore
+import ProgressModel
 
 /// One incoming method call: who sent it, on which object, its arguments (GDBus has checked
 /// their types against the interface's XML), and the invocation to answer. Every invocation

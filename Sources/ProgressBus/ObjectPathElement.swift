@@ -1,5 +1,5 @@
 import CGLib
-import ProgressCore
+import ProgressModel
 
 /// One element of an object path made from any text, by GLib's escape
 /// (`g_dbus_escape_object_path`): ASCII letters and digits stand for themselves, every other

@@ -1,5 +1,5 @@
 import CGLib
-import ProgressCore
+import ProgressModel
 
 /// Builds the dictionaries of a large reply straight in GVariant's serialized form (the
 /// format of the GVariant specification: values aligned to their size, containers of

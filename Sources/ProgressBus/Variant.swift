@@ -1,5 +1,5 @@
 import CGLib
-import ProgressCore
+import ProgressModel
 
 /// Small helpers between GVariant and the Swift types the daemon uses.
 /// Every function returns a floating reference where GLib would, so results can be passed

@@ -1,4 +1,4 @@
-import ProgressCore
+import ProgressModel
 
 /// An a{sv} read once (`Variant.options`), then looked up by name: each getter gives the
 /// first entry of that name when it holds that kind of value, and nil otherwise, so a peer's

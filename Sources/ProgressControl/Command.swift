@@ -1,5 +1,5 @@
 import ProgressCommandLine
-import ProgressCore
+import ProgressModel
 
 /// One progressctl command: its syntax (what it accepts, what `--help` says), and what it does.
 public struct Command: Sendable {

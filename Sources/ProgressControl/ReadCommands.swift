@@ -2,7 +2,7 @@ import FoundationEssentials
 import ProgressCommandLine
 import ProgressBus
 import ProgressClient
-import ProgressCore
+import ProgressModel
 
 /// The commands that show tasks, in the caller's locale.
 enum ReadCommands {

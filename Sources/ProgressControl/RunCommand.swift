@@ -2,7 +2,7 @@ import FoundationEssentials
 import ProgressCommandLine
 import ProgressBus
 import ProgressClient
-import ProgressCore
+import ProgressModel
 
 /// Runs a command as a task: its output passes through, its progress is read from what it
 /// prints (or from the files it reads), and its exit status finishes or fails the task and

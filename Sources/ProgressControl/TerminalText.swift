@@ -6,7 +6,7 @@
 /// is put in a first-strong isolate, so that it can not reorder the columns around it.
 /// Widths are counted as terminals count them (`TerminalColumns`).
 import ProgressClient
-import ProgressCore
+import ProgressModel
 
 enum TerminalText {
     static func shown(_ text: String) -> String {

@@ -1,3 +1,5 @@
+import ProgressModel
+
 /// Decides whether an origin may run a command, and what of it runs: the front door asks
 /// before it changes anything, so a refusal leaves every task as it was. A policy may
 /// return the command adjusted (a sandboxed app's `app-id` is forced to its own).

@@ -1,3 +1,5 @@
+import ProgressModel
+
 /// What an input can make a client hold: each kind has a cap per identity (a host process,
 /// a sandboxed app) and, where it costs every client, one for the whole daemon.
 public enum CappedResource: String, Sendable, CaseIterable {

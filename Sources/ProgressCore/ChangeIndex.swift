@@ -1,3 +1,5 @@
+import ProgressModel
+
 /// Which task changed what, and when, by sequence number: what `Changes(since)` answers
 /// from, so that a poller pays for what changed since its last poll, not for every task.
 ///

@@ -1,3 +1,5 @@
+import ProgressModel
+
 /// What a read is about to show, so that outputs holding signals back can send them first:
 /// a reply never overtakes a signal about an older value.
 public enum ReadScope: Sendable, Equatable {

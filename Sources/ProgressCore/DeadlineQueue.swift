@@ -1,3 +1,5 @@
+import ProgressModel
+
 /// When the timing rules (stall, lease, linger) may next apply to some task, as a min-heap,
 /// so that housekeeping visits only the tasks that are due and the next deadline is the top
 /// of the heap. Both were a walk of every task (and a sort of every name) each time a

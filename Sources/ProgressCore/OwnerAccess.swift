@@ -1,3 +1,5 @@
+import ProgressModel
+
 /// The daemon's access rules: who may do what to whose task. Pure: it sees the command, the
 /// caller's identity (which the adapter learned from the bus before the call was handled)
 /// and the tasks, and refuses with AccessDenied, naming who may.

@@ -1,3 +1,5 @@
+import ProgressModel
+
 /// SetFraction values of tasks that update frequently, held by the front door between the
 /// moments anyone can see them: a detail of the front door, which alone holds and applies
 /// them (`TaskFrontDoor.applyHeld`).

@@ -1,3 +1,5 @@
+import ProgressModel
+
 /// The one way into the tasks. Every mutation, from a method call, a timer, a lost
 /// connection or a bridge, comes through here: it is validated, authorized and applied by
 /// the store, and what changed comes back as numbered batches. Every read comes through

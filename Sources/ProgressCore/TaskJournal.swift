@@ -1,3 +1,5 @@
+import ProgressModel
+
 /// Where the daemon's state goes. The bus adapter writes every transition through it
 /// before replying, and other changes at most once a second; ProgressState implements
 /// it on files. Core only defines the shape.

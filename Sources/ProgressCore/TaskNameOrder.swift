@@ -1,3 +1,5 @@
+import ProgressModel
+
 /// Task names in the byte order of their UTF-8, kept as tasks come and go, so that a read
 /// in name order (List, Snapshot, a SnapshotPage) starts where it is asked to and walks
 /// only what it returns, whatever the table's size.

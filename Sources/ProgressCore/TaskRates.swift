@@ -1,3 +1,5 @@
+import ProgressModel
+
 /// How fast a task's value moves (Rate and SecondsRemaining) and how often its job calls
 /// (UpdatesFrequently): both counted as the job's calls come.
 extension TaskStore {

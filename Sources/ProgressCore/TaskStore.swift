@@ -1,3 +1,5 @@
+import ProgressModel
+
 /// All tasks, and every rule about how they change. Each mutation validates everything
 /// before it changes anything, and returns the changes it made: the task's own first,
 /// then its ancestors', whose values follow from their children.

@@ -1,3 +1,5 @@
+import ProgressModel
+
 extension TaskStore {
     /// The task's persisted fields, and its owner when that is not the host (a sandboxed
     /// app keeps its tasks across a restart). None for a system job: its service is the

@@ -1,3 +1,5 @@
+import ProgressModel
+
 /// One figure for many tasks: what a panel shows for all jobs (`Overall`) or a dock for
 /// one application's (`Aggregate`).
 public struct TaskSummary: Equatable, Sendable {

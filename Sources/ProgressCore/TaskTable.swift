@@ -1,3 +1,5 @@
+import ProgressModel
+
 /// Every task, by name: the store's one table, shaped for memory per task.
 ///
 /// A dictionary keeps its values in its buckets, and it doubles them as it grows, so it

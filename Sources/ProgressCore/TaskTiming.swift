@@ -1,3 +1,5 @@
+import ProgressModel
+
 /// The rules that run on time rather than on calls: stall, lease expiry and linger.
 /// The daemon calls `housekeeping()` when `nextDeadline` comes; tests move a ManualClock.
 extension TaskStore {

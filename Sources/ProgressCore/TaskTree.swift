@@ -1,3 +1,5 @@
+import ProgressModel
+
 /// A parent's values follow from its children. These rules are documented in the XML
 /// (Start's `parent` key) and tested one by one.
 extension TaskStore {

@@ -1,3 +1,5 @@
+import ProgressModel
+
 /// A read-only look at the tasks. Only `TaskFrontDoor.read` makes one, after the values it
 /// holds are applied (their batches down the change stream) and the signals outputs hold
 /// back for the read's scope are sent: whoever reads through it sees every acknowledged

@@ -1,5 +1,7 @@
 import ProgressBus
+import ProgressModel
 import ProgressCore
+import ProgressPolicies
 
 /// The broadcast Announcement signal: what is worth saying to a person about each task,
 /// judged by AnnouncementPolicy, paced across all tasks by AnnouncementBudget (at most one

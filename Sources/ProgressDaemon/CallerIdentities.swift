@@ -1,7 +1,7 @@
 import CGLib
 import Glibc
 import ProgressBus
-import ProgressCore
+import ProgressModel
 
 /// Who each connection is, learned from the bus once per connection and kept until it
 /// leaves. The identity feeds `OwnerAccess` (who owns what) and the caps (per process, per

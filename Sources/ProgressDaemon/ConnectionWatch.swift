@@ -1,6 +1,6 @@
 import CGLib
 import ProgressBus
-import ProgressCore
+import ProgressModel
 
 /// Lost connections as an input: a unique name (":1.42") that loses its owner is a client
 /// that left the bus, and the daemon lets go of what it held (through `CallerIdentities`,

@@ -1,5 +1,5 @@
 import ProgressBus
-import ProgressCore
+import ProgressModel
 
 /// Runs progressd on the session bus until SIGTERM/SIGINT (exit 0), or until the bus
 /// connection closes or the name cannot be owned (exit 1, so that systemd restarts it).

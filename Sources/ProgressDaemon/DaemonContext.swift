@@ -1,6 +1,8 @@
 import CGLib
 import ProgressBus
+import ProgressModel
 import ProgressCore
+import ProgressPolicies
 
 /// An input: something outside the daemon that makes it act (a bus protocol, a timer).
 /// Every input is also a listener on the stream, so it hears departures and the stop there.

@@ -1,5 +1,5 @@
 import ProgressBus
-import ProgressCore
+import ProgressModel
 
 /// Fair service between callers: each identity that calls (a host process, a sandboxed app,
 /// a connection of unknown identity: `ChargeKey`) takes turns on the main loop, so that one

@@ -1,5 +1,7 @@
 import ProgressBus
+import ProgressModel
 import ProgressCore
+import ProgressPolicies
 
 /// Persistence, the one listener that runs before the reply: a transition (a task came or
 /// went, its state or a request changed) is written and synced before the caller hears

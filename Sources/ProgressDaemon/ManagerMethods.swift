@@ -1,6 +1,7 @@
 import CGLib
 import ProgressBus
-import ProgressCore
+import ProgressModel
+import ProgressPolicies
 
 /// org.progressd.Progress1.Manager's methods, one row each. A mutating method parses its
 /// arguments into a command and hands it to `ProgressService.run`, which goes through the

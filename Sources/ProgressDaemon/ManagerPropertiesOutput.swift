@@ -1,6 +1,8 @@
 import CGLib
 import ProgressBus
+import ProgressModel
 import ProgressCore
+import ProgressPolicies
 
 /// The manager's properties, declared once: each name, how its value is read, and whether a
 /// change of it is announced. Get and GetAll read the same rows as PropertiesChanged, and a

@@ -1,5 +1,6 @@
 import ProgressBus
-import ProgressCore
+import ProgressModel
+import ProgressPolicies
 
 /// org.freedesktop.DBus.Peer.Ping to a subscriber, asynchronously (never a synchronous
 /// call on the main loop): whether it answers tells whether it still reads what it is

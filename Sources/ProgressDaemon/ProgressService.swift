@@ -1,5 +1,6 @@
 import CGLib
 import ProgressBus
+import ProgressModel
 import ProgressCore
 
 /// What the daemon is configured with; the executable fills it in.

@@ -1,5 +1,5 @@
 import ProgressBus
-import ProgressCore
+import ProgressModel
 
 /// The values the front door holds for tasks that update frequently (`StagedValues`) as an
 /// input: their batches go down the stream as they are applied, and a timer applies them

@@ -1,6 +1,8 @@
 import CGLib
 import ProgressBus
+import ProgressModel
 import ProgressCore
+import ProgressPolicies
 
 /// Subscriptions: each subscriber's own announcements and Changed/Removed signals, in its
 /// locale and at its pace, sent to it alone. Subscribe and Unsubscribe come through here,

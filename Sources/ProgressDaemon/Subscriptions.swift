@@ -1,5 +1,7 @@
 import ProgressBus
+import ProgressModel
 import ProgressCore
+import ProgressPolicies
 
 /// One subscriber's view: its locale, pace, tasks and signals. Each subscription is an
 /// object of its own, so the subscriber's match rule can name it and other clients'

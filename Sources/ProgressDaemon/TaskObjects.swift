@@ -1,6 +1,6 @@
 import CGLib
 import ProgressBus
-import ProgressCore
+import ProgressModel
 
 /// The Progress1 objects on the bus: the manager (Manager and ObjectManager) and the task
 /// subtree, exported through ProgressBus's exporter. Every incoming call waits its caller's

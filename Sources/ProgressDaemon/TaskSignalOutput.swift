@@ -1,5 +1,7 @@
 import ProgressBus
+import ProgressModel
 import ProgressCore
+import ProgressPolicies
 
 /// The signals of the task objects, in the order a listener must hear them: ObjectManager's
 /// InterfacesAdded when a task appears (before anything is said about its parent),

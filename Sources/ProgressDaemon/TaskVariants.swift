@@ -1,6 +1,8 @@
 import CGLib
 import ProgressBus
+import ProgressModel
 import ProgressCore
+import ProgressPolicies
 
 /// Tasks and summaries as the GVariants the Progress1 API sends: the one place that knows
 /// the a{sv} shapes of a task, an ObjectManager entry, a Snapshot and an Announcement.

@@ -1,5 +1,5 @@
 import ProgressBus
-import ProgressCore
+import ProgressModel
 
 /// The timing rules (stall, lease, linger) as an input: a GLib timer for the earliest
 /// deadline calls the front door when it comes. It also listens to the stream, because a

@@ -1,5 +1,6 @@
 import CGLib
 import ProgressBus
+import ProgressModel
 import ProgressCore
 import ProgressDaemon
 

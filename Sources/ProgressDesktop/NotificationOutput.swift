@@ -1,6 +1,8 @@
 import CGLib
 import ProgressBus
+import ProgressModel
 import ProgressCore
+import ProgressPolicies
 import ProgressDaemon
 
 /// Desktop notifications (org.freedesktop.Notifications) for outcomes a person may have

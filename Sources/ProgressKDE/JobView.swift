@@ -1,6 +1,6 @@
 import CGLib
 import ProgressBus
-import ProgressCore
+import ProgressModel
 
 /// One job view object: the task it feeds, the connection that requested it, and what the
 /// job has said (JobViewState). Each method of JobViewV2 and JobViewV3 is one row of a

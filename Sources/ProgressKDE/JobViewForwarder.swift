@@ -1,6 +1,7 @@
 import CGLib
 import ProgressBus
-import ProgressCore
+import ProgressModel
+import ProgressPolicies
 import ProgressDaemon
 
 /// Shows progressd's tasks in Plasma: while another process owns `org.kde.JobViewServer`,

@@ -1,6 +1,6 @@
 import CGLib
 import ProgressBus
-import ProgressCore
+import ProgressModel
 import ProgressDaemon
 
 /// Serves KDE's job view protocol where no one else does, so that KIO jobs (Dolphin, Ark,

@@ -1,4 +1,4 @@
-import ProgressCore
+import ProgressModel
 
 /// What one KDE job has told its view so far, from either protocol (JobViewV2's setters or
 /// JobViewV3's `update(a{sv})`), and the task values that follow from it. Pure: the bus

@@ -1,6 +1,6 @@
 import CGLib
 import ProgressBus
-import ProgressCore
+import ProgressModel
 
 /// The names of the KDE job view protocol, and its interfaces parsed from the embedded XML
 /// (KDE's own, see org.kde.JobViews.xml), which GDBus checks every incoming call against.

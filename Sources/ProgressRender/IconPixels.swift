@@ -1,4 +1,4 @@
-import ProgressCore
+import ProgressModel
 
 /// Panel icons: the ring drawn for a status icon, as the bytes a StatusNotifierItem's
 /// `IconPixmap` carries. Hosts read those bytes as ARGB32 in network byte order, that is

@@ -1,5 +1,5 @@
 import CCairo
-import ProgressCore
+import ProgressModel
 
 #if canImport(Glibc)
 import Glibc

@@ -1,4 +1,4 @@
-import ProgressCore
+import ProgressModel
 
 /// A spec the renderer refuses: org.progressd.Renderer1.Error.InvalidSpec (or InvalidImage
 /// for a skin image that is not a usable PNG), with the key and value.

@@ -1,4 +1,4 @@
-import ProgressCore
+import ProgressModel
 
 #if canImport(Glibc)
 import Glibc

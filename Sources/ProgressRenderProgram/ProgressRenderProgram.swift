@@ -6,7 +6,7 @@ import Glibc
 import ProgressCommandLine
 import ProgressBus
 import ProgressRendererService
-import ProgressCore
+import ProgressModel
 import ProgressRender
 import ProgressText
 

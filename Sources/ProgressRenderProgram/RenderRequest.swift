@@ -2,7 +2,7 @@ import FoundationEssentials
 import ProgressBus
 import ProgressRendererService
 import ProgressClient
-import ProgressCore
+import ProgressModel
 import ProgressRender
 import ProgressText
 

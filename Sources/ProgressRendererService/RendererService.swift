@@ -1,6 +1,6 @@
 import CGLib
 import ProgressBus
-import ProgressCore
+import ProgressModel
 
 /// The GDBus side of progress-render's service: org.progressd.Renderer1.Render. The drawing
 /// itself is a closure the executable gives, so that this module stays the only one that

@@ -1,4 +1,5 @@
 import FoundationEssentials
+import ProgressModel
 import ProgressCore
 
 #if canImport(Glibc)

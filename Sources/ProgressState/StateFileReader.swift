@@ -1,5 +1,5 @@
 import FoundationEssentials
-import ProgressCore
+import ProgressModel
 
 #if canImport(Glibc)
 import Glibc

@@ -1,6 +1,6 @@
 import Glibc
 import ProgressBus
-import ProgressCore
+import ProgressModel
 
 /// The application behind a system job, where it can be known: PackageKit names the
 /// connection that created a transaction (`Sender`), the system bus names its process

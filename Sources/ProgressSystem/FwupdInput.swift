@@ -1,5 +1,5 @@
 import ProgressBus
-import ProgressCore
+import ProgressModel
 import ProgressText
 
 /// fwupd's firmware updates as tasks `system/fwupd/<n>`, one per update: the daemon's

@@ -1,6 +1,6 @@
 import CGLib
 import ProgressBus
-import ProgressCore
+import ProgressModel
 import ProgressText
 
 /// systemd-importd's transfers (`machinectl pull-raw`, `importctl`) as tasks

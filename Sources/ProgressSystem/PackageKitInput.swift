@@ -1,5 +1,5 @@
 import ProgressBus
-import ProgressCore
+import ProgressModel
 import ProgressText
 
 /// PackageKit's transactions (GNOME Software, KDE Discover, `pkcon`) as tasks

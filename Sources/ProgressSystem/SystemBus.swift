@@ -1,6 +1,6 @@
 import CGLib
 import ProgressBus
-import ProgressCore
+import ProgressModel
 
 /// The system bus for the system-job inputs (`DBUS_SYSTEM_BUS_ADDRESS`, or the default
 /// system bus). It connects asynchronously; a bus that is missing, refuses progressd or

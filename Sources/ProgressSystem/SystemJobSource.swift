@@ -1,6 +1,6 @@
 import CGLib
 import ProgressBus
-import ProgressCore
+import ProgressModel
 
 /// One system service the bridge reads jobs from. The bus tells it when the service's name
 /// gets an owner (the only sender it may believe) and when the name loses it or the bus

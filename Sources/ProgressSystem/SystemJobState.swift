@@ -1,4 +1,4 @@
-import ProgressCore
+import ProgressModel
 
 /// What a system service has said about one job, in the task's terms. Each input fills it
 /// from its service's properties and hands it to `SystemJobs`, which sends all of it as one

@@ -1,6 +1,6 @@
 import CGLib
 import ProgressBus
-import ProgressCore
+import ProgressModel
 import ProgressText
 
 /// UDisks2's jobs (formatting with erase, SMART self-tests, resizes, …) as tasks

@@ -1,5 +1,5 @@
 import CICU
-import ProgressCore
+import ProgressModel
 
 /// A locale as clients and the environment name it, resolved to the ICU identifier
 /// progressd formats with. `Locale.current` on Linux ignores LANG and LC_*, so the

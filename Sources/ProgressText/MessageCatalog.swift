@@ -1,6 +1,6 @@
 import CGettext
 import FoundationEssentials
-import ProgressCore
+import ProgressModel
 
 #if canImport(Glibc)
 import Glibc

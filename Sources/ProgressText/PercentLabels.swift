@@ -1,4 +1,4 @@
-import ProgressCore
+import ProgressModel
 
 /// The 101 percent labels of one locale and its 101 whole numbers, formatted once by ICU,
 /// so that a label on the update hot path is an array lookup.

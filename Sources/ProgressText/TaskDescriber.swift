@@ -1,4 +1,4 @@
-import ProgressCore
+import ProgressModel
 
 /// The texts of tasks in one locale: Label ("42 %"), Detail ("3 of 10 files, about
 /// 3 minutes left") and AccessibleText, the sentence a screen reader speaks ("Backup:

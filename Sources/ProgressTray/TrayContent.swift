@@ -1,4 +1,5 @@
 import CGLib
+import ProgressModel
 import ProgressCore
 import ProgressRender
 

@@ -1,7 +1,7 @@
 import CGLib
 import Glibc
 import ProgressBus
-import ProgressCore
+import ProgressModel
 
 /// The names of the StatusNotifierItem and dbusmenu protocols, and their interfaces parsed
 /// from the embedded XML (KDE's and libdbusmenu's, see the two .xml files here), which

@@ -1,5 +1,6 @@
 import CGLib
 import ProgressBus
+import ProgressModel
 import ProgressCore
 
 /// The tray item's menu, served as com.canonical.dbusmenu at /MenuBar: one entry per

@@ -1,7 +1,7 @@
 import CGLib
 import ProgressText
 import ProgressBus
-import ProgressCore
+import ProgressModel
 import ProgressDaemon
 import ProgressRender
 

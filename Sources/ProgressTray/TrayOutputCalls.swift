@@ -1,6 +1,8 @@
 import CGLib
 import ProgressBus
+import ProgressModel
 import ProgressCore
+import ProgressPolicies
 
 /// The calls hosts make on the item (/StatusNotifierItem) and on its menu (/MenuBar):
 /// method tables and property getters, each checked against the embedded XML both ways.

@@ -9,7 +9,7 @@ import ProgressKDE
 import ProgressDesktop
 import ProgressBus
 import ProgressCommandLine
-import ProgressCore
+import ProgressModel
 import ProgressState
 import ProgressSystem
 import ProgressText

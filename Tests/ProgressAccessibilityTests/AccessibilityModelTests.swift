@@ -1,5 +1,6 @@
 import ProgressBus
-import ProgressCore
+import ProgressModel
+import ProgressPolicies
 import XCTest
 
 @testable import ProgressAccessibility

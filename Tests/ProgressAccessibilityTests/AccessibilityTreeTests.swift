@@ -2,7 +2,7 @@ import Foundation
 import ProgressAccessibility
 import ProgressBus
 import ProgressClient
-import ProgressCore
+import ProgressModel
 import ProgressTestSupport
 import XCTest
 

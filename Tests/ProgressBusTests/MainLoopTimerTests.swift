@@ -1,7 +1,7 @@
 import CGLib
 import ProgressBus
 import ProgressClient
-import ProgressCore
+import ProgressModel
 import XCTest
 
 /// MainLoopTimer on GLib's clock, where every timer of a priority runs from one shared GLib

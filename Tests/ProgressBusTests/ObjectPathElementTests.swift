@@ -1,5 +1,5 @@
 import ProgressBus
-import ProgressCore
+import ProgressModel
 import XCTest
 
 /// Task and LauncherEntry paths are GLib's escape (`g_dbus_escape_object_path`); docs/api.md

@@ -1,6 +1,6 @@
 import CGLib
 import ProgressBus
-import ProgressCore
+import ProgressModel
 import XCTest
 
 /// The hand-made serialized form is byte for byte what GLib's builder makes, at every

@@ -1,6 +1,8 @@
 import CGLib
 import ProgressBus
+import ProgressModel
 import ProgressCore
+import ProgressPolicies
 @testable import ProgressDaemon
 import ProgressTestSupport
 import XCTest

@@ -1,4 +1,6 @@
+@testable import ProgressModel
 @testable import ProgressCore
+@testable import ProgressPolicies
 import XCTest
 
 final class AnnouncementPolicyTests: XCTestCase {

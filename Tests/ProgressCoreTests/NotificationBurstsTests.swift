@@ -1,4 +1,4 @@
-@testable import ProgressCore
+@testable import ProgressPolicies
 import XCTest
 
 /// Issue 22, case 4: outcomes close together are one burst per app, bounded.

@@ -1,3 +1,4 @@
+@testable import ProgressModel
 @testable import ProgressCore
 import XCTest
 

@@ -1,4 +1,4 @@
-@testable import ProgressCore
+@testable import ProgressModel
 import XCTest
 
 /// The packed per-property stamps behind Changes(since): each property's last change is

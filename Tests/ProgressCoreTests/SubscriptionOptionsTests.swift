@@ -1,4 +1,5 @@
-@testable import ProgressCore
+@testable import ProgressModel
+@testable import ProgressPolicies
 import XCTest
 
 final class SubscriptionOptionsTests: XCTestCase {

@@ -1,4 +1,4 @@
-@testable import ProgressCore
+@testable import ProgressModel
 import XCTest
 
 final class TaskUpdateTests: XCTestCase {

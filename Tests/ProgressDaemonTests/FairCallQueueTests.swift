@@ -1,7 +1,7 @@
 import CGLib
 import Foundation
 import ProgressBus
-import ProgressCore
+import ProgressModel
 @testable import ProgressDaemon
 import XCTest
 

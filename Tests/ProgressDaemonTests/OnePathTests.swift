@@ -1,5 +1,6 @@
 import CGLib
 import Foundation
+import ProgressModel
 import ProgressCore
 @testable import ProgressDaemon
 import ProgressTestSupport

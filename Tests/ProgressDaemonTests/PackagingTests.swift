@@ -1,6 +1,6 @@
 import Foundation
 import ProgressBus
-import ProgressCore
+import ProgressModel
 import ProgressRendererService
 import ProgressTestSupport
 import XCTest

@@ -1,6 +1,6 @@
 import ProgressBus
 import ProgressClient
-import ProgressCore
+import ProgressModel
 import ProgressTestSupport
 import XCTest
 

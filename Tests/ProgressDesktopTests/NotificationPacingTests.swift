@@ -2,7 +2,8 @@ import CGLib
 import Foundation
 import ProgressBus
 import ProgressClient
-import ProgressCore
+import ProgressModel
+import ProgressPolicies
 @testable import ProgressDaemon
 import ProgressDesktop
 import ProgressTestSupport

@@ -1,5 +1,5 @@
 import Foundation
-import ProgressCore
+import ProgressModel
 import ProgressTestSupport
 import XCTest
 

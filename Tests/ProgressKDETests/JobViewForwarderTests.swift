@@ -1,7 +1,7 @@
 import Foundation
 import ProgressBus
 import ProgressClient
-import ProgressCore
+import ProgressModel
 import ProgressTestSupport
 import XCTest
 

@@ -1,4 +1,4 @@
-import ProgressCore
+import ProgressModel
 import ProgressKDE
 import XCTest
 

@@ -1,4 +1,4 @@
-import ProgressCore
+import ProgressModel
 import ProgressRender
 import XCTest
 

@@ -1,5 +1,5 @@
 import Foundation
-import ProgressCore
+import ProgressModel
 @testable import ProgressRender
 import XCTest
 

@@ -1,4 +1,4 @@
-import ProgressCore
+import ProgressModel
 @testable import ProgressRender
 import XCTest
 

@@ -1,5 +1,7 @@
 import Foundation
+@testable import ProgressModel
 @testable import ProgressCore
+@testable import ProgressPolicies
 import ProgressTestSupport
 import ProgressText
 import XCTest

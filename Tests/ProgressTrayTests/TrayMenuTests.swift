@@ -1,7 +1,8 @@
 import Foundation
 import ProgressBus
 import ProgressClient
-import ProgressCore
+import ProgressModel
+import ProgressPolicies
 import ProgressTestSupport
 import XCTest
 

@@ -1,7 +1,7 @@
 import Foundation
 import ProgressBus
 import ProgressClient
-import ProgressCore
+import ProgressModel
 import XCTest
 
 /// The one daemon fixture of every suite: a private bus, a fresh progressd on it, a client

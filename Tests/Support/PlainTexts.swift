@@ -1,4 +1,4 @@
-import ProgressCore
+import ProgressModel
 
 /// Texts without a locale for tests that need a TaskDescribing but check no sentence: the
 /// label is the percent, the accessible text the title, and every other text is empty.

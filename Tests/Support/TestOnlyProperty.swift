@@ -1,4 +1,4 @@
-import ProgressCore
+import ProgressModel
 
 /// A task property only the tests declare, to prove that a property is one row: `Priority`,
 /// a whole number 0...9, set with a `priority` option by Start and Update, kept as

@@ -90,7 +90,7 @@ public struct CommandOutcome: Sendable {
     /// door's `applyHeld` is due within this many microseconds.
     public let heldValuesDue: Int64?
 
-    init(held: [ChangeBatch], batch: ChangeBatch, error: ProgressError?, heldValuesDue: Int64? = nil) {
+    package init(held: [ChangeBatch], batch: ChangeBatch, error: ProgressError?, heldValuesDue: Int64? = nil) {
         self.held = held
         self.batch = batch
         self.error = error

@@ -1,3 +1,5 @@
+import ProgressModel
+
 /// Decides what about a task is worth saying to a person, the judgment screen readers make
 /// on their side (Orca: at most every 10 seconds and only when the whole percent changed;
 /// NVDA: every 10 percentage points), offered once as a service. Outcomes and the start are

@@ -58,7 +58,7 @@ public enum ProgressError: Error, Equatable, Sendable {
 
 /// Quotes a client's string for an error message, cut short so that a 1 MB value
 /// does not come back in full.
-func quoted(_ text: String, limit: Int = 64) -> String {
+package func quoted(_ text: String, limit: Int = 64) -> String {
     var shown = ""
     var count = 0
     for character in text.unicodeScalars {

@@ -1,3 +1,5 @@
+import ProgressModel
+
 /// Decides when changed values (not transitions, which are written at once) go to disk:
 /// at most once a second, and never more than a second after they changed. Pure policy;
 /// the bus adapter owns the timer and the writing.

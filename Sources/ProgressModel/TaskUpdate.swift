@@ -35,7 +35,7 @@ public struct TaskUpdate: Sendable, Equatable {
     var rowValues = RowValues()
 
     /// Whether the update sets the task's value (which a parent's children own).
-    var setsValue: Bool { fraction != nil || completed != nil || total != nil }
+    package var setsValue: Bool { fraction != nil || completed != nil || total != nil }
 
     public init() {}
 

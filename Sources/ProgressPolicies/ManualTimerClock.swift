@@ -1,3 +1,5 @@
+import ProgressModel
+
 /// A clock that runs the timers armed on it: time moves only when told to, and what comes
 /// due runs then, in deadline order, with the clock reading each deadline. A test hands one
 /// to the daemon (ProgressBus's `MainLoopClock(runningTimersOn:)`), whose timers then wait

@@ -1,3 +1,5 @@
+import ProgressModel
+
 /// Back-pressure on the signals sent to each subscriber connection (issue 12: 16
 /// subscriptions asking for Changed every 0.1 s over 100 tasks pushed 13 MB/s at a
 /// process that never read, and dbus-daemon, which has no per-peer queue limit worth the

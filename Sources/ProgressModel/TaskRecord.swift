@@ -91,7 +91,7 @@ public struct TaskRecordField: @unchecked Sendable {
     /// nil leaves the key out (an absent parent).
     let save: (ProgressTask) -> RecordValue?
     /// False when the value has the wrong type.
-    let restore: (inout ProgressTask, RecordValue) -> Bool
+    package let restore: (inout ProgressTask, RecordValue) -> Bool
 
     init(_ key: String, save: @escaping (ProgressTask) -> RecordValue?, restore: @escaping (inout ProgressTask, RecordValue) -> Bool) {
         self.key = key

@@ -40,7 +40,7 @@ public struct TaskChange: Sendable, Equatable {
     /// would make each copy retain every string of the task, where this is one retain.
     private let attachments: Attachments
     /// The change's place in the daemon's one sequence; the front door numbers it.
-    public internal(set) var sequence: UInt64 = 0
+    public package(set) var sequence: UInt64 = 0
 
     /// `task` is the task after the change (for `removed`, the task that went).
     public init(

@@ -186,7 +186,7 @@ public final class TaskPropertyTable: @unchecked Sendable {
     }
 
     /// Puts the values of `update` that need no rule of the store's into `task`.
-    func applySettings(_ update: TaskUpdate, to task: inout ProgressTask) {
+    package func applySettings(_ update: TaskUpdate, to task: inout ProgressTask) {
         for applier in appliers { applier.apply(update, &task) }
     }
 
@@ -210,7 +210,7 @@ public final class TaskPropertyTable: @unchecked Sendable {
     }
 
     /// Puts a record's values into `task`; the keys whose values have the wrong type.
-    func restore(_ record: TaskRecord, into task: inout ProgressTask) -> [String] {
+    package func restore(_ record: TaskRecord, into task: inout ProgressTask) -> [String] {
         var wrong: [String] = []
         for field in persisted {
             guard let value = record.fields[field.key] else { continue }

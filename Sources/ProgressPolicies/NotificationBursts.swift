@@ -1,3 +1,5 @@
+import ProgressModel
+
 /// Outcome notifications grouped per app, so that a burst of outcomes is one notification
 /// and not one each: 300 tasks failing within a tenth of a second gave 300 critical
 /// notifications (issue 22). The first outcome of an app is notified alone, at once; each

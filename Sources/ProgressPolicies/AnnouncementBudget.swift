@@ -1,3 +1,5 @@
+import ProgressModel
+
 /// The pace of one listener's announcements across all its tasks, after AnnouncementPolicy
 /// has judged each task on its own: a screen reader speaks about one sentence a second,
 /// and 5,000 tasks starting at once must not queue 5,000 sentences (issue 12). At most one

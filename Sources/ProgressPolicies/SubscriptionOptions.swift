@@ -1,3 +1,5 @@
+import ProgressModel
+
 /// What a subscriber asked for with Subscribe: its locale, its pace, which tasks, and which
 /// signals. Parsed and checked here; the bus adapter keeps the subscriptions.
 public struct SubscriptionOptions: Sendable, Equatable {

@@ -7,70 +7,70 @@ public struct ProgressTask: Sendable {
     // Client texts are kept with their bidi controls balanced (ClientText.balanced), by
     // whichever input set them, so that Title, Message and every text made of them close
     // what they open: no consumer sees an override left open.
-    public internal(set) var title = "" { didSet { title = ClientText.balanced(title) } }
-    public internal(set) var unit = "" { didSet { unit = ClientText.balanced(unit) } }
-    public internal(set) var message = "" { didSet { message = ClientText.balanced(message) } }
-    public internal(set) var appId = ""
-    public internal(set) var parent: TaskName?
+    public package(set) var title = "" { didSet { title = ClientText.balanced(title) } }
+    public package(set) var unit = "" { didSet { unit = ClientText.balanced(unit) } }
+    public package(set) var message = "" { didSet { message = ClientText.balanced(message) } }
+    public package(set) var appId = ""
+    public package(set) var parent: TaskName?
     /// Who started the task: only it and the host may change it (`OwnerAccess`).
-    public internal(set) var owner: TaskOwner
+    public package(set) var owner: TaskOwner
     /// The process or sandboxed app charged for the task against the per-caller cap; nil
     /// for a restored task (charged to no one: its process is gone).
-    var chargedTo: ChargeKey?
+    package var chargedTo: ChargeKey?
     /// For `caller` tasks: the connection whose departure fails the task. Nil after a
     /// restart until the job starts the task again.
-    var boundConnection: ClientID?
-    var estimator = RateEstimator()
+    package var boundConnection: ClientID?
+    package var estimator = RateEstimator()
     /// The values of the properties that keep their own (TaskPropertyDescriptor's
     /// `initial:` rows); empty, allocating nothing, for the standard table's tasks.
     var rowValues = RowValues()
 
     /// The determinate value. While indeterminate it is kept but not shown.
-    public internal(set) var storedFraction = 0.0
-    public internal(set) var completed: UInt64 = 0
-    public internal(set) var total: UInt64 = 0
-    public internal(set) var serial: UInt64 = 0
-    public internal(set) var created: Int64
-    public internal(set) var updated: Int64
-    public internal(set) var weight = 1.0
+    public package(set) var storedFraction = 0.0
+    public package(set) var completed: UInt64 = 0
+    public package(set) var total: UInt64 = 0
+    public package(set) var serial: UInt64 = 0
+    public package(set) var created: Int64
+    public package(set) var updated: Int64
+    public package(set) var weight = 1.0
     /// Units per second when Total is known, else fraction per second; 0 while unknown.
-    public internal(set) var rate = 0.0
+    public package(set) var rate = 0.0
     /// -1 while unknown.
-    public internal(set) var secondsRemaining: Int64 = -1
+    public package(set) var secondsRemaining: Int64 = -1
     /// When the job last touched the task (monotonic), for stall and lease.
-    var lastActivity: Int64
-    var rateWindowCount = 0
-    public internal(set) var leaseSeconds: UInt32
-    public internal(set) var stallSeconds: UInt32
-    public internal(set) var lingerSeconds: UInt32
+    package var lastActivity: Int64
+    package var rateWindowCount = 0
+    public package(set) var leaseSeconds: UInt32
+    public package(set) var stallSeconds: UInt32
+    public package(set) var lingerSeconds: UInt32
 
     /// When the task reached its outcome (monotonic), for linger.
-    var outcomeTime: Int64?
+    package var outcomeTime: Int64?
     /// The state the job set. A parent shows `paused` while a live child is paused (`state`).
-    public internal(set) var ownState = TaskState.running
-    public internal(set) var indeterminate = false
-    public internal(set) var ownerSaysFrequent = false
-    public internal(set) var detectedFrequent = false
-    public internal(set) var lifetime = Lifetime.lease
+    public package(set) var ownState = TaskState.running
+    public package(set) var indeterminate = false
+    public package(set) var ownerSaysFrequent = false
+    public package(set) var detectedFrequent = false
+    public package(set) var lifetime = Lifetime.lease
     /// No update for `stallSeconds` (or a child stalled, or a restored `caller` task whose
     /// job has not come back yet).
-    public internal(set) var stalled = false
-    public internal(set) var cancellable = false
+    public package(set) var stalled = false
+    public package(set) var cancellable = false
 
     /// Start of the current one-second window (and `rateWindowCount`, the changes counted
     /// in it), to detect a task that updates faster than signals go out.
-    var rateWindowStart: Int64?
-    public internal(set) var pausable = false
-    public internal(set) var cancelRequested = false
-    public internal(set) var childFailure = ChildFailurePolicy.fail
+    package var rateWindowStart: Int64?
+    public package(set) var pausable = false
+    public package(set) var cancelRequested = false
+    public package(set) var childFailure = ChildFailurePolicy.fail
     /// Set for a parent with children: its values are computed from them.
-    public internal(set) var hasChildren = false
+    public package(set) var hasChildren = false
     /// A live child is paused, so the parent shows paused.
-    var childPaused = false
-    var childStalled = false
-    var estimatorCountsUnits = false
+    package var childPaused = false
+    package var childStalled = false
+    package var estimatorCountsUnits = false
 
-    init(name: TaskName, caller: ClientID, wallMicros: Int64, monotonicMicros: Int64, limits: Limits, serial: UInt64 = 0) {
+    package init(name: TaskName, caller: ClientID, wallMicros: Int64, monotonicMicros: Int64, limits: Limits, serial: UInt64 = 0) {
         self.name = name
         owner = caller.identity.owner
         chargedTo = caller.chargeKey

@@ -1,3 +1,5 @@
+import ProgressModel
+
 /// Decides when a task's PropertiesChanged goes out, so that a task updated thousands of
 /// times a second costs at most `maxSignalsPerSecond` signals, and the last value is never lost.
 ///

@@ -7,13 +7,15 @@
 /// a change, so 59 bits last thousands of years. A task that only stalled keeps one entry
 /// (16 bytes with its array's header, against 240 for a word per property), and the busy
 /// properties of a task updated many times a second are found in a few words.
-struct PropertyStamps: Sendable {
+package struct PropertyStamps: Sendable {
     private static let indexShift: UInt64 = 59
     private static let sequenceMask: UInt64 = (1 << indexShift) - 1
     private var entries: [UInt64] = []
 
+    package init() {}
+
     /// Notes that `properties` changed with the change numbered `sequence`.
-    mutating func stamp(_ properties: TaskProperties, at sequence: UInt64) {
+    package mutating func stamp(_ properties: TaskProperties, at sequence: UInt64) {
         precondition(sequence <= Self.sequenceMask, "sequence \(sequence) does not fit in \(Self.indexShift) bits")
         var unstamped = properties.rawValue
         for position in entries.indices where unstamped != 0 {
@@ -31,7 +33,7 @@ struct PropertyStamps: Sendable {
     }
 
     /// The properties whose last change is numbered after `since`.
-    func changed(after since: UInt64) -> TaskProperties {
+    package func changed(after since: UInt64) -> TaskProperties {
         var properties = TaskProperties()
         for entry in entries where entry & Self.sequenceMask > since {
             properties.formUnion(TaskProperties(index: Int(entry >> Self.indexShift)))
