@@ -55,34 +55,24 @@ extension ProgressService {
         ("List", { service, call throws(ProgressError) in
             // Written in serialized form, as the large reads are: a GVariant a name would be
             // two allocations and a copy each.
-            let store = service.store
-            let writer = SerializedVariant(capacity: min(store.count * 24, store.limits.maxReplyBytes))
-            var complete = true
-            writer.boundedArray(alignment: 1, maxBytes: store.limits.maxReplyBytes - TaskVariants.replyMargin) { element in
-                for name in store.namesInOrder where !element({ writer.string(name.text) }) {
-                    complete = false
-                    return
-                }
+            try service.largeReads.refuseIfTooBig("List", .name, [])
+            let reply = SlicedReply(.names(after: "", []), element: .name, maxBytes: service.store.limits.maxReplyBytes,
+                                    expected: service.store.count)
+            service.largeReads.write(reply) { [tasks = service.store.count] reply in
+                service.replyWhole("List", reply, tasks: tasks, call)
             }
-            let names = writer.make("as")
-            guard complete else {
-                g_variant_unref(g_variant_ref_sink(names))
-                throw .tooBigForOneReply("List", tasks: store.count, limit: store.limits.maxReplyBytes)
-            }
-            call.reply(Variant.tuple([names]))
         }),
         ("Snapshot", { service, call throws(ProgressError) in
             let texts = try service.context.texts(forLocale: call.string(0))
+            let element = SlicedReply.Element.byName(service.variants, texts)
+            let all = service.store.properties.all
+            try service.largeReads.refuseIfTooBig("Snapshot", element, all)
             service.context.flushBeforeRead(.everything)
-            let limit = service.store.limits.maxReplyBytes
-            let page = service.variants.tasksByName(
-                service.store.namesInOrder.lazy.compactMap(service.store.task).map { [properties = service.store.properties] in ($0, properties.all) }, texts: texts,
-                maxBytes: limit, expected: service.store.count)
-            guard page.complete else {
-                g_variant_unref(g_variant_ref_sink(page.value))
-                throw .tooBigForOneReply("Snapshot", tasks: service.store.count, limit: limit)
+            let reply = SlicedReply(.names(after: "", all), element: element, maxBytes: service.store.limits.maxReplyBytes,
+                                    expected: service.store.count)
+            service.largeReads.write(reply) { [tasks = service.store.count] reply in
+                service.replyWhole("Snapshot", reply, tasks: tasks, call)
             }
-            call.reply(Variant.tuple([page.value]))
         }),
         ("SnapshotPage", { service, call throws(ProgressError) in
             let texts = try service.context.texts(forLocale: call.string(0))
@@ -92,18 +82,19 @@ extension ProgressService {
             let count = asked == 0 ? limits.maxPageTasks : min(asked, limits.maxPageTasks)
             service.context.flushBeforeRead(.everything)
             // The page starts after `after` in name order, found without walking the table.
-            let page = service.variants.tasksByName(
-                service.store.names(after: after).lazy.compactMap(service.store.task).map { [properties = service.store.properties] in ($0, properties.all) },
-                texts: texts, maxBytes: limits.maxReplyBytes, maxCount: count, expected: count)
-            let next = page.complete ? "" : (page.last?.text ?? after)
-            call.reply(Variant.tuple([page.value, Variant.string(next)]))
+            let reply = SlicedReply(
+                .names(after: after, service.store.properties.all), element: .byName(service.variants, texts),
+                maxBytes: limits.maxReplyBytes, maxCount: count, expected: count)
+            service.largeReads.write(reply) { reply in
+                let next = reply.complete ? "" : (reply.last?.text ?? after)
+                call.reply(Variant.tuple([reply.make(), Variant.string(next)]))
+            }
         }),
         ("Changes", { service, call throws(ProgressError) in
             let since = Variant.uint64Child(call.parameters, 0)
             let options = try ChangesOptions.parse(call.options(1, for: "Changes", accepting: ChangesOptions.keys))
             let texts = try service.context.texts(forLocale: options.locale)
-            let (reply, tasks) = try service.changes(since: since, options, texts: texts)
-            call.reply(reply)
+            try service.changes(since: since, options, texts: texts, call)
         }),
         ("Describe", { service, call throws(ProgressError) in
             let name = try service.store.name(call.string(0))
@@ -152,47 +143,75 @@ extension ProgressService {
         return parsed
     }
 
+    /// Replies with the whole of a read of every task, or refuses it as too big.
+    func replyWhole(_ method: String, _ reply: SlicedReply, tasks: Int, _ call: MethodCall) {
+        let value = reply.make()
+        guard reply.complete else {
+            g_variant_unref(g_variant_ref_sink(value))
+            return call.reply(ProgressError.tooBigForOneReply(method, tasks: tasks, limit: store.limits.maxReplyBytes))
+        }
+        call.reply(Variant.tuple([value]))
+    }
+
     /// Changes' reply: the serial, whether it is a reset, the tasks with the properties asked
-    /// for that changed, and the names removed.
+    /// for that changed, and the names removed. The serial is the one the read arrived at:
+    /// a task that changes while the reply is written shows its newer values, and is in the
+    /// next poll's answer too.
     private func changes(
-        since: UInt64, _ options: ChangesOptions, texts: TaskDescribing
-    ) throws(ProgressError) -> (reply: OpaquePointer, tasks: Int) {
+        since: UInt64, _ options: ChangesOptions, texts: TaskDescribing, _ call: MethodCall
+    ) throws(ProgressError) {
         // The index answers from what it heard: held values first.
         context.frontDoor.applyStaged()
         let answer = try changeIndex.changes(since: since)
-        var removed: [TaskName] = []
-        var rows: [(ProgressTask, TaskProperties)] = []
-        switch answer {
-        case .reset:
-            context.flushBeforeRead(.everything)
-            rows = store.namesInOrder.compactMap(store.task).map { ($0, options.properties) }
-        case .changes(let changed, let gone):
-            removed = gone
-            for (name, properties) in changed {
-                let wanted = properties.intersection(options.properties)
-                guard !wanted.isEmpty, let task = store.task(name) else { continue }
-                context.flushBeforeRead(.task(name))
-                rows.append((task, wanted))
-            }
-        }
+        let element = SlicedReply.Element.byName(variants, texts)
+        let limit = store.limits.maxReplyBytes
         // Bounded like Snapshot: a reset of every task, or a poll after a long pause, must
         // still fit in one reply.
-        let limit = store.limits.maxReplyBytes
-        let page = variants.tasksByName(rows, texts: texts, maxBytes: limit, expected: rows.count)
-        guard page.complete else {
-            g_variant_unref(g_variant_ref_sink(page.value))
-            throw .limitExceeded(
-                "Changes would answer with \(rows.count) tasks, more than \(limit) bytes, the most one reply may carry; "
+        let tooBig = { (tasks: Int) in
+            ProgressError.limitExceeded(
+                "Changes would answer with \(tasks) tasks, more than \(limit) bytes, the most one reply may carry; "
                     + "ask for fewer \"properties\", or read the Serial, then the tasks with SnapshotPage, then poll Changes from that Serial")
         }
-        let tasks = page.value
-        let names = Variant.container("as") { builder in
-            for name in removed { Variant.add(builder, Variant.string(name.text)) }
+        var removed: [TaskName] = []
+        let rows: SlicedReply.Rows
+        let expected: Int
+        switch answer {
+        case .reset:
+            if store.leastReplyBytes(perTask: largeReads.leastBytes(of: element, options.properties)) > limit {
+                throw tooBig(store.count)
+            }
+            context.flushBeforeRead(.everything)
+            rows = .names(after: "", options.properties)
+            expected = store.count
+        case .changes(let changed, let gone):
+            removed = gone
+            var listed: [(TaskName, TaskProperties)] = []
+            for (name, properties) in changed {
+                let wanted = properties.intersection(options.properties)
+                guard !wanted.isEmpty, store.owner(of: name) != nil else { continue }
+                context.flushBeforeRead(.task(name))
+                listed.append((name, wanted))
+            }
+            let least = listed.reduce(0) { $0 + $1.0.text.utf8.count + largeReads.leastBytes(of: element, $1.1) }
+            if least > limit { throw tooBig(listed.count) }
+            rows = .listed(listed)
+            expected = listed.count
         }
-        let reply = Variant.tuple([
-            g_variant_new_uint64(guint64(changeIndex.lastSequence)), g_variant_new_boolean(answer == .reset ? 1 : 0), tasks, names,
-        ])
-        return (reply, page.count)
+        let serial = changeIndex.lastSequence
+        let reply = SlicedReply(rows, element: element, maxBytes: limit, expected: expected)
+        largeReads.write(reply) { reply in
+            let tasks = reply.make()
+            guard reply.complete else {
+                g_variant_unref(g_variant_ref_sink(tasks))
+                return call.reply(tooBig(expected))
+            }
+            let names = Variant.container("as") { builder in
+                for name in removed { Variant.add(builder, Variant.string(name.text)) }
+            }
+            call.reply(Variant.tuple([
+                g_variant_new_uint64(guint64(serial)), g_variant_new_boolean(answer == .reset ? 1 : 0), tasks, names,
+            ]))
+        }
     }
 
     /// The handler order of every mutating call: front door (validate, authorize, mutate),

@@ -47,6 +47,8 @@ public final class ProgressService {
     lazy var objects = TaskObjects(service: self)
     let subscriptions: SubscriptionOutput
     let changeIndex: ChangeIndex
+    /// Reads over many tasks: refused before they are built, written in slices.
+    let largeReads: LargeReads
     private let managerProperties: ManagerPropertiesOutput
     private let journal: JournalRecorder?
     /// Each connection's identity, learned before its calls are handled.
@@ -63,6 +65,7 @@ public final class ProgressService {
         let context = DaemonContext(connection: connection, configuration: configuration, clock: clock ?? GLibClock())
         self.context = context
         variants = TaskVariants(table: context.store.properties)
+        largeReads = LargeReads(context: context)
         changeIndex = ChangeIndex(firstSequence: context.frontDoor.lastSequence + 1, maxRemovals: configuration.limits.maxRemovalsKept)
 
         journal = configuration.journal.map { JournalRecorder(journal: $0, store: context.store, clock: context.clock) }
@@ -124,17 +127,28 @@ public final class ProgressService {
     // MARK: Reads that GDBus routes here
 
     func handleGetManagedObjects(invocation: OpaquePointer) {
-        context.flushBeforeRead(.everything)
         let limit = store.limits.maxReplyBytes
-        let page = variants.managedObjects(in: store, texts: context.texts, maxBytes: limit)
-        guard page.complete else {
-            g_variant_unref(g_variant_ref_sink(page.value))
+        let refuse = { [store] in
             let error = ProgressError.tooBigForOneReply("GetManagedObjects", tasks: store.count, limit: limit)
             Log.warning(error.message)
             g_dbus_method_invocation_return_dbus_error(invocation, BusNames.errorName(error), error.message)
-            return
         }
-        MethodCall.reply(invocation, Variant.tuple([page.value]), maxBytes: limit)
+        let element = SlicedReply.Element.managedObject(variants, context.texts)
+        do throws(ProgressError) {
+            try largeReads.refuseIfTooBig("GetManagedObjects", element, store.properties.all)
+        } catch {
+            return refuse()
+        }
+        context.flushBeforeRead(.everything)
+        let reply = SlicedReply(.names(after: "", store.properties.all), element: element, maxBytes: limit, expected: store.count)
+        largeReads.write(reply) { reply in
+            let value = reply.make()
+            guard reply.complete else {
+                g_variant_unref(g_variant_ref_sink(value))
+                return refuse()
+            }
+            MethodCall.reply(invocation, Variant.tuple([value]), maxBytes: limit)
+        }
     }
 
     func managerProperty(_ property: String) -> OpaquePointer? { managerProperties.value(of: property) }
