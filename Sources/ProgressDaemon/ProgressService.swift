@@ -141,13 +141,14 @@ public final class ProgressService {
         }
         context.flushBeforeRead(.everything)
         let reply = SlicedReply(.names(after: "", store.properties.all), element: element, maxBytes: limit, expected: store.count)
-        largeReads.write(reply) { reply in
+        largeReads.write(reply, to: invocation) { reply in
             let value = reply.make()
             guard reply.complete else {
                 g_variant_unref(g_variant_ref_sink(value))
-                return refuse()
+                refuse()
+                return nil
             }
-            MethodCall.reply(invocation, Variant.tuple([value]), maxBytes: limit)
+            return Variant.tuple([value])
         }
     }
 
