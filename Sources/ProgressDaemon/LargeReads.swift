@@ -13,10 +13,7 @@ import ProgressCore
 ///   in the call itself, so a small read is answered as before; a larger one goes on as steps
 ///   of its caller's call (`FairCallQueue.continueCall`): its caller's later calls wait for
 ///   its reply, and between the steps the main loop serves everyone else.
-/// - **Sent off the loop.** GDBus converts a reply to the wire format as it sends it, value by
-///   value, which takes longer than writing it: a larger reply is sent from `ReplySender`'s
-///   thread, and its caller's call ends once it is on its way.
-/// - **One at a time.** Only one reply of more than a slice is being written or sent at once, so the
+/// - **One at a time.** Only one reply of more than a slice is being written at once, so the
 ///   memory held for replies being written stays one reply's (`Limits.maxReplyBytes`); the
 ///   others wait, each in its caller's turn, in the order they came.
 /// - **Signals first.** Held signals go out before a reply written over several passes of the
@@ -104,84 +101,37 @@ final class LargeReads {
 
     // MARK: Writing in slices
 
-    /// One read of more than a slice: written in steps of its caller's call, then sent.
-    private final class Read {
-        enum Phase { case writing, sending, sent }
-        let reply: SlicedReply
-        let invocation: OpaquePointer
-        /// The reply's value, or nil when `answer` refused the read itself.
-        let answer: (SlicedReply) -> OpaquePointer?
-        var turn: FairCallQueue.Turn?
-        var phase = Phase.writing
-        /// Whether its caller is out of the rotation until the reply is sent.
-        var parked = false
-
-        init(_ reply: SlicedReply, _ invocation: OpaquePointer, _ answer: @escaping (SlicedReply) -> OpaquePointer?) {
-            self.reply = reply
-            self.invocation = invocation
-            self.answer = answer
+    /// Writes `reply`, then calls `finish` with it: at once when it fits in a slice (or
+    /// when no caller's call is running, as for a call GDBus hands over directly), else in
+    /// steps of the running call.
+    func write(_ reply: SlicedReply, then answer: @escaping (SlicedReply) -> Void) {
+        // After the replies of the caller's calls before it that wait for their sync.
+        let finish = { [stream = context.stream] (reply: SlicedReply) in stream.replyInOrder { answer(reply) } }
+        if writing == nil {
+            if reply.writeSlice(of: sliceTasks, from: store) { return finish(reply) }
         }
-    }
-
-    /// Writes `reply`, then answers `invocation` with what `answer` makes of it (nil when
-    /// `answer` replied itself, with an error). A reply that fits in a slice is written and
-    /// sent at once, as is any when no caller's call is running (a call GDBus hands over
-    /// directly); a larger one is written in steps of the running call and sent from
-    /// `ReplySender`'s thread, and its caller's next call waits until it is sent. Every reply
-    /// leaves after those of the calls before it that wait for their sync.
-    func write(_ reply: SlicedReply, to invocation: OpaquePointer, _ answer: @escaping (SlicedReply) -> OpaquePointer?) {
-        if writing == nil, reply.writeSlice(of: sliceTasks, from: store) { return sendNow(reply, invocation, answer) }
-        let read = Read(reply, invocation, answer)
-        read.turn = context.identities.continueCall { [unowned self] in step(read) }
-        guard read.turn != nil else {
+        var turn: FairCallQueue.Turn?
+        turn = context.identities.continueCall { [unowned self] in step(reply, turn!, finish) }
+        guard turn != nil else {
             // Not in a caller's turn: nothing could wait behind it, so it is written now.
             while !reply.writeSlice(of: .max, from: store) {}
-            return sendNow(reply, invocation, answer)
+            return finish(reply)
         }
         if writing == nil { writing = reply }
     }
 
-    private func sendNow(_ reply: SlicedReply, _ invocation: OpaquePointer, _ answer: @escaping (SlicedReply) -> OpaquePointer?) {
-        let maxBytes = store.limits.maxReplyBytes
-        context.stream.replyInOrder {
-            if let value = answer(reply) { MethodCall.reply(invocation, value, maxBytes: maxBytes) }
-        }
-    }
-
-    private func step(_ read: Read) -> FairCallQueue.Step {
-        switch read.phase {
-        case .sent:
-            writing = nil
-            if !waiting.isEmpty { context.identities.resume(waiting.removeFirst()) }
-            return .done
-        case .sending:
-            read.parked = true
-            return .parked
-        case .writing:
-            break
-        }
-        if writing == nil { writing = read.reply }
-        guard writing === read.reply else {
-            if !waiting.contains(where: { $0 === read.turn }) { waiting.append(read.turn!) }
+    private func step(_ reply: SlicedReply, _ turn: FairCallQueue.Turn, _ finish: (SlicedReply) -> Void) -> FairCallQueue.Step {
+        if writing == nil { writing = reply }
+        guard writing === reply else {
+            if !waiting.contains(where: { $0 === turn }) { waiting.append(turn) }
             return .parked
         }
-        guard read.reply.writeSlice(of: sliceTasks, from: store) else { return .more }
+        guard reply.writeSlice(of: sliceTasks, from: store) else { return .more }
+        writing = nil
         // The tasks may have changed since the first slice: what their signals hold goes first.
         context.flushBeforeRead(.everything)
-        read.phase = .sending
-        let maxBytes = store.limits.maxReplyBytes
-        context.stream.replyInOrder { [unowned self] in
-            guard let value = read.answer(read.reply) else { return sent(read) }
-            ReplySender.shared.send(read.invocation, value, maxBytes: maxBytes) { [unowned self] in sent(read) }
-        }
-        if read.phase == .sent { return step(read) }
-        read.parked = true
-        return .parked
-    }
-
-    /// The reply is on its way: the caller's next step lets go of the writing and ends the call.
-    private func sent(_ read: Read) {
-        read.phase = .sent
-        if read.parked { context.identities.resume(read.turn!) }
+        finish(reply)
+        if !waiting.isEmpty { context.identities.resume(waiting.removeFirst()) }
+        return .done
     }
 }

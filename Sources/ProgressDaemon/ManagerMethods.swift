@@ -58,8 +58,8 @@ extension ProgressService {
             try service.largeReads.refuseIfTooBig("List", .name, [])
             let reply = SlicedReply(.names(after: "", []), element: .name, maxBytes: service.store.limits.maxReplyBytes,
                                     expected: service.store.count)
-            service.largeReads.write(reply, to: call.invocation) { [tasks = service.store.count] reply in
-                service.whole("List", reply, tasks: tasks, call)
+            service.largeReads.write(reply) { [tasks = service.store.count] reply in
+                service.replyWhole("List", reply, tasks: tasks, call)
             }
         }),
         ("Snapshot", { service, call throws(ProgressError) in
@@ -70,8 +70,8 @@ extension ProgressService {
             service.context.flushBeforeRead(.everything)
             let reply = SlicedReply(.names(after: "", all), element: element, maxBytes: service.store.limits.maxReplyBytes,
                                     expected: service.store.count)
-            service.largeReads.write(reply, to: call.invocation) { [tasks = service.store.count] reply in
-                service.whole("Snapshot", reply, tasks: tasks, call)
+            service.largeReads.write(reply) { [tasks = service.store.count] reply in
+                service.replyWhole("Snapshot", reply, tasks: tasks, call)
             }
         }),
         ("SnapshotPage", { service, call throws(ProgressError) in
@@ -85,9 +85,9 @@ extension ProgressService {
             let reply = SlicedReply(
                 .names(after: after, service.store.properties.all), element: .byName(service.variants, texts),
                 maxBytes: limits.maxReplyBytes, maxCount: count, expected: count)
-            service.largeReads.write(reply, to: call.invocation) { reply in
+            service.largeReads.write(reply) { reply in
                 let next = reply.complete ? "" : (reply.last?.text ?? after)
-                return Variant.tuple([reply.make(), Variant.string(next)])
+                call.reply(Variant.tuple([reply.make(), Variant.string(next)]))
             }
         }),
         ("Changes", { service, call throws(ProgressError) in
@@ -143,15 +143,14 @@ extension ProgressService {
         return parsed
     }
 
-    /// The reply to a read of every task, or nil once it is refused as too big.
-    func whole(_ method: String, _ reply: SlicedReply, tasks: Int, _ call: MethodCall) -> OpaquePointer? {
+    /// Replies with the whole of a read of every task, or refuses it as too big.
+    func replyWhole(_ method: String, _ reply: SlicedReply, tasks: Int, _ call: MethodCall) {
         let value = reply.make()
         guard reply.complete else {
             g_variant_unref(g_variant_ref_sink(value))
-            call.reply(ProgressError.tooBigForOneReply(method, tasks: tasks, limit: store.limits.maxReplyBytes))
-            return nil
+            return call.reply(ProgressError.tooBigForOneReply(method, tasks: tasks, limit: store.limits.maxReplyBytes))
         }
-        return Variant.tuple([value])
+        call.reply(Variant.tuple([value]))
     }
 
     /// Changes' reply: the serial, whether it is a reset, the tasks with the properties asked
@@ -200,19 +199,18 @@ extension ProgressService {
         }
         let serial = changeIndex.lastSequence
         let reply = SlicedReply(rows, element: element, maxBytes: limit, expected: expected)
-        largeReads.write(reply, to: call.invocation) { reply in
+        largeReads.write(reply) { reply in
             let tasks = reply.make()
             guard reply.complete else {
                 g_variant_unref(g_variant_ref_sink(tasks))
-                call.reply(tooBig(expected))
-                return nil
+                return call.reply(tooBig(expected))
             }
             let names = Variant.container("as") { builder in
                 for name in removed { Variant.add(builder, Variant.string(name.text)) }
             }
-            return Variant.tuple([
+            call.reply(Variant.tuple([
                 g_variant_new_uint64(guint64(serial)), g_variant_new_boolean(answer == .reset ? 1 : 0), tasks, names,
-            ])
+            ]))
         }
     }
 

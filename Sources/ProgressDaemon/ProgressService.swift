@@ -141,14 +141,13 @@ public final class ProgressService {
         }
         context.flushBeforeRead(.everything)
         let reply = SlicedReply(.names(after: "", store.properties.all), element: element, maxBytes: limit, expected: store.count)
-        largeReads.write(reply, to: invocation) { reply in
+        largeReads.write(reply) { reply in
             let value = reply.make()
             guard reply.complete else {
                 g_variant_unref(g_variant_ref_sink(value))
-                refuse()
-                return nil
+                return refuse()
             }
-            return Variant.tuple([value])
+            MethodCall.reply(invocation, Variant.tuple([value]), maxBytes: limit)
         }
     }
 
