@@ -15,7 +15,8 @@ public final class AccessibilityExport: DaemonInput, AccessibleModel {
     /// What the export reads: the session bus, the tasks and their texts.
     public struct Configuration {
         public var session: OpaquePointer
-        public var store: TaskStore
+        /// Where the tasks are read (`TaskFrontDoor.read`).
+        public var frontDoor: TaskFrontDoor
         public var texts: TaskDescribing
         public var limits: Limits
         /// The daemon's locale name ("de_DE.UTF-8"), for Locale and GetLocale.
@@ -27,18 +28,15 @@ public final class AccessibilityExport: DaemonInput, AccessibleModel {
         public var applicationName = "progressd"
         /// The daemon's clock (GLib's monotonic time); nil for GLib's own.
         public var clock: Clock?
-        /// Applies the values the daemon's front door holds (`TaskFrontDoor.applyStaged`).
-        public var applyHeldValues: () -> Void = {}
 
-        /// The daemon's session connection, store, texts, limits, version and clock, in `locale`.
+        /// The daemon's session connection, front door, texts, limits, version and clock, in `locale`.
         public init(context: DaemonContext, locale: String, overrideAddress: String?) {
             session = context.connection
-            store = context.store
+            frontDoor = context.frontDoor
             texts = context.texts
             limits = context.limits
             version = context.configuration.version
             clock = context.clock
-            applyHeldValues = { [unowned frontDoor = context.frontDoor] in frontDoor.applyStaged() }
             self.locale = locale
             self.overrideAddress = overrideAddress
         }
@@ -113,11 +111,11 @@ public final class AccessibilityExport: DaemonInput, AccessibleModel {
     /// Whether the application is embedded on an accessibility bus now (for tests and logs).
     public var isConnected: Bool { bus != nil }
 
-    func beforeRead() { configuration.applyHeldValues() }
-
-    func look(_ name: TaskName) -> AccessibleBar? {
-        configuration.store.task(name).map { AccessibleBar($0, texts: configuration.texts) }
+    func read<Result>(_ body: (AccessibleLook) -> Result) -> Result {
+        configuration.frontDoor.read(.tasks([])) { body(AccessibleLook(tasks: $0, texts: configuration.texts)) }
     }
+
+    private func bar(_ task: ProgressTask) -> AccessibleBar { AccessibleBar(task, texts: configuration.texts) }
 
     // MARK: Connecting
 
@@ -138,12 +136,14 @@ public final class AccessibilityExport: DaemonInput, AccessibleModel {
 
     private func attach(_ connection: OpaquePointer) {
         g_dbus_connection_set_exit_on_close(connection, 0)
-        // The tree is built now, from the store as it is: while off, nothing was kept.
+        // The tree is built now, from the tasks as a read shows them: while off, nothing was kept.
         tree.removeAll()
         sent.removeAll()
-        for name in configuration.store.sortedNames.sorted(by: { depth($0) < depth($1) }) {
-            tree.insert(name, parent: configuration.store.task(name)?.parent)
-            sent[name] = look(name)
+        read { look in
+            for name in look.tasks.sortedNames.sorted(by: { depth($0, look.tasks) < depth($1, look.tasks) }) {
+                tree.insert(name, parent: look.tasks.task(name)?.parent)
+                sent[name] = look.bar(name)
+            }
         }
         do {
             let bus = try AccessibilityConnection(connection: connection, model: self, info: info!)
@@ -162,12 +162,12 @@ public final class AccessibilityExport: DaemonInput, AccessibleModel {
         }
     }
 
-    private func depth(_ name: TaskName) -> Int {
+    private func depth(_ name: TaskName, _ tasks: TaskView) -> Int {
         var depth = 0
-        var current = configuration.store.task(name)?.parent
+        var current = tasks.task(name)?.parent
         while let parent = current, depth < 64 {
             depth += 1
-            current = configuration.store.task(parent)?.parent
+            current = tasks.task(parent)?.parent
         }
         return depth
     }
@@ -186,27 +186,29 @@ public final class AccessibilityExport: DaemonInput, AccessibleModel {
 
     // MARK: Changes
 
-    /// One change from the daemon. While off, this is all it costs.
+    /// One change from the daemon, judged by the task as the change left it. While off,
+    /// this is all it costs.
     func publish(_ change: TaskChange) {
         guard let bus else { return }
         switch change.kind {
         case .created:
-            guard let task = configuration.store.task(change.name) else { return }
+            let task = change.task
             if tree.bar(change.name) != nil { removeBar(change.name, bus) }
             if let place = tree.insert(change.name, parent: task.parent) {
-                sent[change.name] = look(change.name)
+                sent[change.name] = bar(task)
                 childrenChanged("add", place, change.name, bus)
             }
         case .removed:
             removeBar(change.name, bus)
         case .updated:
             if change.properties.isDisjoint(with: Self.barShape) { return valueChanged(change.name, bus) }
-            guard let task = configuration.store.task(change.name), let bar = tree.bar(change.name) else { return }
-            if bar.parent != task.parent {
+            let task = change.task
+            guard let placed = tree.bar(change.name) else { return }
+            if placed.parent != task.parent {
                 removeBar(change.name, bus)
                 if let place = tree.insert(change.name, parent: task.parent) { childrenChanged("add", place, change.name, bus) }
             }
-            update(change.name, bus)
+            update(task, bus)
         }
     }
 
@@ -247,8 +249,10 @@ public final class AccessibilityExport: DaemonInput, AccessibleModel {
 
     /// Names and states go out at once (they are rare, and libatspi's cache depends on
     /// them); the value and description wait for the pacer.
-    private func update(_ name: TaskName, _ bus: AccessibilityConnection) {
-        guard let new = look(name), let old = sent[name] else { return }
+    private func update(_ task: ProgressTask, _ bus: AccessibilityConnection) {
+        let name = task.name
+        guard let old = sent[name] else { return }
+        let new = bar(task)
         let difference = BarDifference(from: old, to: new)
         let path = tree.path(of: name)
         if difference.name && bus.events.anyListener {
@@ -276,7 +280,7 @@ public final class AccessibilityExport: DaemonInput, AccessibleModel {
     /// application, for a summary of several).
     func announce(_ spoken: AnnouncementBudget.Spoken, holding: Bool = true) {
         guard let bus, bus.events.wants("object:announcement") else { return }
-        if holding, let name = spoken.name, tree.bar(name) == nil, configuration.store.task(name) != nil, heldAnnouncements.count < 64 {
+        if holding, let name = spoken.name, tree.bar(name) == nil, read({ $0.tasks.contains(name) }), heldAnnouncements.count < 64 {
             heldAnnouncements.append(spoken)
             return
         }
@@ -296,10 +300,15 @@ public final class AccessibilityExport: DaemonInput, AccessibleModel {
 
     /// The first waiting task that has an event to send sends it; those whose value came back
     /// to what was told are unmarked on the way, using up no spacing.
+    /// Reads the tasks as a read shows them: the values the daemon holds are applied first.
     private func pacerFired() {
+        read { look in pacerFired(look) }
+    }
+
+    private func pacerFired(_ look: AccessibleLook) {
         let now = monotonicNow
         while let bus, let name = pacer.next(now: now) {
-            if sendValueEvents(name, bus) {
+            if sendValueEvents(name, look, bus) {
                 pacer.sent(name, now: now)
                 break
             }
@@ -309,8 +318,8 @@ public final class AccessibilityExport: DaemonInput, AccessibleModel {
     }
 
     /// The description and value events of what moved since the tools were told; whether any went.
-    private func sendValueEvents(_ name: TaskName, _ bus: AccessibilityConnection) -> Bool {
-        guard let new = look(name) else { return false }
+    private func sendValueEvents(_ name: TaskName, _ look: AccessibleLook, _ bus: AccessibilityConnection) -> Bool {
+        guard let new = look.bar(name) else { return false }
         let old = sent[name] ?? new
         sent[name] = new
         let path = tree.path(of: name)

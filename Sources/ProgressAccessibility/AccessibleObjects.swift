@@ -5,14 +5,22 @@ import ProgressCore
 /// What the objects are answered from: the export's tree and its look at each task.
 protocol AccessibleModel: AnyObject {
     var tree: AccessibleTree { get }
-    func look(_ name: TaskName) -> AccessibleBar?
-    /// A client reads: the values the daemon holds are applied first, so that a screen
-    /// reader polling a bar hears its newest value.
-    func beforeRead()
+    /// A client reads: `body` looks at the bars as a read of the daemon's tasks shows them
+    /// (`TaskFrontDoor.read`: the values the daemon holds applied first), so that a screen
+    /// reader polling a bar, or filling its cache, hears its newest value.
+    func read<Result>(_ body: (AccessibleLook) -> Result) -> Result
     /// The application's name, in the daemon's locale.
     var applicationName: String { get }
     var locale: String { get }
     var version: String { get }
+}
+
+/// The bars as one read of the tasks shows them, in the daemon's texts.
+struct AccessibleLook {
+    let tasks: TaskView
+    let texts: TaskDescribing
+
+    func bar(_ name: TaskName) -> AccessibleBar? { tasks.task(name).map { AccessibleBar($0, texts: texts) } }
 }
 
 /// The answers of the root (Accessible, Application), of each bar (Accessible, Value,
@@ -40,7 +48,10 @@ final class AccessibleObjects {
     // MARK: Methods
 
     func call(interface: String, method: String, _ call: MethodCall) {
-        model.beforeRead()
+        model.read { answer(interface: interface, method: method, call, $0) }
+    }
+
+    private func answer(interface: String, method: String, _ call: MethodCall, _ look: AccessibleLook) {
         let path = call.path
         let isRoot = path == AccessibleTree.rootPath
         let name = tree.task(atPath: path)
@@ -72,10 +83,10 @@ final class AccessibleObjects {
             // at-spi2-core's role names; a screen reader localizes them itself from the role.
             reply = Variant.tuple([Variant.string(isRoot ? "application" : "progress bar")])
         case ("org.a11y.atspi.Accessible", "GetState"):
-            let words = isRoot ? AccessibleBar.words(AccessibleBar.rootStates) : model.look(name!)?.stateWords ?? [0, 0]
+            let words = isRoot ? AccessibleBar.words(AccessibleBar.rootStates) : look.bar(name!)?.stateWords ?? [0, 0]
             reply = Variant.tuple([Variant.words(words)])
         case ("org.a11y.atspi.Accessible", "GetAttributes"):
-            let attributes = isRoot ? [("toolkit", "progressd")] : model.look(name!)?.attributes ?? []
+            let attributes = isRoot ? [("toolkit", "progressd")] : look.bar(name!)?.attributes ?? []
             reply = Variant.tuple([Variant.container("a{ss}") { builder in
                 for (key, value) in attributes {
                     g_variant_builder_add_value(builder, g_variant_new_dict_entry(Variant.string(key), Variant.string(value)))
@@ -110,12 +121,13 @@ final class AccessibleObjects {
 
     /// Cache.GetItems: the whole tree, so libatspi fills its cache in one call.
     func cacheItems(_ call: MethodCall) {
-        model.beforeRead()
-        let items = Variant.container("a((so)(so)(so)iiassusau)") { builder in
-            g_variant_builder_add_value(builder, rootItem())
-            for name in tree.depthFirst {
-                guard let bar = model.look(name), let place = tree.place(of: name) else { continue }
-                g_variant_builder_add_value(builder, item(name, bar, index: place.index))
+        let items = model.read { look in
+            Variant.container("a((so)(so)(so)iiassusau)") { builder in
+                g_variant_builder_add_value(builder, rootItem())
+                for name in tree.depthFirst {
+                    guard let bar = look.bar(name), let place = tree.place(of: name) else { continue }
+                    g_variant_builder_add_value(builder, item(name, bar, index: place.index))
+                }
             }
         }
         call.reply(Variant.tuple([items]))
@@ -146,7 +158,10 @@ final class AccessibleObjects {
     // MARK: Properties
 
     func property(path: String, interface: String, property: String) -> OpaquePointer? {
-        model.beforeRead()
+        model.read { self.property(path: path, property: property, $0) }
+    }
+
+    private func property(path: String, property: String, _ look: AccessibleLook) -> OpaquePointer? {
         if path == AccessibleTree.rootPath {
             switch property {
             case "Name": return Variant.string(model.applicationName)
@@ -161,7 +176,7 @@ final class AccessibleObjects {
             default: return nil
             }
         }
-        guard let name = tree.task(atPath: path), let bar = model.look(name) else { return nil }
+        guard let name = tree.task(atPath: path), let bar = look.bar(name) else { return nil }
         switch property {
         case "Name": return Variant.string(bar.name)
         case "Description": return Variant.string(bar.description)

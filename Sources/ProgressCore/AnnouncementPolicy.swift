@@ -49,14 +49,16 @@ public struct AnnouncementPolicy: Sendable {
         return now - last.time >= intervalMicros
     }
 
-    /// The announcement `change` deserves, if any; `task` is the task after the change.
-    public mutating func consider(_ change: TaskChange, task: ProgressTask?, now: Int64) -> Announcement? {
+    /// The announcement `change` deserves, if any, judged by the task as the change left it
+    /// (`TaskChange.task`), never as it is now: a pause and a fail in one batch are a pause
+    /// then a fail.
+    public mutating func consider(_ change: TaskChange, now: Int64) -> Announcement? {
         if change.kind == .removed {
             lastProgress[change.name] = nil
             if lastSaid?.name == change.name { lastSaid = nil }
             return nil
         }
-        guard let task else { return nil }
+        let task = change.task
         if change.kind == .created || change.isRestart {
             said(change.name, percent: task.wholePercent ?? 0, now: now)
             return Announcement(name: change.name, event: .started)

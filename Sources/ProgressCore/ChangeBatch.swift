@@ -76,11 +76,28 @@ public struct ChangeBatch: Sendable {
     public var lastSequence: UInt64? { changes.last?.sequence }
 }
 
-/// The result of a command at the front door: the batch of what changed, and the error
-/// that stopped it, if one did. A refused command has an empty batch; an UpdateMany refused
-/// at entry N has the changes of the entries before N and the error for N. Both are
-/// published: what was applied is never kept from the outputs.
+/// The result of a command at the front door: the batches of the values held before it
+/// (applied first), the batch of what it changed, and the error that stopped it, if one
+/// did. A refused command has an empty batch; an UpdateMany refused at entry N has the
+/// changes of the entries before N and the error for N. All are published, in order: what
+/// was applied is never kept from the outputs.
 public struct CommandOutcome: Sendable {
+    /// The values held for tasks that update frequently, applied before the command, one
+    /// batch each with the identity that sent it: they go down the stream before `batch`.
+    public let held: [ChangeBatch]
     public let batch: ChangeBatch
     public let error: ProgressError?
+    /// The command's value was held, the first since the last were applied: the front
+    /// door's `applyHeld` is due within this many microseconds.
+    public let heldValuesDue: Int64?
+
+    init(held: [ChangeBatch], batch: ChangeBatch, error: ProgressError?, heldValuesDue: Int64? = nil) {
+        self.held = held
+        self.batch = batch
+        self.error = error
+        self.heldValuesDue = heldValuesDue
+    }
+
+    /// Every batch, in the order they go down the stream.
+    public var batches: [ChangeBatch] { held + [batch] }
 }

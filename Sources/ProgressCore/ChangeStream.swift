@@ -2,6 +2,9 @@
 /// a reply never overtakes a signal about an older value.
 public enum ReadScope: Sendable, Equatable {
     case task(TaskName)
+    /// Several tasks; none is a read of what the front door holds, with no signal to send
+    /// first (the change index's answer, before the tasks it names are read).
+    case tasks([TaskName])
     /// The manager's own properties (TaskCount, Overall).
     case manager
     case everything
@@ -22,8 +25,9 @@ public protocol ChangeOutput: AnyObject {
     var interest: TaskProperties { get }
     /// Every non-empty batch, in sequence order, after the caller has its reply.
     func publish(_ batch: ChangeBatch)
-    /// A read of `scope` is about to be answered; send what is held for it.
-    func flushBeforeRead(_ scope: ReadScope)
+    /// A read of `scope` is about to be answered; send what is held for it, with the
+    /// values `tasks` shows (those the read shows).
+    func flushBeforeRead(_ scope: ReadScope, tasks: TaskView)
     /// A client left the bus: let go of what it held. Comes after the batch that failed its
     /// `caller` tasks, and after every batch of its earlier calls.
     func clientLeft(_ client: ClientID)
@@ -33,7 +37,7 @@ public protocol ChangeOutput: AnyObject {
 
 extension ChangeOutput {
     public var interest: TaskProperties { .all }
-    public func flushBeforeRead(_ scope: ReadScope) {}
+    public func flushBeforeRead(_ scope: ReadScope, tasks: TaskView) {}
     public func clientLeft(_ client: ClientID) {}
     public func stop() {}
 }
@@ -224,7 +228,8 @@ public final class ChangeStream {
         }
     }
 
-    public func flushBeforeRead(_ scope: ReadScope) {
-        listeners.forEach { $0.output.flushBeforeRead(scope) }
+    /// Only a read calls it (`TaskFrontDoor.read`), after the values held are applied.
+    func flushBeforeRead(_ scope: ReadScope, tasks: TaskView) {
+        listeners.forEach { $0.output.flushBeforeRead(scope, tasks: tasks) }
     }
 }

@@ -33,12 +33,12 @@ public struct OwnerAccess: AccessPolicy {
 
     public init() {}
 
-    public func admit(_ command: TaskCommand, by origin: ChangeOrigin, store: TaskStore) throws(ProgressError) -> TaskCommand {
+    public func admit(_ command: TaskCommand, by origin: ChangeOrigin, tasks: TaskView) throws(ProgressError) -> TaskCommand {
         guard let caller = origin.speaker else { return command }
         switch command {
         case .start(let name, var update):
             update.appId = try appId(update.appId, forcedFor: caller, start: true)
-            if let task = store.task(name) {
+            if let task = tasks.task(name) {
                 // An ended task starts afresh under its new owner; only the host may take
                 // another identity's name over that way.
                 try mayChange(name, task.owner, caller, "start again")
@@ -52,7 +52,7 @@ public struct OwnerAccess: AccessPolicy {
             return .start(name, update)
         case .update(let name, var update):
             update.appId = try appId(update.appId, forcedFor: caller, start: false)
-            if let owner = store.owner(of: name) { try mayChange(name, owner, caller, "update") }
+            if let owner = tasks.owner(of: name) { try mayChange(name, owner, caller, "update") }
             return .update(name, update)
         case .updateMany(let entries):
             // Every entry is checked before any is applied: a refused batch changes nothing.
@@ -61,7 +61,7 @@ public struct OwnerAccess: AccessPolicy {
                 do throws(ProgressError) {
                     var update = entry.update
                     update.appId = try appId(update.appId, forcedFor: caller, start: false)
-                    if let owner = store.owner(of: entry.name) { try mayChange(entry.name, owner, caller, "update") }
+                    if let owner = tasks.owner(of: entry.name) { try mayChange(entry.name, owner, caller, "update") }
                     admitted.append(NamedUpdate(name: entry.name, update: update))
                 } catch {
                     throw error.prefixed("entry \(index) (none of the entries were applied)")
@@ -69,11 +69,11 @@ public struct OwnerAccess: AccessPolicy {
             }
             return .updateMany(admitted)
         case .setFraction(let name, _), .pulse(let name), .finish(let name), .fail(let name, _), .remove(let name):
-            if let owner = store.owner(of: name) { try mayChange(name, owner, caller, verb(command)) }
+            if let owner = tasks.owner(of: name) { try mayChange(name, owner, caller, verb(command)) }
             return command
         case .requestCancel(let name), .requestPause(let name), .requestResume(let name):
             // A system job's requests go to its service through the bridge, whoever asks.
-            if let owner = store.owner(of: name), owner != .system { try mayChange(name, owner, caller, verb(command)) }
+            if let owner = tasks.owner(of: name), owner != .system { try mayChange(name, owner, caller, verb(command)) }
             return command
         }
     }

@@ -1,15 +1,6 @@
-/// Where the front door hands the values it held (`TaskFrontDoor.stagedValues`): the
-/// daemon submits their batches to the change stream, and keeps a timer that applies them
-/// at the pace signals go out.
-public protocol StagedValueSink: AnyObject {
-    /// A batch of held values, applied now; submitted before anything that follows it.
-    func submit(staged batch: ChangeBatch)
-    /// The first value is held: `TaskFrontDoor.applyStaged` is due within `withinMicros`.
-    func valuesWaiting(withinMicros: Int64)
-}
-
 /// SetFraction values of tasks that update frequently, held by the front door between the
-/// moments anyone can see them.
+/// moments anyone can see them: a detail of the front door, which alone holds and applies
+/// them (`TaskFrontDoor.applyHeld`).
 ///
 /// A job that updates a task hundreds of times a second is told each value is taken once
 /// it passed the checks (valid, authorized, a live task that shows a value); the value

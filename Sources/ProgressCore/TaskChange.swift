@@ -1,7 +1,7 @@
 /// What a store mutation did, for the bus adapter to turn into a reply and signals.
 public struct TaskChange: Sendable, Equatable {
-    /// Equal when they say the same thing; the removed task's last value is a copy of what
-    /// the store had, so it takes no part.
+    /// Equal when they say the same thing; the task it carries is a copy of what the store
+    /// had, so it takes no part.
     public static func == (a: TaskChange, b: TaskChange) -> Bool {
         a.name == b.name && a.kind == b.kind && a.properties == b.properties && a.isImmediate == b.isImmediate
             && a.requests == b.requests && a.isRestart == b.isRestart && a.sequence == b.sequence
@@ -24,30 +24,36 @@ public struct TaskChange: Sendable, Equatable {
     /// it goes out at once, after anything still pending for the task.
     public let isImmediate: Bool
     /// Requests to send to the job as signals on the task object, after the properties.
-    public var requests: [TaskRequest] { attachments?.requests ?? [] }
+    public var requests: [TaskRequest] { attachments.requests }
     /// An ended task started afresh on the same object.
     public let isRestart: Bool
+    /// The task as this change left it; for a `removed` change, as it was when it went.
+    /// Outputs judge a change by this, never by the store's present state, which may
+    /// already be later: the changes of one batch, and the batches of held values that go
+    /// down the stream after the command that applied them, each say what they did.
+    public var task: ProgressTask { attachments.task }
     /// The task as it was when it went, for a `removed` change: outputs holding signals
     /// about it can still send them, and say what ended.
-    public var lastValue: ProgressTask? { attachments?.removedTask }
-    /// The requests and the removed task, kept by reference, and only by the few changes
-    /// that have either: every output's loop over a batch copies its changes, and a copy
-    /// retains each reference it holds (a task held inline, over 300 bytes and a dozen
-    /// references, made each copy cost that much). An update of values holds its name only.
-    private let attachments: Attachments?
+    public var lastValue: ProgressTask? { kind == .removed ? attachments.task : nil }
+    /// The task and the requests, kept by reference: every output's loop over a batch
+    /// copies its changes, and a copy retains each reference it holds (a task held inline,
+    /// over 300 bytes and a dozen references, would make each copy cost that much); so a
+    /// copy of a change is one retain.
+    private let attachments: Attachments
     /// The change's place in the daemon's one sequence; the front door numbers it.
     public internal(set) var sequence: UInt64 = 0
 
+    /// `task` is the task after the change (for `removed`, the task that went).
     public init(
         name: TaskName, kind: Kind, properties: TaskProperties, isImmediate: Bool, requests: [TaskRequest] = [],
-        isRestart: Bool = false, lastValue: ProgressTask? = nil
+        isRestart: Bool = false, task: ProgressTask
     ) {
         self.name = name
         self.kind = kind
         self.properties = properties
         self.isImmediate = isImmediate
         self.isRestart = isRestart
-        attachments = requests.isEmpty && lastValue == nil ? nil : Attachments(requests: requests, removedTask: lastValue)
+        attachments = Attachments(task: task, requests: requests)
     }
 
     public var isEmpty: Bool { kind == .updated && properties.isEmpty && requests.isEmpty }
@@ -62,13 +68,13 @@ public struct TaskChange: Sendable, Equatable {
     private static let persistedAtOnce: TaskProperties = [.state, .cancelRequested, .parent, .lifetime]
 }
 
-/// A change's requests and a removed task's last value, shared by the copies of the change.
+/// A change's task and requests, shared by the copies of the change.
 private final class Attachments: Sendable {
+    let task: ProgressTask
     let requests: [TaskRequest]
-    let removedTask: ProgressTask?
 
-    init(requests: [TaskRequest], removedTask: ProgressTask?) {
+    init(task: ProgressTask, requests: [TaskRequest]) {
+        self.task = task
         self.requests = requests
-        self.removedTask = removedTask
     }
 }

@@ -56,14 +56,14 @@ public enum TaskCommand: Sendable, Equatable {
 /// before it changes anything, so a refusal leaves every task as it was. A policy may
 /// return the command adjusted (a sandboxed app's `app-id` is forced to its own).
 public protocol AccessPolicy {
-    func admit(_ command: TaskCommand, by origin: ChangeOrigin, store: TaskStore) throws(ProgressError) -> TaskCommand
+    func admit(_ command: TaskCommand, by origin: ChangeOrigin, tasks: TaskView) throws(ProgressError) -> TaskCommand
 }
 
 /// Every caller may do everything: the policy of a daemon that trusts all its clients, kept
 /// for Core's own tests of the front door. The daemon runs `OwnerAccess`.
 public struct SameUserAccess: AccessPolicy {
     public init() {}
-    public func admit(_ command: TaskCommand, by origin: ChangeOrigin, store: TaskStore) throws(ProgressError) -> TaskCommand {
+    public func admit(_ command: TaskCommand, by origin: ChangeOrigin, tasks: TaskView) throws(ProgressError) -> TaskCommand {
         command
     }
 }

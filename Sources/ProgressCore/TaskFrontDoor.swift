@@ -1,55 +1,110 @@
 /// The one way into the tasks. Every mutation, from a method call, a timer, a lost
 /// connection or a bridge, comes through here: it is validated, authorized and applied by
-/// the store, and what changed comes back as one numbered batch. The store's own mutating
-/// methods are internal to Core, so nothing outside can go around this door.
+/// the store, and what changed comes back as numbered batches. Every read comes through
+/// here too (`read`): the store is internal to Core, so nothing outside can go around this
+/// door, either way.
 public final class TaskFrontDoor {
-    public let store: TaskStore
+    let store: TaskStore
     private let access: AccessPolicy
+    /// Where a read sends the batches of the values it applies, and which outputs it asks
+    /// to send what they hold back for it, before it shows the tasks.
+    private let stream: ChangeStream
     /// The sequence number of the last change handed out.
     public private(set) var lastSequence: UInt64
-    /// Where held values go (`StagedValues`); nil, every value is applied at once.
-    public weak var stagedValues: StagedValueSink?
+    /// Whether a SetFraction of a task that updates frequently is held (`StagedValues`);
+    /// off, every value is applied at once. The daemon turns it on with the timer that
+    /// applies held values when they fall due (`CommandOutcome.heldValuesDue`).
+    public var holdsValues = false
     private var staged = StagedValues()
 
     /// `firstSequence` is the number of this run's first change. The daemon starts it at the
     /// wall clock in microseconds, so that numbers keep growing across restarts and a
     /// poller's serial from an earlier run is known to be older than anything kept.
-    public init(store: TaskStore, access: AccessPolicy = SameUserAccess(), firstSequence: UInt64 = 1) {
+    public convenience init(
+        clock: Clock, limits: Limits = Limits(), properties: TaskPropertyTable = .standard,
+        normalizeName: @escaping @Sendable (String) -> String = { $0 }, access: AccessPolicy = SameUserAccess(),
+        firstSequence: UInt64 = 1, stream: ChangeStream = ChangeStream()
+    ) {
+        self.init(
+            store: TaskStore(clock: clock, limits: limits, properties: properties, normalizeName: normalizeName), access: access,
+            firstSequence: firstSequence, stream: stream)
+    }
+
+    init(store: TaskStore, access: AccessPolicy = SameUserAccess(), firstSequence: UInt64 = 1, stream: ChangeStream = ChangeStream()) {
         self.store = store
         self.access = access
+        self.stream = stream
         lastSequence = max(1, firstSequence) - 1
     }
 
+    // MARK: What needs no read of the tasks
+
+    /// Parses a client's name, in NFC, with the store's limits.
+    public func name(_ text: String) throws(ProgressError) -> TaskName { try store.name(text) }
+    public var limits: Limits { store.limits }
+    public var properties: TaskPropertyTable { store.properties }
+    /// The daemon's one ledger of caps (tasks, subscriptions, KDE views, launcher entries).
+    public var caps: CapLedger { store.caps }
+    /// When the next timing rule (stall, lease, linger) falls due: `runTimers` then.
+    public var nextDeadline: Int64? { store.nextDeadline }
+
+    /// What the journal holds, for a compaction in the middle of its write: the store as it
+    /// was recorded, every batch so far included. Values still held are not in it, nor in
+    /// the journal, until they are applied and recorded; so this read needs no barrier, and
+    /// must take none (applying them would record them in the middle of that write).
+    public func recordedTasks() -> (records: [TaskRecord], count: Int) { (store.allRecords, store.count) }
+
+    /// How many tasks `recordedTasks` would give, without building their records.
+    public var recordedTaskCount: Int { store.count }
+
+    // MARK: Reads
+
+    /// The one way to look at the tasks: applies the values held, sends their batches down
+    /// the stream in order, asks every output to send what it holds back for `scope`, then
+    /// runs `body` with the tasks as they are now. A reply built in `body` shows every
+    /// write acknowledged before it, and leaves after every signal about an older value.
+    public func read<Result, Failure: Error>(
+        _ scope: ReadScope, _ body: (TaskView) throws(Failure) -> Result
+    ) throws(Failure) -> Result {
+        for batch in applyHeld() { stream.submit(batch) }
+        let view = TaskView(store)
+        stream.flushBeforeRead(scope, tasks: view)
+        return try body(view)
+    }
+
+    // MARK: Writes
+
+    /// A command, after the values held: their batches come first in the outcome, each
+    /// with the identity that sent it, then the command's own.
     public func perform(_ command: TaskCommand, by origin: ChangeOrigin) -> CommandOutcome {
-        if let sink = stagedValues {
-            if case .setFraction(let name, let fraction) = command, hold(fraction, for: name, by: origin, command, into: sink) {
-                return CommandOutcome(batch: ChangeBatch(origin: origin, changes: []), error: nil)
-            }
-            applyStaged()
+        if holdsValues, case .setFraction(let name, let fraction) = command,
+           case .held(let due) = hold(fraction, for: name, by: origin, command) {
+            return CommandOutcome(held: [], batch: ChangeBatch(origin: origin, changes: []), error: nil, heldValuesDue: due)
         }
+        let held = applyHeld()
         var applied: [TaskChange] = []
         do throws(ProgressError) {
-            let admitted = try access.admit(command, by: origin, store: store)
+            let admitted = try access.admit(command, by: origin, tasks: TaskView(store))
             try apply(admitted, by: origin, into: &applied)
-            return CommandOutcome(batch: batch(consume applied, origin), error: nil)
+            return CommandOutcome(held: held, batch: batch(consume applied, origin), error: nil)
         } catch {
-            return CommandOutcome(batch: batch(consume applied, origin), error: error)
+            return CommandOutcome(held: held, batch: batch(consume applied, origin), error: error)
         }
     }
 
-    /// Runs the timing rules that are due (stall, lease, linger).
-    public func runTimers() -> ChangeBatch {
-        applyStaged()
-        return batch(store.housekeeping(), .timer)
+    /// Runs the timing rules that are due (stall, lease, linger), after the values held:
+    /// their batches first, then the rules'.
+    public func runTimers() -> [ChangeBatch] {
+        applyHeld() + [batch(store.housekeeping(), .timer)]
     }
 
     /// Applies the values held (`StagedValues`), each through the store's SetFraction with
-    /// the identity that sent it, and hands their batches to the sink in order. Every other
-    /// way through the front door calls it first; the daemon calls it before a read and when
-    /// the sink's timer comes.
-    public func applyStaged() {
-        guard !staged.isEmpty, let sink = stagedValues else { return }
-        for entry in staged.takeAll() {
+    /// the identity that sent it, and returns their batches in order, for the stream. Every
+    /// other way through the front door does it first; the daemon calls it when the time a
+    /// command's outcome gave (`heldValuesDue`) comes, and before it stops.
+    public func applyHeld() -> [ChangeBatch] {
+        guard !staged.isEmpty else { return [] }
+        return staged.takeAll().map { entry in
             // Nothing else came through the door since the value was held and checked, so
             // the task is as it was then and the store takes it; a refusal here is a hole
             // in that rule, not a client's mistake.
@@ -59,20 +114,24 @@ public final class TaskFrontDoor {
             } catch {
                 preconditionFailure("a held value of \(entry.name.text) passed its checks but was refused: \(error.message)")
             }
-            sink.submit(staged: batch(applied, entry.origin))
+            return batch(applied, entry.origin)
         }
     }
 
     /// Holds a SetFraction's value instead of applying it, when it passes every check it
-    /// would at once and its task updates frequently; false sends it the usual way (where a
-    /// refused one gets its error).
-    private func hold(
-        _ fraction: Double, for name: TaskName, by origin: ChangeOrigin, _ command: TaskCommand, into sink: StagedValueSink
-    ) -> Bool {
+    /// would at once and its task updates frequently;
+    /// `notHeld` sends it the usual way (where a refused one gets its error).
+    private func hold(_ fraction: Double, for name: TaskName, by origin: ChangeOrigin, _ command: TaskCommand) -> Holding {
         guard (try? TaskUpdate.validFraction(fraction)) != nil, store.takesHeldValue(name),
-              (try? access.admit(command, by: origin, store: store)) != nil else { return false }
-        if staged.hold(fraction, for: name, by: origin) { sink.valuesWaiting(withinMicros: store.limits.signalIntervalMicros) }
-        return true
+              (try? access.admit(command, by: origin, tasks: TaskView(store))) != nil else { return .notHeld }
+        return .held(due: staged.hold(fraction, for: name, by: origin) ? store.limits.signalIntervalMicros : nil)
+    }
+
+    private enum Holding {
+        case notHeld
+        /// Held; `due` is the delay within which `applyHeld` is due, when it is the first
+        /// value held since the last were applied.
+        case held(due: Int64?)
     }
 
     /// Puts recorded tasks back after a restart, into an empty store, as one batch: every
@@ -81,14 +140,15 @@ public final class TaskFrontDoor {
     /// of its own). Records that fail the checks are skipped and reported.
     public func restore(_ records: [TaskRecord]) -> (batch: ChangeBatch, problems: [String]) {
         let problems = store.restore(records)
-        let changes = store.namesParentsFirst.map { TaskChange(name: $0, kind: .created, properties: store.properties.all, isImmediate: true) }
+        let changes = store.namesParentsFirst.map {
+            TaskChange(name: $0, kind: .created, properties: store.properties.all, isImmediate: true, task: store.task($0)!)
+        }
         return (batch(changes, .restore), problems)
     }
 
-    /// A client left the bus: its `caller` tasks fail.
-    public func clientLeft(_ client: ClientID) -> ChangeBatch {
-        applyStaged()
-        return batch(store.connectionClosed(client), .connectionClosed(client))
+    /// A client left the bus: its `caller` tasks fail, after the values held.
+    public func clientLeft(_ client: ClientID) -> [ChangeBatch] {
+        applyHeld() + [batch(store.connectionClosed(client), .connectionClosed(client))]
     }
 
     private func apply(_ command: TaskCommand, by origin: ChangeOrigin, into applied: inout [TaskChange]) throws(ProgressError) {

@@ -193,7 +193,17 @@ public final class TaskPropertyTable: @unchecked Sendable {
         for applier in appliers { applier.apply(update, &task) }
     }
 
-    /// What the state directory keeps of the task.
+    /// What the state directory keeps of the task: its fields, and its owner when that is
+    /// not the host (a sandboxed app keeps its tasks across a restart). None for a system
+    /// job: its service is the truth, and the bridge reads it again after a restart.
+    public func persistedRecord(of task: ProgressTask) -> TaskRecord? {
+        guard task.owner != .system else { return nil }
+        var record = record(of: task)
+        if task.owner != .host { record.fields["owner"] = .string(task.owner.recordText) }
+        return record
+    }
+
+    /// What the state directory keeps of the task's properties.
     public func record(of task: ProgressTask) -> TaskRecord {
         var fields: [String: RecordValue] = [:]
         for field in persisted {

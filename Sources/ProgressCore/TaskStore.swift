@@ -2,13 +2,13 @@
 /// before it changes anything, and returns the changes it made: the task's own first,
 /// then its ancestors', whose values follow from their children.
 /// Only the front door (TaskFrontDoor) calls the mutating methods: they are internal to Core.
-public final class TaskStore {
-    public let limits: Limits
+final class TaskStore {
+    let limits: Limits
     let clock: Clock
     let tasks = TaskTable(deadline: TaskStore.timingDeadline(of:))
     /// The daemon's one ledger of caps; tasks are charged here to the process (host) or
     /// sandboxed app that started them, for as long as the task lasts.
-    public let caps: CapLedger
+    let caps: CapLedger
     /// `caller` tasks bound to each connection, so a closed connection costs only its own tasks.
     private var boundTasks: [ClientID: Set<TaskName>] = [:]
     var children: [TaskName: Set<TaskName>] = [:]
@@ -18,9 +18,9 @@ public final class TaskStore {
     let normalizeName: @Sendable (String) -> String
     /// The properties of its tasks: how options are read and applied, what a change is,
     /// what is kept, what the bus shows.
-    public let properties: TaskPropertyTable
+    let properties: TaskPropertyTable
 
-    public init(
+    init(
         clock: Clock, limits: Limits = Limits(), properties: TaskPropertyTable = .standard,
         normalizeName: @escaping @Sendable (String) -> String = { $0 }
     ) {
@@ -31,12 +31,12 @@ public final class TaskStore {
         caps = CapLedger(limits: limits)
     }
 
-    public var count: Int { tasks.count }
+    var count: Int { tasks.count }
 
-    public func task(_ name: TaskName) -> ProgressTask? { tasks[name] }
+    func task(_ name: TaskName) -> ProgressTask? { tasks[name] }
 
     /// Who owns the task, read without copying it out.
-    public func owner(of name: TaskName) -> TaskOwner? { tasks.owner(of: name) }
+    func owner(of name: TaskName) -> TaskOwner? { tasks.owner(of: name) }
 
     /// Whether a SetFraction of the task may be held (`StagedValues`): it would be taken
     /// (a live task without children), it would change nothing but the value and what
@@ -50,10 +50,10 @@ public final class TaskStore {
 
     /// Names in a stable order (byte order of their UTF-8), for List and Snapshot; kept in
     /// that order as tasks come and go, so reading it sorts nothing.
-    public var sortedNames: [TaskName] { Array(tasks.namesInOrder) }
+    var sortedNames: [TaskName] { Array(tasks.namesInOrder) }
 
     /// The same order, without a copy.
-    public var namesInOrder: some Sequence<TaskName> { tasks.namesInOrder }
+    var namesInOrder: some Sequence<TaskName> { tasks.namesInOrder }
 
     /// The fewest bytes a reply holding every task can take, when each task takes its name
     /// and at least `perTask` bytes besides: what a large read is refused by before anything
@@ -62,10 +62,10 @@ public final class TaskStore {
 
     /// The names after `text` in that order (all for ""): where a page starts, found by
     /// binary search, so a page costs what it returns.
-    public func names(after text: String) -> some Sequence<TaskName> { tasks.names(after: text) }
+    func names(after text: String) -> some Sequence<TaskName> { tasks.names(after: text) }
 
     /// Parses a client's name, in NFC, with this store's limits.
-    public func name(_ text: String) throws(ProgressError) -> TaskName {
+    func name(_ text: String) throws(ProgressError) -> TaskName {
         if let name = TaskName(printableASCII: text, limits: limits) { return name }
         return try TaskName(normalizeName(text), limits: limits)
     }
@@ -105,9 +105,10 @@ public final class TaskStore {
         if let parent = task.parent { children[parent, default: []].insert(name) }
         let own: TaskChange = if let existing {
             TaskChange(
-                name: name, kind: .updated, properties: properties.differences(task, existing), isImmediate: true, isRestart: true)
+                name: name, kind: .updated, properties: properties.differences(task, existing), isImmediate: true, isRestart: true,
+                task: task)
         } else {
-            TaskChange(name: name, kind: .created, properties: properties.all, isImmediate: true)
+            TaskChange(name: name, kind: .created, properties: properties.all, isImmediate: true, task: task)
         }
         return [own] + formerParent + recomputeAncestors(of: task)
     }
@@ -217,13 +218,13 @@ public final class TaskStore {
     func requestPause(_ name: TaskName) throws(ProgressError) -> [TaskChange] {
         let task = try pausableTask(name)
         if task.ownState == .paused { return [] }
-        return [TaskChange(name: name, kind: .updated, properties: [], isImmediate: true, requests: [.pauseRequested])]
+        return [TaskChange(name: name, kind: .updated, properties: [], isImmediate: true, requests: [.pauseRequested], task: task)]
     }
 
     func requestResume(_ name: TaskName) throws(ProgressError) -> [TaskChange] {
         let task = try pausableTask(name)
         if task.ownState == .running { return [] }
-        return [TaskChange(name: name, kind: .updated, properties: [], isImmediate: true, requests: [.resumeRequested])]
+        return [TaskChange(name: name, kind: .updated, properties: [], isImmediate: true, requests: [.resumeRequested], task: task)]
     }
 
     // MARK: Rules
@@ -331,7 +332,7 @@ public final class TaskStore {
             if task.updatesFrequently != before.updatesFrequently { changed.insert(.updatesFrequently) }
         }
         let immediate = !changed.isDisjoint(with: Self.signalledAtOnce) || !requests.isEmpty
-        return TaskChange(name: task.name, kind: .updated, properties: changed, isImmediate: immediate, requests: requests)
+        return TaskChange(name: task.name, kind: .updated, properties: changed, isImmediate: immediate, requests: requests, task: task)
     }
 
     func commitAndPropagate(

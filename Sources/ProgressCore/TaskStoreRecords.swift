@@ -2,14 +2,11 @@ extension TaskStore {
     /// The task's persisted fields, and its owner when that is not the host (a sandboxed
     /// app keeps its tasks across a restart). None for a system job: its service is the
     /// truth, and the bridge reads it again after a restart.
-    public func record(of name: TaskName) -> TaskRecord? {
-        guard let task = tasks[name], task.owner != .system else { return nil }
-        var record = properties.record(of: task)
-        if task.owner != .host { record.fields["owner"] = .string(task.owner.recordText) }
-        return record
+    func record(of name: TaskName) -> TaskRecord? {
+        tasks[name].flatMap(properties.persistedRecord(of:))
     }
 
-    public var allRecords: [TaskRecord] { sortedNames.compactMap(record(of:)) }
+    var allRecords: [TaskRecord] { sortedNames.compactMap(record(of:)) }
 
     /// Puts recorded tasks back after a restart, into an empty store. Records that no longer
     /// pass today's checks are skipped and reported, never trusted. Every timer restarts from

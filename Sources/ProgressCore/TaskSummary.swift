@@ -71,7 +71,7 @@ struct SummaryTotals: Equatable, Sendable {
 
 extension TaskStore {
     /// The summary of the top-level tasks, or of those of one application.
-    public func summary(appId: String? = nil) -> TaskSummary {
+    func summary(appId: String? = nil) -> TaskSummary {
         tasks.totals(appId: appId).summary
     }
 

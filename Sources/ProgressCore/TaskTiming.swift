@@ -2,13 +2,13 @@
 /// The daemon calls `housekeeping()` when `nextDeadline` comes; tests move a ManualClock.
 extension TaskStore {
     /// When the next timing rule may fire for this task (monotonic microseconds).
-    public func deadline(of name: TaskName) -> Int64? {
+    func deadline(of name: TaskName) -> Int64? {
         tasks[name].flatMap(Self.timingDeadline(of:))
     }
 
     /// When housekeeping should next run: the earliest deadline queued, which may be early
     /// (housekeeping then finds nothing due and queues the real one), never late.
-    public var nextDeadline: Int64? { tasks.earliestDeadline }
+    var nextDeadline: Int64? { tasks.earliestDeadline }
 
     static func timingDeadline(of task: ProgressTask) -> Int64? {
         if let outcome = task.outcomeTime {

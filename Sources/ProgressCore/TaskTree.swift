@@ -54,7 +54,7 @@ extension TaskStore {
         release(task)
         children[name] = nil
         if let parent = task.parent { children.remove(name, from: parent) }
-        changes.append(TaskChange(name: name, kind: .removed, properties: [], isImmediate: true, lastValue: task))
+        changes.append(TaskChange(name: name, kind: .removed, properties: [], isImmediate: true, task: task))
         return changes
     }
 

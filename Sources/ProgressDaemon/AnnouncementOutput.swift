@@ -26,10 +26,9 @@ final class AnnouncementOutput: ChangeOutput {
         if batch.origin.isRestore { return }
         let now = context.clock.monotonicMicros
         for change in batch.changes where policy.mayAnnounce(change, now: now) {
-            let task = context.store.task(change.name)
             if change.kind == .removed { budget.removed(change.name) }
-            guard let announcement = policy.consider(change, task: task, now: now), let task else { continue }
-            if let spoken = budget.offer(announcement, task: task, now: now) { send(spoken) }
+            guard let announcement = policy.consider(change, now: now) else { continue }
+            if let spoken = budget.offer(announcement, task: change.task, now: now) { send(spoken) }
         }
         if let deadline = budget.nextDeadline { timer.arm(at: deadline) }
     }

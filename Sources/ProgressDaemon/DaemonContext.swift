@@ -42,11 +42,9 @@ public final class DaemonContext {
         // Names are kept in NFC (GLib's normalizer: Core imports none), and every client
         // input is checked by the owner rules.
         frontDoor = TaskFrontDoor(
-            store: TaskStore(clock: clock, limits: configuration.limits, normalizeName: DaemonContext.nfc),
-            access: OwnerAccess(), firstSequence: UInt64(max(1, clock.wallMicros)))
+            clock: clock, limits: configuration.limits, normalizeName: DaemonContext.nfc, access: OwnerAccess(),
+            firstSequence: UInt64(max(1, clock.wallMicros)), stream: stream)
     }
-
-    public var store: TaskStore { frontDoor.store }
 
     /// Unicode NFC, so canonically equivalent names are one name with one object path.
     /// The text is valid UTF-8 (GDBus checks every string), so GLib always returns one.
@@ -84,7 +82,7 @@ public final class DaemonContext {
     }
 
     /// The ledger every cap is charged in (tasks, subscriptions, KDE views, launcher entries).
-    public var caps: CapLedger { frontDoor.store.caps }
+    public var caps: CapLedger { frontDoor.caps }
 
     /// Runs `body` with the ClientID of the connection `sender` (a unique name), identity
     /// included: at once when it is known, else once the bus has told, after the sender's
@@ -108,22 +106,41 @@ public final class DaemonContext {
     @discardableResult
     public func perform(_ command: TaskCommand, by origin: ChangeOrigin) -> ProgressError? {
         let outcome = frontDoor.perform(command, by: origin)
+        submitHeld(outcome)
         stream.submit(outcome.batch)
         return outcome.error
     }
 
+    /// The batches of the values the front door applied before a command, down the stream
+    /// before the command's own; or, when it held the command's value, the timer that
+    /// applies it when it falls due (`StagedValueInput`).
+    func submitHeld(_ outcome: CommandOutcome) {
+        for batch in outcome.held { stream.submit(batch) }
+        if let due = outcome.heldValuesDue { heldValuesDue(due) }
+    }
+
+    /// Arms the timer of held values (set by `StagedValueInput`).
+    var heldValuesDue: (Int64) -> Void = { _ in }
+
+    /// Batches the front door made, in order, with nobody waiting on a reply.
+    func submit(_ batches: [ChangeBatch]) {
+        for batch in batches { stream.submit(batch) }
+    }
+
     /// A client left the bus: its `caller` tasks fail, then every output lets go of it.
     func clientLeft(_ client: ClientID) {
-        stream.submit(frontDoor.clientLeft(client))
+        submit(frontDoor.clientLeft(client))
         stream.depart(client)
     }
 
-    /// A read of `scope` is about to be answered: the values the front door holds are
-    /// applied, and what outputs hold back for it is sent, so that the reply shows the
-    /// newest state and never overtakes a signal about an older one.
-    public func flushBeforeRead(_ scope: ReadScope) {
-        frontDoor.applyStaged()
-        stream.flushBeforeRead(scope)
+    /// The one way to look at the tasks (`TaskFrontDoor.read`): the values the front door
+    /// holds are applied and go down the stream, what outputs hold back for `scope` is
+    /// sent, then `body` sees the tasks; so a reply built there shows the newest state and
+    /// never overtakes a signal about an older one.
+    public func read<Result, Failure: Error>(
+        _ scope: ReadScope, _ body: (TaskView) throws(Failure) -> Result
+    ) throws(Failure) -> Result {
+        try frontDoor.read(scope, body)
     }
 
     /// The last event down the stream: held values are applied and what waits is
@@ -131,7 +148,7 @@ public final class DaemonContext {
     func stop() {
         guard started, !stopped else { return }
         stopped = true
-        frontDoor.applyStaged()
+        submit(frontDoor.applyHeld())
         stream.stop()
     }
 }

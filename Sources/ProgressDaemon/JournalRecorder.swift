@@ -7,7 +7,7 @@ import ProgressCore
 /// until the stream commits the group they arrived in, and go out in one write and one sync.
 final class JournalRecorder: ChangeRecorder {
     private let journal: TaskJournal
-    private let store: TaskStore
+    private let frontDoor: TaskFrontDoor
     private let clock: Clock
     private var throttle = SaveThrottle()
     /// Transitions waiting for the group's sync: each task's latest record, or nil for a
@@ -16,11 +16,14 @@ final class JournalRecorder: ChangeRecorder {
     private var pendingOrder: [String] = []
     private lazy var timer = MainLoopTimer(clock: clock) { [unowned self] in saveDue() }
 
-    init(journal: TaskJournal, store: TaskStore, clock: Clock) {
+    init(journal: TaskJournal, frontDoor: TaskFrontDoor, clock: Clock) {
         self.journal = journal
-        self.store = store
+        self.frontDoor = frontDoor
         self.clock = clock
-        journal.attach(recordsSource: { [unowned store] in store.allRecords }, recordCount: { [unowned store] in store.count })
+        // A compaction comes in the middle of a write: it takes what was recorded, no read.
+        journal.attach(
+            recordsSource: { [unowned frontDoor] in frontDoor.recordedTasks().records },
+            recordCount: { [unowned frontDoor] in frontDoor.recordedTaskCount })
     }
 
     func record(_ batch: ChangeBatch) {
@@ -31,8 +34,9 @@ final class JournalRecorder: ChangeRecorder {
             if change.kind == .removed {
                 hold(change.name.text, nil)
                 throttle.forget(change.name)
-            } else if change.mustPersistNow, let record = store.record(of: change.name) {
-                hold(change.name.text, record)
+            } else if change.mustPersistNow {
+                // The task as the change left it: a later change in the same group is its own.
+                if let record = frontDoor.properties.persistedRecord(of: change.task) { hold(change.name.text, record) }
                 throttle.forget(change.name)
             } else if !change.properties.isEmpty, let due = throttle.markDirty(change.name, now: now) {
                 timer.arm(at: due)
@@ -59,23 +63,29 @@ final class JournalRecorder: ChangeRecorder {
         journal.write(records, removed: removed)
     }
 
+    /// The values that changed since the last save, as a read shows them: the values held
+    /// at the front door are applied first (and marked here as they go by).
     private func saveDue() {
-        let now = clock.monotonicMicros
-        guard let names = throttle.takeDue(now: now) else {
-            // Fired a little early: try again when the interval is up.
-            if let due = throttle.dueTime { timer.arm(at: due) }
-            return
+        frontDoor.read(.tasks([])) { tasks in
+            let now = clock.monotonicMicros
+            guard let names = throttle.takeDue(now: now) else {
+                // Fired a little early: try again when the interval is up.
+                if let due = throttle.dueTime { timer.arm(at: due) }
+                return
+            }
+            // The group's transitions go first, so a fresher save is never followed by an older record.
+            if hasPending { commit() }
+            journal.write(names.compactMap(tasks.record(of:)), removed: [])
         }
-        // The group's transitions go first, so a fresher save is never followed by an older record.
-        if hasPending { commit() }
-        journal.write(names.compactMap(store.record(of:)), removed: [])
     }
 
     /// Writes what waits for the once-a-second save; on a clean stop.
     func saveNow() {
         timer.cancel()
-        if hasPending { commit() }
-        let records = throttle.takeAll(now: clock.monotonicMicros).compactMap(store.record(of:))
-        if !records.isEmpty { journal.write(records, removed: []) }
+        frontDoor.read(.tasks([])) { tasks in
+            if hasPending { commit() }
+            let records = throttle.takeAll(now: clock.monotonicMicros).compactMap(tasks.record(of:))
+            if !records.isEmpty { journal.write(records, removed: []) }
+        }
     }
 }

@@ -36,29 +36,26 @@ final class LargeReads {
         self.context = context
     }
 
-    private var store: TaskStore { context.store }
-
     // MARK: Refusals
 
     /// Throws LimitExceeded (`tooBigForOneReply`) when a reply of every task, each as
-    /// `element` with `properties`, can not fit, before anything is built.
-    func refuseIfTooBig(_ method: String, _ element: SlicedReply.Element, _ properties: TaskProperties) throws(ProgressError) {
-        let limit = store.limits.maxReplyBytes
-        guard store.leastReplyBytes(perTask: leastBytes(of: element, properties)) > limit else { return }
-        throw .tooBigForOneReply(method, tasks: store.count, limit: limit)
+    /// `element` with `properties`, can not fit, before anything is built; else gives the
+    /// number of tasks.
+    func refuseIfTooBig(_ method: String, _ element: SlicedReply.Element, _ properties: TaskProperties) throws(ProgressError) -> Int {
+        try context.read(.tasks([])) { tasks throws(ProgressError) in
+            let limit = tasks.limits.maxReplyBytes
+            guard tasks.leastReplyBytes(perTask: leastBytes(of: element, properties, in: tasks)) > limit else { return tasks.count }
+            throw .tooBigForOneReply(method, tasks: tasks.count, limit: limit)
+        }
     }
 
     /// The fewest bytes one task's element takes besides its name (`leastBytes(of:_:table:valueBytes:)`).
-    func leastBytes(of element: SlicedReply.Element, _ properties: TaskProperties) -> Int {
-        guard let valueBytes = learnedValueBytes() else { return 0 }
-        return Self.leastBytes(of: element, properties, table: store.properties, valueBytes: valueBytes)
-    }
-
-    private func learnedValueBytes() -> [Int]? {
-        if let leastValueBytes { return leastValueBytes }
-        guard let name = store.namesInOrder.first(where: { _ in true }), let task = store.task(name) else { return nil }
-        leastValueBytes = Self.leastValueBytes(of: task, table: store.properties, texts: context.texts)
-        return leastValueBytes
+    func leastBytes(of element: SlicedReply.Element, _ properties: TaskProperties, in tasks: TaskView) -> Int {
+        if leastValueBytes == nil, let name = tasks.namesInOrder.first(where: { _ in true }), let task = tasks.task(name) {
+            leastValueBytes = Self.leastValueBytes(of: task, table: tasks.properties, texts: context.texts)
+        }
+        guard let valueBytes = leastValueBytes else { return 0 }
+        return Self.leastBytes(of: element, properties, table: tasks.properties, valueBytes: valueBytes)
     }
 
     /// The fewest bytes one task's element takes besides its name, given the least bytes
@@ -101,35 +98,38 @@ final class LargeReads {
 
     // MARK: Writing in slices
 
-    /// Writes `reply`, then calls `finish` with it: at once when it fits in a slice (or
-    /// when no caller's call is running, as for a call GDBus hands over directly), else in
-    /// steps of the running call.
-    func write(_ reply: SlicedReply, then answer: @escaping (SlicedReply) -> Void) {
-        // After the replies of the caller's calls before it that wait for their sync.
+    /// Writes `reply`, each slice from a read of `scope`, then calls `finish` with it: at
+    /// once when it fits in a slice (or when no caller's call is running, as for a call
+    /// GDBus hands over directly), else in steps of the running call. `finish` replies, after
+    /// the replies of the caller's calls before it that wait for their sync.
+    func write(_ reply: SlicedReply, reading scope: ReadScope, then answer: @escaping (SlicedReply) -> Void) {
         let finish = { [stream = context.stream] (reply: SlicedReply) in stream.replyInOrder { answer(reply) } }
         if writing == nil {
-            if reply.writeSlice(of: sliceTasks, from: store) { return finish(reply) }
+            if context.read(scope, { reply.writeSlice(of: sliceTasks, from: $0) }) { return finish(reply) }
         }
         var turn: FairCallQueue.Turn?
-        turn = context.identities.continueCall { [unowned self] in step(reply, turn!, finish) }
+        turn = context.identities.continueCall { [unowned self] in step(reply, scope, turn!, finish) }
         guard turn != nil else {
             // Not in a caller's turn: nothing could wait behind it, so it is written now.
-            while !reply.writeSlice(of: .max, from: store) {}
+            context.read(scope) { tasks in while !reply.writeSlice(of: .max, from: tasks) {} }
             return finish(reply)
         }
         if writing == nil { writing = reply }
     }
 
-    private func step(_ reply: SlicedReply, _ turn: FairCallQueue.Turn, _ finish: (SlicedReply) -> Void) -> FairCallQueue.Step {
+    private func step(
+        _ reply: SlicedReply, _ scope: ReadScope, _ turn: FairCallQueue.Turn, _ finish: (SlicedReply) -> Void
+    ) -> FairCallQueue.Step {
         if writing == nil { writing = reply }
         guard writing === reply else {
             if !waiting.contains(where: { $0 === turn }) { waiting.append(turn) }
             return .parked
         }
-        guard reply.writeSlice(of: sliceTasks, from: store) else { return .more }
+        // Later slices apply held values; the signals of what they show are sent at the end.
+        guard context.read(.tasks([]), { reply.writeSlice(of: sliceTasks, from: $0) }) else { return .more }
         writing = nil
-        // The tasks may have changed since the first slice: what their signals hold goes first.
-        context.flushBeforeRead(.everything)
+        // The tasks may have changed since the first slice: what outputs hold for them goes first.
+        context.read(scope) { _ in }
         finish(reply)
         if !waiting.isEmpty { context.identities.resume(waiting.removeFirst()) }
         return .done

@@ -16,61 +16,60 @@ extension ProgressService {
 
     static let managerMethods = MethodTable<ManagerHandler>(interface: BusNames.managerInterface, [
         ("Start", { service, call throws(ProgressError) in
-            let name = try service.store.name(call.string(0))
-            let update = try TaskUpdate.parse(call.options(1, for: "Start", accepting: service.store.properties.startKeys), for: .start, limits: service.store.limits, properties: service.store.properties)
+            let name = try service.frontDoor.name(call.string(0))
+            let update = try TaskUpdate.parse(call.options(1, for: "Start", accepting: service.frontDoor.properties.startKeys), for: .start, limits: service.frontDoor.limits, properties: service.frontDoor.properties)
             service.run(Mutation(command: .start(name, update)) { Variant.tuple([Variant.objectPath(BusNames.taskPath(name))]) }, call)
         }),
         ("Update", { service, call throws(ProgressError) in
-            let name = try service.store.name(call.string(0))
-            let update = try TaskUpdate.parse(call.options(1, for: "Update", accepting: service.store.properties.updateKeys), for: .update, limits: service.store.limits, properties: service.store.properties)
+            let name = try service.frontDoor.name(call.string(0))
+            let update = try TaskUpdate.parse(call.options(1, for: "Update", accepting: service.frontDoor.properties.updateKeys), for: .update, limits: service.frontDoor.limits, properties: service.frontDoor.properties)
             service.run(Mutation(command: .update(name, update)), call)
         }),
         ("UpdateMany", { service, call throws(ProgressError) in
             service.run(Mutation(command: .updateMany(try service.parseBatch(call.child(0)))), call)
         }),
         ("SetFraction", { service, call throws(ProgressError) in
-            service.run(Mutation(command: .setFraction(try service.store.name(call.string(0)), call.double(1))), call)
+            service.run(Mutation(command: .setFraction(try service.frontDoor.name(call.string(0)), call.double(1))), call)
         }),
         ("Pulse", { service, call throws(ProgressError) in
-            service.run(Mutation(command: .pulse(try service.store.name(call.string(0)))), call)
+            service.run(Mutation(command: .pulse(try service.frontDoor.name(call.string(0)))), call)
         }),
         ("Finish", { service, call throws(ProgressError) in
-            service.run(Mutation(command: .finish(try service.store.name(call.string(0)))), call)
+            service.run(Mutation(command: .finish(try service.frontDoor.name(call.string(0)))), call)
         }),
         ("Fail", { service, call throws(ProgressError) in
-            service.run(Mutation(command: .fail(try service.store.name(call.string(0)), message: call.string(1))), call)
+            service.run(Mutation(command: .fail(try service.frontDoor.name(call.string(0)), message: call.string(1))), call)
         }),
         ("Remove", { service, call throws(ProgressError) in
-            service.run(Mutation(command: .remove(try service.store.name(call.string(0)))), call)
+            service.run(Mutation(command: .remove(try service.frontDoor.name(call.string(0)))), call)
         }),
         ("RequestCancel", { service, call throws(ProgressError) in
-            service.run(Mutation(command: .requestCancel(try service.store.name(call.string(0)))), call)
+            service.run(Mutation(command: .requestCancel(try service.frontDoor.name(call.string(0)))), call)
         }),
         ("RequestPause", { service, call throws(ProgressError) in
-            service.run(Mutation(command: .requestPause(try service.store.name(call.string(0)))), call)
+            service.run(Mutation(command: .requestPause(try service.frontDoor.name(call.string(0)))), call)
         }),
         ("RequestResume", { service, call throws(ProgressError) in
-            service.run(Mutation(command: .requestResume(try service.store.name(call.string(0)))), call)
+            service.run(Mutation(command: .requestResume(try service.frontDoor.name(call.string(0)))), call)
         }),
         ("List", { service, call throws(ProgressError) in
             // Written in serialized form, as the large reads are: a GVariant a name would be
             // two allocations and a copy each.
-            try service.largeReads.refuseIfTooBig("List", .name, [])
-            let reply = SlicedReply(.names(after: "", []), element: .name, maxBytes: service.store.limits.maxReplyBytes,
-                                    expected: service.store.count)
-            service.largeReads.write(reply) { [tasks = service.store.count] reply in
+            let tasks = try service.largeReads.refuseIfTooBig("List", .name, [])
+            let reply = SlicedReply(.names(after: "", []), element: .name, maxBytes: service.frontDoor.limits.maxReplyBytes,
+                                    expected: tasks)
+            service.largeReads.write(reply, reading: .tasks([])) { reply in
                 service.replyWhole("List", reply, tasks: tasks, call)
             }
         }),
         ("Snapshot", { service, call throws(ProgressError) in
             let texts = try service.context.texts(forLocale: call.string(0))
             let element = SlicedReply.Element.byName(service.variants, texts)
-            let all = service.store.properties.all
-            try service.largeReads.refuseIfTooBig("Snapshot", element, all)
-            service.context.flushBeforeRead(.everything)
-            let reply = SlicedReply(.names(after: "", all), element: element, maxBytes: service.store.limits.maxReplyBytes,
-                                    expected: service.store.count)
-            service.largeReads.write(reply) { [tasks = service.store.count] reply in
+            let all = service.frontDoor.properties.all
+            let tasks = try service.largeReads.refuseIfTooBig("Snapshot", element, all)
+            let reply = SlicedReply(.names(after: "", all), element: element, maxBytes: service.frontDoor.limits.maxReplyBytes,
+                                    expected: tasks)
+            service.largeReads.write(reply, reading: .everything) { reply in
                 service.replyWhole("Snapshot", reply, tasks: tasks, call)
             }
         }),
@@ -78,14 +77,13 @@ extension ProgressService {
             let texts = try service.context.texts(forLocale: call.string(0))
             let after = call.string(1)
             let asked = Int(call.uint32(2))
-            let limits = service.store.limits
+            let limits = service.frontDoor.limits
             let count = asked == 0 ? limits.maxPageTasks : min(asked, limits.maxPageTasks)
-            service.context.flushBeforeRead(.everything)
             // The page starts after `after` in name order, found without walking the table.
             let reply = SlicedReply(
-                .names(after: after, service.store.properties.all), element: .byName(service.variants, texts),
+                .names(after: after, service.frontDoor.properties.all), element: .byName(service.variants, texts),
                 maxBytes: limits.maxReplyBytes, maxCount: count, expected: count)
-            service.largeReads.write(reply) { reply in
+            service.largeReads.write(reply, reading: .everything) { reply in
                 let next = reply.complete ? "" : (reply.last?.text ?? after)
                 call.reply(Variant.tuple([reply.make(), Variant.string(next)]))
             }
@@ -97,14 +95,14 @@ extension ProgressService {
             try service.changes(since: since, options, texts: texts, call)
         }),
         ("Describe", { service, call throws(ProgressError) in
-            let name = try service.store.name(call.string(0))
+            let name = try service.frontDoor.name(call.string(0))
             let texts = try service.context.texts(forLocale: call.string(1))
-            guard service.store.task(name) != nil else { throw .noSuchTask("no task is named '\(name.text)'") }
-            service.context.flushBeforeRead(.task(name))
-            call.reply(Variant.tuple([service.variants.properties(.all, of: service.store.task(name)!, texts: texts)]))
+            let task = service.context.read(.task(name)) { $0.task(name) }
+            guard let task else { throw .noSuchTask("no task is named '\(name.text)'") }
+            call.reply(Variant.tuple([service.variants.properties(.all, of: task, texts: texts)]))
         }),
         ("Subscribe", { service, call throws(ProgressError) in
-            let options = try SubscriptionOptions.parse(call.options(0, for: "Subscribe", accepting: SubscriptionOptions.keys), limits: service.store.limits)
+            let options = try SubscriptionOptions.parse(call.options(0, for: "Subscribe", accepting: SubscriptionOptions.keys), limits: service.frontDoor.limits)
             let path = try service.subscriptions.subscribe(options, by: call.sender)
             call.reply(Variant.tuple([Variant.objectPath(path)]))
         }),
@@ -114,8 +112,8 @@ extension ProgressService {
         }),
         ("Aggregate", { service, call throws(ProgressError) in
             // The held values, and the Overall signal they change, before the reply.
-            service.context.flushBeforeRead(.manager)
-            call.reply(Variant.tuple([service.variants.summary(service.store.summary(appId: call.string(0)))]))
+            let summary = service.context.read(.manager) { $0.summary(appId: call.string(0)) }
+            call.reply(Variant.tuple([service.variants.summary(summary)]))
         }),
     ])
 
@@ -124,8 +122,8 @@ extension ProgressService {
     private func parseBatch(_ entries: OpaquePointer) throws(ProgressError) -> [NamedUpdate] {
         defer { g_variant_unref(entries) }
         let count = Int(g_variant_n_children(entries))
-        if count > store.limits.maxBatchEntries {
-            throw .limitExceeded("UpdateMany got \(count) entries; the limit is \(store.limits.maxBatchEntries)")
+        if count > frontDoor.limits.maxBatchEntries {
+            throw .limitExceeded("UpdateMany got \(count) entries; the limit is \(frontDoor.limits.maxBatchEntries)")
         }
         var parsed: [NamedUpdate] = []
         parsed.reserveCapacity(count)
@@ -134,8 +132,8 @@ extension ProgressService {
             defer { g_variant_unref(entry) }
             do throws(ProgressError) {
                 parsed.append(NamedUpdate(
-                    name: try store.name(Variant.stringChild(entry, 0)),
-                    update: try TaskUpdate.parse(Variant.optionsChild(entry, 1, for: "UpdateMany", accepting: store.properties.updateKeys), for: .update, limits: store.limits, properties: store.properties)))
+                    name: try frontDoor.name(Variant.stringChild(entry, 0)),
+                    update: try TaskUpdate.parse(Variant.optionsChild(entry, 1, for: "UpdateMany", accepting: frontDoor.properties.updateKeys), for: .update, limits: frontDoor.limits, properties: frontDoor.properties)))
             } catch {
                 throw error.prefixed("entry \(index)")
             }
@@ -148,7 +146,7 @@ extension ProgressService {
         let value = reply.make()
         guard reply.complete else {
             g_variant_unref(g_variant_ref_sink(value))
-            return call.reply(ProgressError.tooBigForOneReply(method, tasks: tasks, limit: store.limits.maxReplyBytes))
+            return call.reply(ProgressError.tooBigForOneReply(method, tasks: tasks, limit: frontDoor.limits.maxReplyBytes))
         }
         call.reply(Variant.tuple([value]))
     }
@@ -161,10 +159,9 @@ extension ProgressService {
         since: UInt64, _ options: ChangesOptions, texts: TaskDescribing, _ call: MethodCall
     ) throws(ProgressError) {
         // The index answers from what it heard: held values first.
-        context.frontDoor.applyStaged()
-        let answer = try changeIndex.changes(since: since)
+        let answer = try context.read(.tasks([])) { _ throws(ProgressError) in try changeIndex.changes(since: since) }
         let element = SlicedReply.Element.byName(variants, texts)
-        let limit = store.limits.maxReplyBytes
+        let limit = frontDoor.limits.maxReplyBytes
         // Bounded like Snapshot: a reset of every task, or a poll after a long pause, must
         // still fit in one reply.
         let tooBig = { (tasks: Int) in
@@ -175,31 +172,36 @@ extension ProgressService {
         var removed: [TaskName] = []
         let rows: SlicedReply.Rows
         let expected: Int
+        let scope: ReadScope
         switch answer {
         case .reset:
-            if store.leastReplyBytes(perTask: largeReads.leastBytes(of: element, options.properties)) > limit {
-                throw tooBig(store.count)
+            let (least, count) = context.read(.tasks([])) { tasks in
+                (tasks.leastReplyBytes(perTask: largeReads.leastBytes(of: element, options.properties, in: tasks)), tasks.count)
             }
-            context.flushBeforeRead(.everything)
+            if least > limit { throw tooBig(count) }
             rows = .names(after: "", options.properties)
-            expected = store.count
+            expected = count
+            scope = .everything
         case .changes(let changed, let gone):
             removed = gone
-            var listed: [(TaskName, TaskProperties)] = []
-            for (name, properties) in changed {
-                let wanted = properties.intersection(options.properties)
-                guard !wanted.isEmpty, store.owner(of: name) != nil else { continue }
-                context.flushBeforeRead(.task(name))
-                listed.append((name, wanted))
+            let listed = context.read(.tasks([])) { tasks in
+                changed.compactMap { name, properties -> (TaskName, TaskProperties)? in
+                    let wanted = properties.intersection(options.properties)
+                    return wanted.isEmpty || !tasks.contains(name) ? nil : (name, wanted)
+                }
             }
-            let least = listed.reduce(0) { $0 + $1.0.text.utf8.count + largeReads.leastBytes(of: element, $1.1) }
+            let least = context.read(.tasks([])) { tasks in
+                listed.reduce(0) { $0 + $1.0.text.utf8.count + largeReads.leastBytes(of: element, $1.1, in: tasks) }
+            }
             if least > limit { throw tooBig(listed.count) }
             rows = .listed(listed)
             expected = listed.count
+            // What outputs hold for the tasks the reply shows goes out first.
+            scope = .tasks(listed.map(\.0))
         }
         let serial = changeIndex.lastSequence
         let reply = SlicedReply(rows, element: element, maxBytes: limit, expected: expected)
-        largeReads.write(reply) { reply in
+        largeReads.write(reply, reading: scope) { reply in
             let tasks = reply.make()
             guard reply.complete else {
                 g_variant_unref(g_variant_ref_sink(tasks))
@@ -218,6 +220,7 @@ extension ProgressService {
     /// persist, reply, publish (the stream holds the reply until what it says is on disk).
     func run(_ mutation: Mutation, _ call: MethodCall) {
         let outcome = context.frontDoor.perform(mutation.command, by: .client(call.sender))
+        context.submitHeld(outcome)
         context.stream.submit(
             outcome.batch,
             replyNow: { Self.reply(outcome, mutation, call) },
@@ -231,7 +234,7 @@ extension ProgressService {
     func handleManagerCall(_ handler: ManagerHandler, _ client: ClientID, _ parameters: OpaquePointer, _ invocation: OpaquePointer) {
         let call = MethodCall(
             sender: client, path: BusNames.managerPath, parameters: parameters, invocation: invocation,
-            maxReplyBytes: store.limits.maxReplyBytes)
+            maxReplyBytes: frontDoor.limits.maxReplyBytes)
         do throws(ProgressError) {
             try handler(self, call)
         } catch {

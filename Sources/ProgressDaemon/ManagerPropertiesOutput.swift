@@ -17,13 +17,14 @@ struct ManagerProperty: @unchecked Sendable {
     /// Announced by PropertiesChanged when it changes. Version never changes, and Serial
     /// moves with every change: pollers read it, so a signal for it would be one per change.
     let signalled: Bool
-    let value: @Sendable (Sources) -> OpaquePointer
+    /// The value, from the sources and the tasks a read shows.
+    let value: @Sendable (Sources, TaskView) -> OpaquePointer
 
     static let all = [
-        ManagerProperty(name: "Version", signalled: false) { Variant.string($0.context.configuration.version) },
-        ManagerProperty(name: "TaskCount", signalled: true) { g_variant_new_uint32(UInt32(clamping: $0.context.store.count)) },
-        ManagerProperty(name: "Overall", signalled: true) { $0.variants.summary($0.context.store.summary()) },
-        ManagerProperty(name: "Serial", signalled: false) { g_variant_new_uint64(guint64($0.changeIndex.lastSequence)) },
+        ManagerProperty(name: "Version", signalled: false) { sources, _ in Variant.string(sources.context.configuration.version) },
+        ManagerProperty(name: "TaskCount", signalled: true) { _, tasks in g_variant_new_uint32(UInt32(clamping: tasks.count)) },
+        ManagerProperty(name: "Overall", signalled: true) { sources, tasks in sources.variants.summary(tasks.summary()) },
+        ManagerProperty(name: "Serial", signalled: false) { sources, _ in g_variant_new_uint64(guint64(sources.changeIndex.lastSequence)) },
     ]
     static let signalledRows = all.filter(\.signalled)
 }
@@ -47,7 +48,7 @@ final class ManagerPropertiesOutput: ChangeOutput {
     init(sources: ManagerProperty.Sources) {
         self.sources = sources
         coalescer = Coalescer(maxSignalsPerSecond: sources.context.limits.maxSignalsPerSecond)
-        sent = ManagerProperty.signalledRows.map { g_variant_ref_sink($0.value(sources)) }
+        sent = sources.context.read(.tasks([])) { tasks in ManagerProperty.signalledRows.map { g_variant_ref_sink($0.value(sources, tasks)) } }
     }
 
     deinit { sent.forEach { g_variant_unref($0) } }
@@ -68,17 +69,19 @@ final class ManagerPropertiesOutput: ChangeOutput {
         }
     }
 
-    func flushBeforeRead(_ scope: ReadScope) {
-        if case .task = scope { return }
-        if coalescer.flush(.manager, now: sources.context.clock.monotonicMicros) != nil { sendChanged() }
+    func flushBeforeRead(_ scope: ReadScope, tasks: TaskView) {
+        switch scope {
+        case .task, .tasks: return
+        case .manager, .everything: break
+        }
+        if coalescer.flush(.manager, now: sources.context.clock.monotonicMicros) != nil { sendChanged(tasks) }
     }
 
     /// A property's current value, for Get and GetAll; a read never overtakes a signal about
     /// an older value.
     func value(of property: String) -> OpaquePointer? {
         guard let row = ManagerProperty.all.first(where: { $0.name == property }) else { return nil }
-        sources.context.flushBeforeRead(.manager)
-        return row.value(sources)
+        return sources.context.read(.manager) { row.value(sources, $0) }
     }
 
     private func sendDue() {
@@ -86,11 +89,16 @@ final class ManagerPropertiesOutput: ChangeOutput {
         if let next = coalescer.nextDeadline { timer.arm(at: next) }
     }
 
-    /// Each signalled property only if it differs from what was last sent.
+    /// Each signalled property only if it differs from what was last sent, as a read shows
+    /// it: TaskCount and Overall sum every task, so no one change carries them.
     private func sendChanged() {
+        sources.context.read(.tasks([])) { sendChanged($0) }
+    }
+
+    private func sendChanged(_ tasks: TaskView) {
         var changed: [(String, OpaquePointer)] = []
         for (index, row) in ManagerProperty.signalledRows.enumerated() {
-            let value = g_variant_ref_sink(row.value(sources))!
+            let value = g_variant_ref_sink(row.value(sources, tasks))!
             if g_variant_equal(UnsafeRawPointer(value), UnsafeRawPointer(sent[index])) != 0 {
                 g_variant_unref(value)
                 continue

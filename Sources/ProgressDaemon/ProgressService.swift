@@ -64,11 +64,11 @@ public final class ProgressService {
         for signals in Progress1Signals.tables { try signals.check(against: interfaces.interface(signals.interface)) }
         let context = DaemonContext(connection: connection, configuration: configuration, clock: clock ?? GLibClock())
         self.context = context
-        variants = TaskVariants(table: context.store.properties)
+        variants = TaskVariants(table: context.frontDoor.properties)
         largeReads = LargeReads(context: context)
         changeIndex = ChangeIndex(firstSequence: context.frontDoor.lastSequence + 1, maxRemovals: configuration.limits.maxRemovalsKept)
 
-        journal = configuration.journal.map { JournalRecorder(journal: $0, store: context.store, clock: context.clock) }
+        journal = configuration.journal.map { JournalRecorder(journal: $0, frontDoor: context.frontDoor, clock: context.clock) }
         if let journal { context.stream.add(recorder: journal) }
         context.add(changeIndex)
         context.add(TaskSignalOutput(context: context, variants: variants))
@@ -100,7 +100,7 @@ public final class ProgressService {
         context.stream.commitWaiting()
     }
 
-    var store: TaskStore { context.store }
+    var frontDoor: TaskFrontDoor { context.frontDoor }
 
     /// Exports the objects, puts the restored tasks through the stream and starts the inputs.
     /// Call after every output is added and before owning the bus name, so that no client
@@ -113,7 +113,7 @@ public final class ProgressService {
     /// Saves what waits, stops every part (the stream's last event) and withdraws the objects.
     public func unregister() {
         // What was replied to goes out; what waits for its sync is synced and replied to.
-        context.frontDoor.applyStaged()
+        context.submit(context.frontDoor.applyHeld())
         commit()
         g_dbus_connection_flush_sync(context.connection, nil, nil)
         journal?.saveNow()
@@ -122,30 +122,30 @@ public final class ProgressService {
     }
 
     /// Every record, for compacting the journal.
-    public var allRecords: [TaskRecord] { store.allRecords }
+    public var allRecords: [TaskRecord] { frontDoor.recordedTasks().records }
 
     // MARK: Reads that GDBus routes here
 
     func handleGetManagedObjects(invocation: OpaquePointer) {
-        let limit = store.limits.maxReplyBytes
-        let refuse = { [store] in
-            let error = ProgressError.tooBigForOneReply("GetManagedObjects", tasks: store.count, limit: limit)
+        let limit = frontDoor.limits.maxReplyBytes
+        let refuse = { (error: ProgressError) in
             Log.warning(error.message)
             g_dbus_method_invocation_return_dbus_error(invocation, BusNames.errorName(error), error.message)
         }
         let element = SlicedReply.Element.managedObject(variants, context.texts)
+        let all = frontDoor.properties.all
+        let tasks: Int
         do throws(ProgressError) {
-            try largeReads.refuseIfTooBig("GetManagedObjects", element, store.properties.all)
+            tasks = try largeReads.refuseIfTooBig("GetManagedObjects", element, all)
         } catch {
-            return refuse()
+            return refuse(error)
         }
-        context.flushBeforeRead(.everything)
-        let reply = SlicedReply(.names(after: "", store.properties.all), element: element, maxBytes: limit, expected: store.count)
-        largeReads.write(reply) { reply in
+        let reply = SlicedReply(.names(after: "", all), element: element, maxBytes: limit, expected: tasks)
+        largeReads.write(reply, reading: .everything) { reply in
             let value = reply.make()
             guard reply.complete else {
                 g_variant_unref(g_variant_ref_sink(value))
-                return refuse()
+                return refuse(.tooBigForOneReply("GetManagedObjects", tasks: tasks, limit: limit))
             }
             MethodCall.reply(invocation, Variant.tuple([value]), maxBytes: limit)
         }
@@ -164,19 +164,18 @@ public final class ProgressService {
     /// path of an NFD spelling would find the NFC task; it is not the task's path, though
     /// (the store keeps names in NFC), and a task has one.
     func task(atPathElement element: String) -> TaskName? {
-        guard let name = TaskName(pathElement: element, limits: store.limits), let task = store.task(name),
-              task.name.pathElement == element else { return nil }
+        guard let name = TaskName(pathElement: element, limits: frontDoor.limits),
+              let task = context.read(.tasks([]), { $0.task(name) }), task.name.pathElement == element else { return nil }
         return task.name
     }
 
-    var taskPathElements: [String] { store.sortedNames.map(\.pathElement) }
+    var taskPathElements: [String] { context.read(.tasks([])) { $0.sortedNames.map(\.pathElement) } }
 
     /// A Get or GetAll on a task: held signals for it go out first, so the reply never
     /// overtakes a signal about an older value.
     func taskProperty(path: String, property: String) -> OpaquePointer? {
-        guard let name = task(atPath: path), let index = store.properties.index(named: property) else { return nil }
-        context.flushBeforeRead(.task(name))
-        guard let task = store.task(name) else { return nil }
-        return Variant.property(store.properties.value(at: index, of: task, describing: context.texts))
+        guard let name = task(atPath: path), let index = frontDoor.properties.index(named: property) else { return nil }
+        guard let task = context.read(.task(name), { $0.task(name) }) else { return nil }
+        return Variant.property(frontDoor.properties.value(at: index, of: task, describing: context.texts))
     }
 }

@@ -9,7 +9,7 @@ import ProgressCore
 /// Each slice reads the tasks as they are then: a task that changed meanwhile shows its new
 /// values, one removed meanwhile is left out, and a walk in name order (`.names`) goes on
 /// after the last name written, so a task started meanwhile shows if its name comes later.
-/// Every write acknowledged before the read arrived is in the store before the first slice.
+/// Every write acknowledged before the read arrived is in the view of the first slice.
 final class SlicedReply {
     /// Where the tasks come from.
     enum Rows {
@@ -57,30 +57,30 @@ final class SlicedReply {
         array = writer.openArray(alignment: element.alignment)
     }
 
-    /// Writes up to `tasks` more tasks; true once every task is written or one did not fit.
+    /// Writes up to `count` more tasks, read from `tasks`; true once every task is written or one did not fit.
     @discardableResult
-    func writeSlice(of tasks: Int, from store: TaskStore) -> Bool {
+    func writeSlice(of count: Int, from tasks: TaskView) -> Bool {
         guard !done else { return true }
         var written = 0
         switch rows {
         case .names(_, let properties):
             // Found again from the last name each slice: the table may have changed since.
-            var names = store.names(after: after).makeIterator()
-            while written < tasks, !done {
+            var names = tasks.names(after: after).makeIterator()
+            while written < count, !done {
                 guard let name = names.next() else { return finishWalk() }
                 if case .name = element {
                     add(name) { writer.string(name.text) }
-                } else if let task = store.task(name) {
+                } else if let task = tasks.task(name) {
                     add(name) { write(task, properties) }
                 }
                 written += 1
             }
         case .listed(let listed):
-            while written < tasks, !done {
+            while written < count, !done {
                 guard position < listed.count else { return finishWalk() }
                 let (name, properties) = listed[position]
                 position += 1
-                if let task = store.task(name) { add(name) { write(task, properties) } }
+                if let task = tasks.task(name) { add(name) { write(task, properties) } }
                 written += 1
             }
         }

@@ -64,16 +64,15 @@ final class SubscriptionOutput: ChangeOutput {
     }
 
     private func tell(_ change: TaskChange, now: Int64) {
-        let task = context.store.task(change.name)
         for subscription in registry.all where subscription.options.covers(change.name) {
-            if subscription.options.announcements, let task,
-               let announcement = subscription.policy.consider(change, task: task, now: now) {
-                if let spoken = subscription.budget.offer(announcement, task: task, now: now) {
+            if subscription.options.announcements, change.kind != .removed,
+               let announcement = subscription.policy.consider(change, now: now) {
+                if let spoken = subscription.budget.offer(announcement, task: change.task, now: now) {
                     send(to: subscription, Progress1Signals.subscriptionAnnouncement, TaskVariants.announcement(spoken, texts: subscription.texts))
                 }
                 if let deadline = subscription.budget.nextDeadline { timer.arm(at: deadline) }
             } else if change.kind == .removed {
-                _ = subscription.policy.consider(change, task: nil, now: now)
+                _ = subscription.policy.consider(change, now: now)
                 subscription.budget.removed(change.name)
             }
             guard subscription.options.changes else { continue }
@@ -86,9 +85,9 @@ final class SubscriptionOutput: ChangeOutput {
                 }
             case (.created, _):
                 if case .removed? = subscription.backlog[change.name] { subscription.backlog[change.name] = nil }
-                sendChanged(change.name, .all, to: subscription)
+                sendChanged(change.name, .all, to: subscription, as: change.task)
             case (_, .signal(let properties)):
-                sendChanged(change.name, properties, to: subscription)
+                sendChanged(change.name, properties, to: subscription, as: change.task)
             case (_, .hold(let until)):
                 timer.arm(at: until)
             case (_, .alsoHeld), (_, .none):
@@ -110,9 +109,12 @@ final class SubscriptionOutput: ChangeOutput {
         }
     }
 
-    /// A Changed goes out if the subscriber's pacing allows, else waits merged with what
-    /// already waits for that task (the values are read when it goes, so the last one is sent).
-    private func sendChanged(_ name: TaskName, _ properties: TaskProperties, to subscription: Subscription) {
+    /// A Changed goes out if the subscriber's pacing allows, with the values of `task` (what
+    /// the change being published left), else waits merged with what already waits for that
+    /// task (the values are read when it goes, so the last one is sent).
+    private func sendChanged(
+        _ name: TaskName, _ properties: TaskProperties, to subscription: Subscription, as task: ProgressTask? = nil
+    ) {
         let now = context.clock.monotonicMicros
         if case .changed(let waiting)? = subscription.backlog[name] {
             subscription.backlog[name] = .changed(waiting.union(properties))
@@ -124,7 +126,7 @@ final class SubscriptionOutput: ChangeOutput {
             return
         }
         if pacing.shouldPing(subscription.owner, now: now) { ping(subscription.owner) }
-        emitChanged(name, properties, to: subscription)
+        emitChanged(name, properties, to: subscription, as: task)
     }
 
     private func sendBacklog(of subscription: Subscription, now: Int64) {
@@ -163,8 +165,9 @@ final class SubscriptionOutput: ChangeOutput {
         }
     }
 
-    private func emitChanged(_ name: TaskName, _ properties: TaskProperties, to subscription: Subscription) {
-        guard let task = context.store.task(name) else { return }
+    /// With the values `task` has, or without one (what waited), the values a read shows.
+    private func emitChanged(_ name: TaskName, _ properties: TaskProperties, to subscription: Subscription, as task: ProgressTask? = nil) {
+        guard let task = task ?? context.read(.tasks([]), { $0.task(name) }) else { return }
         send(
             to: subscription, Progress1Signals.changed,
             Variant.tuple([Variant.string(name.text), variants.properties(properties, of: task, texts: subscription.texts)]))

@@ -82,7 +82,7 @@ final class TaskObjects {
                 // could name a task but does not gets it too, so that GDBus dispatches its
                 // Get and GetAll, to be answered UnknownObject; only existing tasks are listed.
                 guard let node else { return GDBusArrays.interfaces([]) }
-                guard TaskName(pathElement: String(cString: node), limits: service.store.limits) != nil else { return nil }
+                guard TaskName(pathElement: String(cString: node), limits: service.frontDoor.limits) != nil else { return nil }
                 return GDBusArrays.interfaces([service.interfaces.task])
             },
             dispatch: { _, _, _, interface, node, outUserData, userData in

@@ -27,35 +27,35 @@ final class TaskSignalOutput: ChangeOutput {
         if batch.origin.isRestore { return }
         let now = context.clock.monotonicMicros
         for change in batch.changes {
-            if change.kind == .created { interfacesAdded(change.name) }
+            if change.kind == .created { interfacesAdded(change.task) }
             if change.kind == .removed { interfacesRemoved(change) }
             switch coalescer.record(change, now: now) {
-            case .signal(let properties): send(change.name, properties)
+            case .signal(let properties): send(change.task, properties)
             case .hold(let until): timer.arm(at: until)
             case .alsoHeld, .none: break
             }
             for request in change.requests where change.kind == .updated {
                 // Requests follow whatever was held for the task, so the job sees them in order.
-                flush(change.name)
+                flush(change.task)
                 context.signals.broadcast(request.signal, path: BusNames.taskPath(change.name), Variant.tuple([]))
             }
         }
     }
 
-    func flushBeforeRead(_ scope: ReadScope) {
+    func flushBeforeRead(_ scope: ReadScope, tasks: TaskView) {
         switch scope {
-        case .task(let name): flush(name)
+        case .task(let name): flush(name, tasks)
+        case .tasks(let names): for name in names { flush(name, tasks) }
         case .everything:
-            for entry in coalescer.flushAll(now: context.clock.monotonicMicros) { send(entry.name, entry.properties) }
+            for entry in coalescer.flushAll(now: context.clock.monotonicMicros) { send(entry.name, entry.properties, tasks) }
         case .manager: break
         }
     }
 
-    private func interfacesAdded(_ name: TaskName) {
-        guard let task = context.store.task(name) else { return }
+    private func interfacesAdded(_ task: ProgressTask) {
         context.signals.broadcast(
             Progress1Signals.interfacesAdded, path: BusNames.managerPath,
-            Variant.tuple([Variant.objectPath(BusNames.taskPath(name)), variants.interfaces(of: task, texts: context.texts)]))
+            Variant.tuple([Variant.objectPath(BusNames.taskPath(task.name)), variants.interfaces(of: task, texts: context.texts)]))
     }
 
     /// What is held for the task goes first, with its last values; then the object goes.
@@ -69,17 +69,26 @@ final class TaskSignalOutput: ChangeOutput {
             Variant.tuple([Variant.objectPath(BusNames.taskPath(change.name)), interfaces]))
     }
 
-    private func flush(_ name: TaskName) {
-        if let properties = coalescer.flush(name, now: context.clock.monotonicMicros) { send(name, properties) }
+    /// What is held for the task the change is about, with the values the change left.
+    private func flush(_ task: ProgressTask) {
+        if let properties = coalescer.flush(task.name, now: context.clock.monotonicMicros) { send(task, properties) }
     }
 
+    private func flush(_ name: TaskName, _ tasks: TaskView) {
+        if let properties = coalescer.flush(name, now: context.clock.monotonicMicros) { send(name, properties, tasks) }
+    }
+
+    /// The held signals that fell due, with the values a read shows: the values held at
+    /// the front door applied first, so that they are not a pace behind.
     private func sendDue() {
-        for entry in coalescer.takeDue(now: context.clock.monotonicMicros) { send(entry.name, entry.properties) }
+        context.read(.tasks([])) { tasks in
+            for entry in coalescer.takeDue(now: context.clock.monotonicMicros) { send(entry.name, entry.properties, tasks) }
+        }
         if let next = coalescer.nextDeadline { timer.arm(at: next) }
     }
 
-    private func send(_ name: TaskName, _ properties: TaskProperties) {
-        guard let task = context.store.task(name) else { return }
+    private func send(_ name: TaskName, _ properties: TaskProperties, _ tasks: TaskView) {
+        guard let task = tasks.task(name) else { return }
         send(task, properties)
     }
 

@@ -21,12 +21,12 @@ final class TimingInput: DaemonInput {
     /// The store queues a deadline that a change brought closer, so the earliest queued is
     /// never later than any task's (it may be earlier: the rules then find nothing due).
     func publish(_ batch: ChangeBatch) {
-        if let next = context.store.nextDeadline { timer.arm(at: next) }
+        if let next = context.frontDoor.nextDeadline { timer.arm(at: next) }
     }
 
     private func run() {
-        context.stream.submit(context.frontDoor.runTimers())
-        if let next = context.store.nextDeadline { timer.arm(at: next) }
+        context.submit(context.frontDoor.runTimers())
+        if let next = context.frontDoor.nextDeadline { timer.arm(at: next) }
     }
 
     func stop() { timer.cancel() }

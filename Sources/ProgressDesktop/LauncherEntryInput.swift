@@ -227,7 +227,7 @@ public final class LauncherEntryInput: DaemonInput {
             let text = index == 1 ? "launcher/\(appId)" : "launcher/\(appId)#\(index)"
             guard let name = try? TaskName(text, limits: context.limits) else { return nil }
             let taken = entries.values.contains { $0.values.contains { $0.visible && $0.name == name } }
-            if !taken, context.store.task(name)?.isLive != true { return name }
+            if !taken, context.read(.tasks([]), { $0.task(name)?.isLive }) != true { return name }
         }
         return nil
     }
@@ -276,9 +276,10 @@ public final class LauncherEntryInput: DaemonInput {
     /// Restored `launcher/` tasks had a sender that is gone; the application re-sends its
     /// state when com.canonical.Unity gets an owner again, so they are dropped, not kept live.
     private func removeRestoredTasks() {
-        for name in context.store.sortedNames where name.text.hasPrefix("launcher/") {
-            if context.store.task(name)?.isLive == true { context.perform(.remove(name), by: .daemon("launcher-entry")) }
+        let restored = context.read(.tasks([])) { tasks in
+            tasks.namesInOrder.filter { $0.text.hasPrefix("launcher/") && tasks.task($0)?.isLive == true }
         }
+        for name in restored { context.perform(.remove(name), by: .daemon("launcher-entry")) }
     }
 
     /// Each entry of an `a{sv}`: the key and the unboxed value, which `body` must not keep.

@@ -87,16 +87,19 @@ public final class LauncherEntryOutput: ChangeOutput {
             }
             // What came in from a dock protocol never goes back out to the docks.
             tracked = true
-            let before = change.name.text.hasPrefix("launcher/") ? trackReported(change.name) : appOfTask[change.name]
-            if !change.name.text.hasPrefix("launcher/") { track(change.name) }
+            let before = change.name.text.hasPrefix("launcher/") ? trackReported(change) : appOfTask[change.name]
+            if !change.name.text.hasPrefix("launcher/") { track(change) }
             let after = appOfTask[change.name]
             for appId in Set([before, after].compactMap({ $0 })) { markDirty(appId) }
         }
     }
 
-    /// Notes whether a `launcher/` task is live (its app reports itself); returns its app id.
-    private func trackReported(_ name: TaskName) -> String? {
-        let live = context.store.task(name).flatMap { $0.isLive && !$0.appId.isEmpty ? $0.appId : nil }
+    /// Notes whether a `launcher/` task is live (its app reports itself), as the change left
+    /// it; returns its app id.
+    private func trackReported(_ change: TaskChange) -> String? {
+        let name = change.name
+        let task = change.task
+        let live = change.kind != .removed && task.isLive && !task.appId.isEmpty ? task.appId : nil
         let old = reportedTasks[name]
         guard old != live else { return live }
         if let old {
@@ -111,9 +114,12 @@ public final class LauncherEntryOutput: ChangeOutput {
 
     public func stop() { clearAll() }
 
-    private func track(_ name: TaskName) {
+    /// Notes which app the task counts for, as the change left it.
+    private func track(_ change: TaskChange) {
+        let name = change.name
         if name.text.hasPrefix("launcher/") { return }
-        let appId = context.store.task(name).flatMap { $0.parent == nil && !$0.appId.isEmpty ? $0.appId : nil }
+        let task = change.task
+        let appId = change.kind != .removed && task.parent == nil && !task.appId.isEmpty ? task.appId : nil
         if let old = appOfTask[name], old != appId {
             tasksOfApp[old]?.remove(name)
             if tasksOfApp[old]?.isEmpty == true { tasksOfApp[old] = nil }
@@ -129,12 +135,12 @@ public final class LauncherEntryOutput: ChangeOutput {
     }
 
     /// The aggregate of the app's top-level tasks, the same rule as `Aggregate(app_id)`.
-    func state(of appId: String) -> DockState {
+    func state(of appId: String, in tasks: TaskView) -> DockState {
         var state = DockState()
         var weighted = 0.0
         var weights = 0.0
         for name in tasksOfApp[appId] ?? [] {
-            guard let task = context.store.task(name) else { continue }
+            guard let task = tasks.task(name) else { continue }
             if task.ownState == .failed { state.urgent = true }
             guard task.isLive else { continue }
             state.count += 1
@@ -149,6 +155,11 @@ public final class LauncherEntryOutput: ChangeOutput {
     }
 
     private func flushDue() {
+        context.read(.tasks([])) { flushDue($0) }
+    }
+
+    /// The entries that fell due, as a read shows the tasks (held values applied first).
+    private func flushDue(_ tasks: TaskView) {
         let now = context.clock.monotonicMicros
         for appId in dirty.sorted() {
             let app = apps[appId] ?? App()
@@ -157,7 +168,7 @@ public final class LauncherEntryOutput: ChangeOutput {
                 continue
             }
             dirty.remove(appId)
-            var state = isReported(appId) ? DockState() : state(of: appId)
+            var state = isReported(appId) ? DockState() : state(of: appId, in: tasks)
             if state.isEmpty && apps[appId] == nil { continue }
             if state == app.sent && app.lastSent != nil { if state.isEmpty { forget(appId) }; continue }
             if state.isEmpty { state.progress = app.sent.progress }
@@ -218,8 +229,7 @@ public final class LauncherEntryOutput: ChangeOutput {
             return call.fail("org.freedesktop.DBus.Error.UnknownMethod", "no method \(method) at \(call.path)")
         }
         // The state now, not the last one sent: a reply never shows an older value.
-        context.frontDoor.applyStaged()
-        let state = isReported(appId) ? DockState() : state(of: appId)
+        let state = isReported(appId) ? DockState() : context.read(.tasks([])) { self.state(of: appId, in: $0) }
         call.reply(Variant.tuple([Self.properties(state)]))
     }
 

@@ -116,14 +116,17 @@ public final class NotificationOutput: ChangeOutput {
         for change in batch.changes { consider(change) }
     }
 
+    /// Judged by the task as the change left it, not as it is now: a Start and a Fail in
+    /// one group are a start, then one outcome.
     private func consider(_ change: TaskChange) {
         let now = context.clock.monotonicMicros
-        guard let task = context.store.task(change.name), change.kind != .removed else {
+        guard change.kind != .removed else {
             due.remove(change.name)
             toldOutcomes.remove(change.name)
             if let note = shown.removeValue(forKey: change.name), !note.outcome, note.id != 0 { close(note.id) }
             return
         }
+        let task = change.task
         if task.isLive || change.isRestart { toldOutcomes.remove(change.name) }
         guard task.parent == nil, serverPresent else { return }
         if change.properties.contains(.state) && task.ownState.isOutcome {
@@ -209,11 +212,16 @@ public final class NotificationOutput: ChangeOutput {
         if again { sendSummary(app, now: context.clock.monotonicMicros) }
     }
 
+    /// The notifications that fell due, as a read shows the tasks (held values applied first).
     private func sendDue() {
+        context.read(.tasks([])) { sendDue($0) }
+    }
+
+    private func sendDue(_ tasks: TaskView) {
         let now = context.clock.monotonicMicros
         for app in dueSummaries.sorted() { sendSummary(app, now: now) }
         for name in due.sorted(by: { $0.text < $1.text }) {
-            guard let task = context.store.task(name), task.isLive else {
+            guard let task = tasks.task(name), task.isLive else {
                 due.remove(name)
                 continue
             }
@@ -322,7 +330,7 @@ public final class NotificationOutput: ChangeOutput {
         let again = note.again
         note.again = false
         shown[name] = note
-        if again, let task = context.store.task(name) { send(task, now: context.clock.monotonicMicros) }
+        if again, let task = context.read(.tasks([]), { $0.task(name) }) { send(task, now: context.clock.monotonicMicros) }
         if note.outcome && !again {
             shown[name] = nil
             if let burstApp { summaryReplied(burstApp, id: id) }

@@ -85,7 +85,8 @@ public final class JobViewForwarder: DaemonInput {
                     sender: String(cString: sender!), path: String(cString: path!), member: String(cString: member!))
             },
             userData, nil)
-        for name in context.store.sortedNames where forwards(name) { request(name) }
+        let forwarded = context.read(.tasks([])) { tasks in tasks.namesInOrder.compactMap { tasks.task($0) }.filter(forwards) }
+        for task in forwarded { request(task) }
     }
 
     private func serverGone() {
@@ -100,13 +101,13 @@ public final class JobViewForwarder: DaemonInput {
     }
 
     /// Live, top-level, and not the KDE input's.
-    private func forwards(_ name: TaskName) -> Bool {
-        guard !KDEInterfaces.isKDETask(name), let task = context.store.task(name) else { return false }
-        return task.parent == nil && task.isLive
+    private func forwards(_ task: ProgressTask) -> Bool {
+        !KDEInterfaces.isKDETask(task.name) && task.parent == nil && task.isLive
     }
 
-    private func request(_ name: TaskName) {
-        guard let server, jobs[name] == nil, let task = context.store.task(name) else { return }
+    private func request(_ task: ProgressTask) {
+        let name = task.name
+        guard let server, jobs[name] == nil else { return }
         let job = Job(generation: generation)
         jobs[name] = job
         let entry = task.appId.hasSuffix(".desktop") ? String(task.appId.dropLast(8)) : task.appId
@@ -126,9 +127,10 @@ public final class JobViewForwarder: DaemonInput {
                 job.path = path
                 tasksByPath[path] = name
                 // Plasma before 5.22 ignores the hints: the full state again, as KIO does.
-                sendUpdate(name)
-                if let task = context.store.task(name), !task.isLive { finish(name, task) }
-                if context.store.task(name) == nil { terminate(name, job, code: JobViewState.userCancelledCode, message: "") }
+                let task = context.read(.tasks([])) { $0.task(name) }
+                guard let task else { return terminate(name, job, code: JobViewState.userCancelledCode, message: "") }
+                sendUpdate(name, task)
+                if !task.isLive { finish(name, task) }
             case .failure(let failure):
                 // Kept (without a path), so the task is not requested again from this server.
                 Log.warning("\(server) refused a job view for task \(name): \(failure)")
@@ -145,7 +147,7 @@ public final class JobViewForwarder: DaemonInput {
         for change in batch.changes where !KDEInterfaces.isKDETask(change.name) {
             switch change.kind {
             case .created:
-                if forwards(change.name) { request(change.name) }
+                if forwards(change.task) { request(change.task) }
             case .removed:
                 coalescer.forget(change.name)
                 guard let job = jobs.removeValue(forKey: change.name) else { continue }
@@ -156,17 +158,19 @@ public final class JobViewForwarder: DaemonInput {
                     jobs[change.name] = nil
                     if let path = job.path { tasksByPath[path] = nil }
                 }
+                // Judged by the task as the change left it, not as it is now.
+                let task = change.task
                 guard let job = jobs[change.name] else {
-                    if forwards(change.name) { request(change.name) }
+                    if forwards(task) { request(task) }
                     continue
                 }
-                guard job.path != nil, !job.terminated, let task = context.store.task(change.name) else { continue }
+                guard job.path != nil, !job.terminated else { continue }
                 if !task.isLive {
                     finish(change.name, task)
                     continue
                 }
                 switch coalescer.record(change.name, change.properties, immediate: change.isImmediate, now: now) {
-                case .signal: sendUpdate(change.name)
+                case .signal: sendUpdate(change.name, task)
                 case .hold(let until): timer.arm(at: until)
                 case .alsoHeld, .none: break
                 }
@@ -174,13 +178,18 @@ public final class JobViewForwarder: DaemonInput {
         }
     }
 
+    /// The updates that fell due, as a read shows the tasks (held values applied first).
     private func sendDue() {
-        for entry in coalescer.takeDue(now: context.clock.monotonicMicros) { sendUpdate(entry.name) }
+        context.read(.tasks([])) { tasks in
+            for entry in coalescer.takeDue(now: context.clock.monotonicMicros) {
+                if let task = tasks.task(entry.name) { sendUpdate(entry.name, task) }
+            }
+        }
         if let next = coalescer.nextDeadline { timer.arm(at: next) }
     }
 
-    private func sendUpdate(_ name: TaskName) {
-        guard let server, let job = jobs[name], let path = job.path, !job.terminated, let task = context.store.task(name) else { return }
+    private func sendUpdate(_ name: TaskName, _ task: ProgressTask) {
+        guard let server, let job = jobs[name], let path = job.path, !job.terminated else { return }
         BusCall.send(
             context.connection, destination: server, path: path, interface: KDEInterfaces.viewV3Interface, method: "update",
             Variant.tuple([properties(of: task)]))
@@ -190,7 +199,7 @@ public final class JobViewForwarder: DaemonInput {
     private func finish(_ name: TaskName, _ task: ProgressTask) {
         guard let job = jobs[name], !job.terminated else { return }
         coalescer.forget(name)
-        sendUpdate(name)
+        sendUpdate(name, task)
         terminate(name, job, outcome: task)
     }
 
@@ -241,7 +250,10 @@ public final class JobViewForwarder: DaemonInput {
         case "resumeRequested": .requestResume(name)
         default: nil
         }
-        if member == "updateRequested" { return sendUpdate(name) }
+        if member == "updateRequested" {
+            if let task = context.read(.tasks([]), { $0.task(name) }) { sendUpdate(name, task) }
+            return
+        }
         guard let command else { return }
         if let error = context.perform(command, by: KDEInterfaces.forwarderOrigin) {
             Log.notice("\(member) from \(sender) for task \(name): \(error.message)")

@@ -78,7 +78,10 @@ public final class JobViewServerInput: DaemonInput {
     /// reaches a name before the object behind it exists).
     public func start() throws(DaemonError) {
         // Tasks of a previous run whose views died with it: nothing will ever end them.
-        for name in context.store.sortedNames where KDEInterfaces.isKDETask(name) && context.store.task(name)?.isLive == true {
+        let orphans = context.read(.tasks([])) { tasks in
+            tasks.namesInOrder.filter { KDEInterfaces.isKDETask($0) && tasks.task($0)?.isLive == true }
+        }
+        for name in orphans {
             context.perform(.fail(name, message: "progressd restarted while the job ran; its job view is gone"), by: KDEInterfaces.daemonOrigin)
         }
         var error: UnsafeMutablePointer<GError>?
@@ -187,7 +190,7 @@ public final class JobViewServerInput: DaemonInput {
         let number = nextNumber
         let name: TaskName
         do throws(ProgressError) {
-            name = try context.store.name("\(KDEInterfaces.taskPrefix)\(KDEInterfaces.nameElement(entry))/\(number)")
+            name = try context.frontDoor.name("\(KDEInterfaces.taskPrefix)\(KDEInterfaces.nameElement(entry))/\(number)")
         } catch {
             call.fail(BusNames.errorName(error), error.message)
             return nil

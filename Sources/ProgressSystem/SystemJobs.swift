@@ -78,7 +78,7 @@ public final class SystemJobs: DaemonInput {
     /// The task name of a service's job; nil (logged) if the id can not be one.
     func taskName(_ service: SystemJobOptions.Service, _ id: String) -> TaskName? {
         do throws(ProgressError) {
-            return try context.store.name("\(OwnerAccess.systemPrefix)\(service.rawValue)/\(id)")
+            return try context.frontDoor.name("\(OwnerAccess.systemPrefix)\(service.rawValue)/\(id)")
         } catch {
             Log.warning("system job \(id) of \(service.rawValue) has no task name: \(error.message)")
             return nil
@@ -101,7 +101,7 @@ public final class SystemJobs: DaemonInput {
 
     func end(_ name: TaskName, _ outcome: SystemJobState.Outcome) {
         cancellers[name] = nil
-        guard context.store.task(name)?.isLive == true else { return }
+        guard isLive(name) else { return }
         switch outcome {
         case .finished: perform(.finish(name))
         case .cancelled:
@@ -116,7 +116,7 @@ public final class SystemJobs: DaemonInput {
     /// The job waits on its front end (a question to the user): the task stays live,
     /// indeterminate, with `message` saying what it waits for.
     func waiting(_ name: TaskName, _ message: String) {
-        guard context.store.task(name)?.isLive == true else { return }
+        guard isLive(name) else { return }
         var update = TaskUpdate()
         update.indeterminate = true
         update.message = SystemJobState.bounded(message, to: context.limits.maxMessageBytes)
@@ -125,13 +125,17 @@ public final class SystemJobs: DaemonInput {
 
     func remove(_ name: TaskName) {
         cancellers[name] = nil
-        if context.store.task(name) != nil { perform(.remove(name)) }
+        if context.read(.tasks([]), { $0.contains(name) }) { perform(.remove(name)) }
+    }
+
+    private func isLive(_ name: TaskName) -> Bool {
+        context.read(.tasks([])) { $0.task(name)?.isLive == true }
     }
 
     /// The service refused a cancel: its answer becomes the task's message and the request
     /// is withdrawn, so that asking again calls the service again.
     func refusedCancel(_ name: TaskName, _ answer: String) {
-        guard context.store.task(name)?.isLive == true else { return }
+        guard isLive(name) else { return }
         var update = TaskUpdate()
         update.message = SystemJobState.bounded(answer, to: context.limits.maxMessageBytes)
         update.withdrawsCancelRequest = true

@@ -139,24 +139,19 @@ public final class TrayOutput: DaemonInput {
         if changed && (ownerID != 0 || shouldExist) { schedule() }
     }
 
-    /// As `consider(_ name:)`, without looking the task up when the change can not move it
-    /// in or out of `shown`.
+    /// Keeps `shown` up to date for the change's task, as the change left it; true when the
+    /// item may look different.
     private func consider(_ change: TaskChange) -> Bool {
         // Whether a task is shown follows its state and parent only: for any other change,
         // a shown task may look different and another is still not shown.
         if change.kind == .updated && !change.isRestart && change.properties.isDisjoint(with: [.state, .parent]) {
             return shown.contains(change.name)
         }
-        return consider(change.name)
-    }
-
-    /// Keeps `shown` up to date for one task; true when the item may look different.
-    @discardableResult
-    private func consider(_ name: TaskName) -> Bool {
-        guard let task = context.store.task(name), task.parent == nil, task.isLive || task.ownState == .failed else {
-            return shown.remove(name) != nil
+        let task = change.task
+        guard change.kind != .removed, task.parent == nil, task.isLive || task.ownState == .failed else {
+            return shown.remove(change.name) != nil
         }
-        shown.insert(name)
+        shown.insert(change.name)
         return true
     }
 
@@ -183,8 +178,12 @@ public final class TrayOutput: DaemonInput {
             release()
             return
         }
-        let tasks = shown.compactMap { context.store.task($0) }.sorted { $0.created < $1.created || ($0.created == $1.created && $0.name.text < $1.name.text) }
-        let new = TrayContent(tasks: tasks, summary: context.store.summary(), texts: context.texts)
+        // The shown tasks as a read shows them, held values applied first.
+        let (tasks, summary) = context.read(.tasks([])) { view in
+            (shown.compactMap { view.task($0) }.sorted { $0.created < $1.created || ($0.created == $1.created && $0.name.text < $1.name.text) },
+             view.summary())
+        }
+        let new = TrayContent(tasks: tasks, summary: summary, texts: context.texts)
         let old = content
         content = new
         if menu.rebuild(Array(tasks.prefix(Self.maxMenuTasks)), texts: context.texts) && registered {

@@ -33,11 +33,11 @@ final class SignalTableTests: XCTestCase {
     func testATestOnlyRowReachesTheBusValues() throws {
         // (Core's TaskPropertyTableTests follows its option, diff and record.)
         let table = TestOnlyProperty.table
-        let store = TaskStore(clock: ManualClock(), properties: table)
+        let door = TaskFrontDoor(clock: ManualClock(), properties: table)
         let name = try TaskName("copy")
         let update = try TaskUpdate.parse([("priority", .uint64(9))], for: .start, properties: table)
-        _ = TaskFrontDoor(store: store).perform(.start(name, update), by: .client(":1.1"))
-        let task = try XCTUnwrap(store.task(name))
+        _ = door.perform(.start(name, update), by: .client(":1.1"))
+        let task = try XCTUnwrap(door.read(.task(name)) { $0.task(name) })
         let variants = TaskVariants(table: table)
         let all: OpaquePointer = g_variant_ref_sink(variants.properties(table.all, of: task, texts: PlainTexts()))
         defer { g_variant_unref(all) }

@@ -18,7 +18,8 @@ final class AnnouncementBudgetTests: XCTestCase {
         func hear(_ changes: [TaskChange]) {
             for change in changes {
                 if change.kind == .removed { budget.removed(change.name) }
-                guard let task = store.task(change.name), let announcement = policy.consider(change, task: task, now: clock.monotonicMicros) else { continue }
+                guard change.kind != .removed, let announcement = policy.consider(change, now: clock.monotonicMicros) else { continue }
+                let task = change.task
                 if let said = budget.offer(announcement, task: task, now: clock.monotonicMicros) { spoken.append((clock.monotonicMicros, said)) }
             }
             if let due = budget.takeDue(now: clock.monotonicMicros) { spoken.append((clock.monotonicMicros, due)) }

@@ -11,7 +11,7 @@ final class AnnouncementPolicyTests: XCTestCase {
     /// Applies a store call and returns what the policy says about it.
     func heard(_ changes: [TaskChange]) -> [AnnouncementPolicy.Event] {
         changes.filter { $0.name == copy }.compactMap {
-            policy.consider($0, task: store.task($0.name), now: clock.monotonicMicros)?.event
+            policy.consider($0, now: clock.monotonicMicros)?.event
         }
     }
 
@@ -62,7 +62,7 @@ final class AnnouncementPolicyTests: XCTestCase {
             changes.compactMap { change in
                 let now = clock.monotonicMicros
                 let may = policy.mayAnnounce(change, now: now)
-                let said = policy.consider(change, task: store.task(change.name), now: now)
+                let said = policy.consider(change, now: now)
                 if change.kind == .updated {
                     XCTAssertEqual(may, said != nil, "\(change.name.text) at \(now): may announce \(may), said \(said?.event.rawValue ?? "nothing")")
                 }
@@ -92,11 +92,11 @@ final class AnnouncementPolicyTests: XCTestCase {
     func testStallsArePoliteAndFailuresAssertive() throws {
         _ = heard(try start([("stall-seconds", .uint64(5))]))
         clock.advance(seconds: 5)
-        let stall = store.housekeeping().compactMap { policy.consider($0, task: store.task($0.name), now: clock.monotonicMicros) }
+        let stall = store.housekeeping().compactMap { policy.consider($0, now: clock.monotonicMicros) }
         XCTAssertEqual(stall.map(\.event), [.stalled])
         XCTAssertEqual(stall.first?.politeness, .polite)
         let failure = try store.fail(copy, message: "x").compactMap {
-            policy.consider($0, task: store.task($0.name), now: clock.monotonicMicros)
+            policy.consider($0, now: clock.monotonicMicros)
         }
         XCTAssertEqual(failure.first?.politeness, .assertive)
     }
@@ -106,5 +106,16 @@ final class AnnouncementPolicyTests: XCTestCase {
         clock.advance(seconds: 20)
         XCTAssertEqual(heard(try store.pulse(copy)), [])
         XCTAssertEqual(heard(try store.update(copy, with: TaskUpdate.parse([("state", .string("paused"))], for: .update))), [.paused])
+    }
+
+    /// Issue 39: each change is judged by the task it carries, not by the store's present
+    /// state: a pause and a fail of one task in one group are a pause, then a fail (judged
+    /// by the task as the store has it after both, they were two failures).
+    func testAPauseAndAFailInOneGroupAreAPauseThenAFail() throws {
+        XCTAssertEqual(heard(try start()), [.started])
+        let paused = try store.update(copy, with: TaskUpdate.parse([("state", .string("paused"))], for: .update))
+        let failed = try store.fail(copy, message: "disk full")
+        XCTAssertEqual(heard(paused + failed), [.paused, .failed])
+        XCTAssertEqual(store.task(copy)?.state, .failed, "the store is past the pause")
     }
 }

@@ -26,11 +26,11 @@ final class ChangeStreamTests: XCTestCase {
             uncommitted = 0
             log.append("commit")
         }
-        func flushBeforeRead(_ scope: ReadScope) { reads.append(scope) }
+        func flushBeforeRead(_ scope: ReadScope, tasks: TaskView) { reads.append(scope) }
     }
 
     let clock = ManualClock()
-    lazy var door = TaskFrontDoor(store: TaskStore(clock: clock))
+    lazy var door = TaskFrontDoor(store: TaskStore(clock: clock), stream: stream)
     let stream = ChangeStream()
     let output = RecordingOutput()
     let job: ClientID = ":1.7"
@@ -62,8 +62,8 @@ final class ChangeStreamTests: XCTestCase {
         XCTAssertNotNil(call(.setFraction(name("child"), 7)), "a refused call")
         call(.updateMany([NamedUpdate(name: name("leased"), update: update([("fraction", .double(0.2))], for: .update))]))
         clock.advance(seconds: 6)
-        stream.submit(door.runTimers())
-        stream.submit(door.clientLeft(job))
+        door.runTimers().forEach { stream.submit($0) }
+        door.clientLeft(job).forEach { stream.submit($0) }
         call(.remove(name("parent")), by: ":1.9")
 
         let sequences = output.published.flatMap { $0.changes.map(\.sequence) }
@@ -110,7 +110,7 @@ final class ChangeStreamTests: XCTestCase {
 
     func testTheAccessPolicyIsAskedBeforeAnythingChanges() {
         struct ReadOnly: AccessPolicy {
-            func admit(_ command: TaskCommand, by origin: ChangeOrigin, store: TaskStore) throws(ProgressError) -> TaskCommand {
+            func admit(_ command: TaskCommand, by origin: ChangeOrigin, tasks: TaskView) throws(ProgressError) -> TaskCommand {
                 if origin != .timer { throw .notAllowed("\(origin) may not \(command.taskName?.text ?? "batch")") }
                 return command
             }
@@ -133,7 +133,7 @@ final class ChangeStreamTests: XCTestCase {
         call(.start(name("b"), TaskUpdate()))
         output.holdsTransitions = false
         call(.setFraction(name("a"), 0.5))
-        stream.submit(door.clientLeft(":1.99"))
+        door.clientLeft(":1.99").forEach { stream.submit($0) }
         XCTAssertEqual(scheduled, 1, "one commit asked for the group")
         XCTAssertTrue(output.published.isEmpty, "nothing is heard of before it is durable")
         XCTAssertTrue(stream.hasWaiting)
@@ -146,8 +146,8 @@ final class ChangeStreamTests: XCTestCase {
     }
 
     func testReadsReachEveryOutput() {
-        stream.flushBeforeRead(.task(name("copy")))
-        stream.flushBeforeRead(.everything)
+        door.read(.task(name("copy"))) { _ in }
+        door.read(.everything) { _ in }
         XCTAssertEqual(output.reads, [.task(name("copy")), .everything])
     }
 

@@ -88,8 +88,8 @@ final class OwnerAccessTests: XCTestCase {
             "task 'job' is bound to connection :1.1, which is still on the bus; only that connection may start it again, or a Start with take-over: true")
         XCTAssertNil(perform(.start(name("job"), TaskUpdate()), by: script), "its own connection re-attaches")
         XCTAssertNil(perform(.start(name("job"), update([("take-over", .bool(true))])), by: panel))
-        XCTAssertTrue(door.clientLeft(script).isEmpty, "the old connection no longer holds it")
-        XCTAssertEqual(door.clientLeft(panel).changes.count, 1)
+        XCTAssertTrue(door.clientLeft(script).allSatisfy(\.isEmpty), "the old connection no longer holds it")
+        XCTAssertEqual(door.clientLeft(panel).flatMap(\.changes).count, 1)
     }
 
     func testAJobWhoseConnectionIsGoneReattachesAsBefore() {

@@ -4,21 +4,30 @@ import XCTest
 /// The front door holds the SetFraction values of tasks that update frequently and applies
 /// them before anything else, in order, with the identity that sent them.
 final class StagedValuesTests: XCTestCase {
-    /// The daemon's side, kept: the batches it was handed and the delays it was asked for.
-    final class Sink: StagedValueSink {
+    /// The daemon's side, kept: the batches of held values the front door returned, and
+    /// the delays it gave.
+    final class Sink {
         var batches: [ChangeBatch] = []
         var waits: [Int64] = []
-        func submit(staged batch: ChangeBatch) { batches.append(batch) }
-        func valuesWaiting(withinMicros: Int64) { waits.append(withinMicros) }
     }
 
     let clock = ManualClock()
     let sink = Sink()
     lazy var door: TaskFrontDoor = {
         let door = TaskFrontDoor(store: TaskStore(clock: clock), access: OwnerAccess())
-        door.stagedValues = sink
+        door.holdsValues = true
         return door
     }()
+
+    /// A command, its held batches and its delay kept as the daemon takes them.
+    func perform(_ command: TaskCommand, by client: ClientID? = nil) -> CommandOutcome {
+        let outcome = door.perform(command, by: .client(client ?? job))
+        sink.batches += outcome.held
+        if let due = outcome.heldValuesDue { sink.waits.append(due) }
+        return outcome
+    }
+
+    func applyHeld() { sink.batches += door.applyHeld() }
     let job = ClientID(":1.1", identity: CallerIdentity(owner: .host, processID: 100))
     let app = ClientID(":1.3", identity: CallerIdentity(owner: .flatpak("org.example.App"), processID: 300))
 
@@ -26,11 +35,11 @@ final class StagedValuesTests: XCTestCase {
 
     func start(_ text: String, frequent: Bool = true, by client: ClientID? = nil) {
         let update = try! TaskUpdate.parse([(key: "updates-frequently", value: .bool(frequent))], for: .start)
-        XCTAssertNil(door.perform(.start(name(text), update), by: .client(client ?? job)).error)
+        XCTAssertNil(perform(.start(name(text), update), by: client).error)
     }
 
     func setFraction(_ text: String, _ fraction: Double, by client: ClientID? = nil) -> CommandOutcome {
-        door.perform(.setFraction(name(text), fraction), by: .client(client ?? job))
+        perform(.setFraction(name(text), fraction), by: client)
     }
 
     func fraction(_ text: String) -> Double? { door.store.task(name(text))?.fraction }
@@ -48,7 +57,7 @@ final class StagedValuesTests: XCTestCase {
         XCTAssertTrue(sink.batches.isEmpty)
 
         let message = try! TaskUpdate.parse([(key: "message", value: .string("3 of 10"))], for: .update)
-        let next = door.perform(.update(name("copy"), message), by: .client(job))
+        let next = perform(.update(name("copy"), message))
         XCTAssertEqual(sink.batches.count, 1, "the held value went first")
         let applied = sink.batches[0]
         XCTAssertEqual(applied.origin, .client(job), "with the identity that sent it")
@@ -66,11 +75,11 @@ final class StagedValuesTests: XCTestCase {
         _ = setFraction("b", 0.5)
         _ = setFraction("a", 0.25)
         _ = setFraction("b", 0.75)
-        door.applyStaged()
+        applyHeld()
         XCTAssertEqual(sink.batches.map { $0.changes.map(\.name.text) }, [["b"], ["a"]])
         XCTAssertEqual(fraction("a"), 0.25)
         XCTAssertEqual(fraction("b"), 0.75)
-        door.applyStaged()
+        applyHeld()
         XCTAssertEqual(sink.batches.count, 2, "nothing held twice")
         _ = setFraction("a", 0.5)
         XCTAssertEqual(sink.waits.count, 2, "held again after the last were applied: asked again")
@@ -107,16 +116,16 @@ final class StagedValuesTests: XCTestCase {
     func testTasksThatWouldChangeMoreThanTheirValueAreNotHeld() {
         start("parent")
         let child = try! TaskUpdate.parse([(key: "parent", value: .string("parent"))], for: .start)
-        XCTAssertNil(door.perform(.start(name("child"), child), by: .client(job)).error)
+        XCTAssertNil(perform(.start(name("child"), child)).error)
         XCTAssertEqual(setFraction("parent", 0.5).error?.name, "InvalidValue", "a parent's value is its children's")
 
         start("spinner")
-        XCTAssertNil(door.perform(.pulse(name("spinner")), by: .client(job)).error)
+        XCTAssertNil(perform(.pulse(name("spinner"))).error)
         XCTAssertFalse(setFraction("spinner", 0.5).batch.isEmpty, "leaving indeterminate is signalled at once")
 
         start("stuck")
         clock.advance(seconds: 31)
-        XCTAssertFalse(door.runTimers().isEmpty, "stalled after the default 30 s")
+        XCTAssertFalse(door.runTimers().allSatisfy(\.isEmpty), "stalled after the default 30 s")
         XCTAssertTrue(door.store.task(name("stuck"))!.isStalled)
         XCTAssertFalse(setFraction("stuck", 0.5).batch.isEmpty, "the activity that clears a stall is signalled at once")
     }
@@ -124,19 +133,65 @@ final class StagedValuesTests: XCTestCase {
     func testTimersAndDeparturesApplyHeldValuesFirst() {
         start("copy")
         _ = setFraction("copy", 0.6)
-        _ = door.runTimers()
+        let timers = door.runTimers()
+        XCTAssertEqual(timers.first?.changes.first?.properties.contains(.fraction), true, "the held value's batch first")
         XCTAssertEqual(fraction("copy"), 0.6)
         _ = setFraction("copy", 0.7)
-        _ = door.clientLeft(job)
+        let departure = door.clientLeft(job)
+        XCTAssertEqual(departure.first?.changes.first?.properties.contains(.fraction), true, "the held value's batch first")
         XCTAssertEqual(fraction("copy"), 0.7)
-        XCTAssertEqual(sink.batches.count, 2)
     }
 
-    func testWithoutASinkEveryValueIsAppliedAtOnce() {
+    func testWithoutHoldingEveryValueIsAppliedAtOnce() {
         let plain = TaskFrontDoor(store: TaskStore(clock: clock), access: OwnerAccess())
         let update = try! TaskUpdate.parse([(key: "updates-frequently", value: .bool(true))], for: .start)
         XCTAssertNil(plain.perform(.start(name("copy"), update), by: .client(job)).error)
         XCTAssertFalse(plain.perform(.setFraction(name("copy"), 0.5), by: .client(job)).batch.isEmpty)
         XCTAssertEqual(plain.store.task(name("copy"))?.fraction, 0.5)
+    }
+
+    /// What a read shows, and what outputs hear before it, in order.
+    final class ReadLog: ChangeOutput {
+        var log: [String] = []
+        func publish(_ batch: ChangeBatch) {
+            for change in batch.changes { log.append("publish \(change.name.text) \(change.task.fraction)") }
+        }
+        func flushBeforeRead(_ scope: ReadScope, tasks: TaskView) { log.append("flush \(tasks.task(try! TaskName("copy"))?.fraction ?? -1)") }
+    }
+
+    /// Issue 39: no read sees a task older than an acknowledged write. Every way a view
+    /// shows a task shows the held value, and the held value's batch reaches the outputs,
+    /// then they flush, before the read's body runs.
+    func testEveryReadPathSeesAHeldValueAfterItsBatchAndTheFlush() throws {
+        let stream = ChangeStream()
+        let log = ReadLog()
+        stream.add(log)
+        let door = TaskFrontDoor(store: TaskStore(clock: clock), access: OwnerAccess(), stream: stream)
+        door.holdsValues = true
+        let update = try TaskUpdate.parse(
+            [(key: "updates-frequently", value: .bool(true)), (key: "app-id", value: .string("org.example.Files"))], for: .start)
+        for batch in door.perform(.start(name("copy"), update), by: .client(job)).batches { stream.submit(batch) }
+        let outcome = door.perform(.setFraction(name("copy"), 0.4), by: .client(job))
+        XCTAssertTrue(outcome.batch.isEmpty, "held")
+        XCTAssertNotNil(outcome.heldValuesDue)
+        log.log.removeAll()
+
+        let scopes: [ReadScope] = [.task(name("copy")), .tasks([name("copy")]), .tasks([]), .manager, .everything]
+        for (index, scope) in scopes.enumerated() {
+            let value = 0.4 + Double(index) / 100
+            if index > 0 {
+                XCTAssertTrue(door.perform(.setFraction(name("copy"), value), by: .client(job)).batch.isEmpty, "held again")
+            }
+            door.read(scope) { tasks in
+                XCTAssertEqual(tasks.task(name("copy"))?.fraction, value, "\(scope): task(name)")
+                XCTAssertEqual(tasks.summary().fraction, value, "\(scope): Overall")
+                XCTAssertEqual(tasks.summary(appId: "org.example.Files").fraction, value, "\(scope): Aggregate")
+                XCTAssertEqual(tasks.record(of: name("copy"))?.fields["fraction"], .double(value), "\(scope): the journal's record")
+                XCTAssertEqual(tasks.namesInOrder.compactMap(tasks.task).map(\.fraction), [value], "\(scope): names in order")
+                XCTAssertEqual(tasks.names(after: "").compactMap(tasks.task).map(\.fraction), [value], "\(scope): a page")
+                XCTAssertEqual(log.log, ["publish copy \(value)", "flush \(value)"], "\(scope): the batch, then the flush, then the body")
+            }
+            log.log.removeAll()
+        }
     }
 }

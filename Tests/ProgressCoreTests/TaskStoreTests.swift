@@ -292,6 +292,9 @@ final class TaskStoreTests: XCTestCase {
 extension Array where Element == TaskChange {
     /// The change to the task the call named, which comes first; an empty one if there is none.
     var own: TaskChange {
-        first ?? TaskChange(name: try! TaskName("none"), kind: .updated, properties: [], isImmediate: false)
+        let none = try! TaskName("none")
+        return first ?? TaskChange(
+            name: none, kind: .updated, properties: [], isImmediate: false,
+            task: ProgressTask(name: none, caller: ":1.1", wallMicros: 0, monotonicMicros: 0, limits: Limits()))
     }
 }

@@ -157,4 +157,42 @@ final class HeldSignalTests: DaemonTestCase {
         XCTAssertTrue(BusConnection.pump(seconds: 5) { events.count == 2 })
         XCTAssertEqual(events, ["PropertiesChanged 0.7", "InterfacesRemoved"])
     }
+
+    /// Issue 39's repro as a listener does it: it hears Overall and asks Aggregate on its own
+    /// connection right after each SetFraction of a task that updates frequently; no reply
+    /// is newer than the last Overall it heard (30 of 30 were).
+    func testAListenerOfOverallNeverGetsAnAggregateNewerThanTheLastOverallItHeard() throws {
+        var overall: [Double] = []
+        listener.subscribe(interface: BusNames.propertiesInterface, member: "PropertiesChanged", path: BusNames.managerPath) {
+            if let fraction = $0.arguments[1]["Overall"]?["fraction"]?.double { overall.append(fraction) }
+        }
+        try listener.call("org.freedesktop.DBus", "/org/freedesktop/DBus", "org.freedesktop.DBus", "GetId")
+        try start("t", [("updates-frequently", .bool(true)), ("app-id", .string("org.example.Files"))])
+        var newer: [String] = []
+        for step in 1...30 {
+            let fraction = Double(step) / 40
+            try manager("SetFraction", [.string("t"), .double(fraction)])
+            let reply = try listener.call(
+                BusNames.busName, BusNames.managerPath, BusNames.managerInterface, "Aggregate", [.string("org.example.Files")])
+            let answered = try XCTUnwrap(reply.first?["fraction"]?.double)
+            BusConnection.drain()  // only what arrived before the reply: no waiting
+            XCTAssertEqual(answered, fraction, "the reply shows the acknowledged value")
+            if answered != overall.last { newer.append("\(answered) after Overall \(overall.last ?? -1)") }
+        }
+        XCTAssertEqual(newer, [], "replies newer than the last Overall heard")
+    }
+
+    /// Issue 39: an output judges each change by the task it carries, not by the store's
+    /// present state. One UpdateMany pauses and resumes a task: two changes of State in
+    /// one batch, signalled at once, each with the state it left (read from the store,
+    /// both said "running").
+    func testTwoStatesInOneBatchAreSignalledAsEachLeftTheTask() throws {
+        try start("t")
+        let recorder = try recordProperties(of: "t")
+        func entry(_ changes: [(String, BusValue)]) -> BusValue { .tuple([.string("t"), .vardict(changes)]) }
+        let batch = [entry([("state", .string("paused"))]), entry([("state", .string("running"))])]
+        try manager("UpdateMany", [.array(elementType: "(sa{sv})", batch)])
+        XCTAssertTrue(BusConnection.pump(seconds: 5) { recorder.values("State").count == 2 }, "\(recorder.changes)")
+        XCTAssertEqual(recorder.values("State"), [.string("paused"), .string("running")])
+    }
 }

@@ -27,7 +27,7 @@ final class OnePathTests: XCTestCase {
         var log: [String] = []
         init(context: DaemonContext) { self.context = context }
         func start() {
-            log.append("start, \(context.store.count) tasks")
+            log.append("start, \(context.read(.tasks([])) { $0.count }) tasks")
             context.perform(.remove(try! TaskName("old")), by: .daemon("test"))
         }
         func publish(_ batch: ChangeBatch) { log.append(batch.origin == .restore ? "restore" : "batch") }
@@ -35,13 +35,13 @@ final class OnePathTests: XCTestCase {
 
     /// Records as a previous run left them: a parent, its child, and a task to tidy.
     func previousRun() throws -> [TaskRecord] {
-        let door = TaskFrontDoor(store: TaskStore(clock: ManualClock()))
+        let door = TaskFrontDoor(clock: ManualClock())
         var child = TaskUpdate()
         child.parent = "parent"
         for (name, update) in [("parent", TaskUpdate()), ("child", child), ("old", TaskUpdate())] {
             XCTAssertNil(door.perform(.start(try TaskName(name), update), by: .client(":1.1")).error)
         }
-        return door.store.allRecords
+        return door.recordedTasks().records
     }
 
     func testANewOutputHearsTheRestoredTasksAsABatchBeforeAnyInputActs() throws {
@@ -62,7 +62,7 @@ final class OnePathTests: XCTestCase {
         // Added after the input: it still hears everything before the input acts.
         let output = NewOutput()
         service.context.add(output)
-        XCTAssertEqual(service.context.store.count, 0, "nothing is restored while parts are added")
+        XCTAssertEqual(service.context.read(.tasks([])) { $0.count }, 0, "nothing is restored while parts are added")
 
         try service.register()
         XCTAssertEqual(output.log, ["restore: old created, parent created, child created", "batch: old removed"])

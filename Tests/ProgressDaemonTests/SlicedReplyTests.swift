@@ -14,9 +14,9 @@ final class SlicedReplyTests: XCTestCase {
 
     /// Tasks with names that sort in byte order, not in the order they are started, some with
     /// a title, a message or an app id.
-    private func store(tasks: Int, plain: Bool = false) throws -> (TaskStore, TaskFrontDoor) {
-        let store = TaskStore(clock: ManualClock())
-        let door = TaskFrontDoor(store: store)
+    private func store(tasks: Int, plain: Bool = false) throws -> (TaskFrontDoor, TaskFrontDoor) {
+        let door = TaskFrontDoor(clock: ManualClock())
+        let store = door
         for index in 0..<tasks {
             var update = TaskUpdate()
             if !plain {
@@ -27,16 +27,15 @@ final class SlicedReplyTests: XCTestCase {
             let text = plain ? "\(index)" : ["t\(index)", "日\(index)", "a b \(index)", "Z\(index)"][index % 4]
             _ = door.perform(.start(try store.name(text), update), by: .client("c"))
         }
-        return (store, door)
+        return (door, door)
     }
 
     private func written(
-        _ store: TaskStore, _ rows: SlicedReply.Rows, _ element: SlicedReply.Element, slice: Int,
+        _ store: TaskFrontDoor, _ rows: SlicedReply.Rows, _ element: SlicedReply.Element, slice: Int,
         maxBytes: Int = Limits().maxReplyBytes, maxCount: Int = .max
     ) -> (bytes: [UInt8], count: Int, last: String?, complete: Bool) {
-        let reply = SlicedReply(rows, element: element, maxBytes: maxBytes, maxCount: maxCount, expected: store.count)
-        var slices = 0
-        while !reply.writeSlice(of: slice, from: store) { slices += 1 }
+        let reply = SlicedReply(rows, element: element, maxBytes: maxBytes, maxCount: maxCount, expected: 0)
+        while !store.read(.everything, { reply.writeSlice(of: slice, from: $0) }) {}
         let value = g_variant_ref_sink(reply.make())!
         defer { g_variant_unref(value) }
         let bytes = Array(UnsafeRawBufferPointer(start: g_variant_get_data(value), count: Int(g_variant_get_size(value))))
@@ -53,7 +52,7 @@ final class SlicedReplyTests: XCTestCase {
             ("SnapshotPage after a name", .names(after: "a b 4", all), .byName(variants, texts), Limits().maxReplyBytes, 9),
             ("SnapshotPage after a name no task has", .names(after: "t5", all), .byName(variants, texts), Limits().maxReplyBytes, 1_000),
             ("Changes of some properties", .names(after: "", some), .byName(variants, texts), Limits().maxReplyBytes, .max),
-            ("Changes of listed tasks", .listed(store.sortedNames.reversed().map { ($0, some) }), .byName(variants, texts),
+            ("Changes of listed tasks", .listed(store.read(.everything) { $0.sortedNames }.reversed().map { ($0, some) }), .byName(variants, texts),
              Limits().maxReplyBytes, .max),
             ("GetManagedObjects", .names(after: "", all), .managedObject(variants, texts), Limits().maxReplyBytes, .max),
             ("List", .names(after: "", []), .name, Limits().maxReplyBytes, .max),
@@ -82,13 +81,15 @@ final class SlicedReplyTests: XCTestCase {
         let (store, _) = try store(tasks: 23)
         let variants = TaskVariants(table: store.properties)
         let reply = SlicedReply(.names(after: "", store.properties.all), element: .byName(variants, texts),
-                                maxBytes: Limits().maxReplyBytes, expected: store.count)
-        while !reply.writeSlice(of: 4, from: store) {}
+                                maxBytes: Limits().maxReplyBytes, expected: 0)
+        while !store.read(.everything, { reply.writeSlice(of: 4, from: $0) }) {}
         let ours = g_variant_ref_sink(reply.make())!
         let glib = g_variant_ref_sink(Variant.container("a{sa{sv}}") { builder in
-            for name in store.sortedNames {
-                Variant.add(builder, g_variant_new_dict_entry(
-                    Variant.string(name.text), variants.properties(store.properties.all, of: store.task(name)!, texts: texts)))
+            store.read(.everything) { tasks in
+                for name in tasks.sortedNames {
+                    Variant.add(builder, g_variant_new_dict_entry(
+                        Variant.string(name.text), variants.properties(store.properties.all, of: tasks.task(name)!, texts: texts)))
+                }
             }
         })!
         defer {
@@ -104,14 +105,14 @@ final class SlicedReplyTests: XCTestCase {
         let (store, door) = try store(tasks: 10, plain: true)
         let variants = TaskVariants(table: store.properties)
         let reply = SlicedReply(.names(after: "", [.name, .fraction]), element: .byName(variants, texts),
-                                maxBytes: Limits().maxReplyBytes, expected: store.count)
-        XCTAssertFalse(reply.writeSlice(of: 3, from: store))
+                                maxBytes: Limits().maxReplyBytes, expected: 0)
+        XCTAssertFalse(store.read(.everything) { reply.writeSlice(of: 3, from: $0) })
         XCTAssertEqual(reply.last?.text, "2")
         _ = door.perform(.remove(try store.name("5")), by: .client("c"))
         _ = door.perform(.setFraction(try store.name("6"), 0.25), by: .client("c"))
         _ = door.perform(.start(try store.name("55"), TaskUpdate()), by: .client("c"))
         _ = door.perform(.start(try store.name("1a"), TaskUpdate()), by: .client("c"))
-        while !reply.writeSlice(of: 3, from: store) {}
+        while !store.read(.everything, { reply.writeSlice(of: 3, from: $0) }) {}
         let value = g_variant_ref_sink(reply.make())!
         defer { g_variant_unref(value) }
         var names: [String] = []
@@ -140,7 +141,8 @@ final class SlicedReplyTests: XCTestCase {
         for plain in [true, false] {
             let (store, _) = try store(tasks: 40, plain: plain)
             let variants = TaskVariants(table: store.properties)
-            let valueBytes = LargeReads.leastValueBytes(of: store.task(store.sortedNames[0])!, table: store.properties, texts: texts)
+            let first = store.read(.everything) { $0.task($0.sortedNames[0])! }
+            let valueBytes = LargeReads.leastValueBytes(of: first, table: store.properties, texts: texts)
             let cases: [(SlicedReply.Element, TaskProperties)] = [
                 (.byName(variants, texts), store.properties.all), (.byName(variants, texts), [.name]),
                 (.byName(variants, texts), [.fraction, .completed]), (.managedObject(variants, texts), store.properties.all),
@@ -148,8 +150,9 @@ final class SlicedReplyTests: XCTestCase {
             ]
             for (element, properties) in cases {
                 let reply = written(store, .names(after: "", properties), element, slice: .max)
-                let least = store.leastReplyBytes(
-                    perTask: LargeReads.leastBytes(of: element, properties, table: store.properties, valueBytes: valueBytes))
+                let least = store.read(.everything) {
+                    $0.leastReplyBytes(perTask: LargeReads.leastBytes(of: element, properties, table: store.properties, valueBytes: valueBytes))
+                }
                 XCTAssertLessThanOrEqual(least, reply.bytes.count, "\(element.arrayType) of \(properties)")
                 XCTAssertGreaterThan(least, reply.bytes.count / 3, "a bound that refuses what is far too big")
             }
