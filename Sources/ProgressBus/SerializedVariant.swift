@@ -22,6 +22,11 @@ public final class SerializedVariant {
         bytes.reserveCapacity(capacity)
     }
 
+    /// Makes room for `capacity` bytes in all, at once rather than by doubling as it grows.
+    public func reserveCapacity(_ capacity: Int) {
+        bytes.reserveCapacity(capacity)
+    }
+
     /// The result as a GVariant of `type` (normal form, so trusted); floating.
     public func make(_ type: String) -> OpaquePointer {
         // The GBytes holds the buffer itself (a reference to the array's storage, which

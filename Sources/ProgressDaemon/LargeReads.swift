@@ -15,7 +15,7 @@ import ProgressCore
 ///   its reply, and between the steps the main loop serves everyone else.
 /// - **One at a time.** Only one reply of more than a slice is being written at once, so the
 ///   memory held for replies being written stays one reply's (`Limits.maxReplyBytes`); the
-///   others wait, each in its caller's turn, in the order they came.
+///   others wait after their first slice, each in its caller's turn, in the order they came.
 /// - **Signals first.** Held signals go out before a reply written over several passes of the
 ///   main loop, as they do before the first slice, since its tasks may have changed meanwhile.
 /// - **In order.** A reply leaves after those of the calls before it that wait for their
@@ -104,23 +104,28 @@ final class LargeReads {
     /// the replies of the caller's calls before it that wait for their sync.
     func write(_ reply: SlicedReply, reading scope: ReadScope, then answer: @escaping (SlicedReply) -> Void) {
         let finish = { [stream = context.stream] (reply: SlicedReply) in stream.replyInOrder { answer(reply) } }
-        if writing == nil {
-            if context.read(scope, { reply.writeSlice(of: sliceTasks, from: $0) }) { return finish(reply) }
-        }
+        // A small read (a poll, a short page) is answered at once, even while a large one is written.
+        if context.read(scope, { reply.writeSlice(of: sliceTasks, from: $0) }) { return finish(reply) }
         var turn: FairCallQueue.Turn?
         turn = context.identities.continueCall { [unowned self] in step(reply, scope, turn!, finish) }
         guard turn != nil else {
             // Not in a caller's turn: nothing could wait behind it, so it is written now.
+            reply.reserveAll()
             context.read(scope) { tasks in while !reply.writeSlice(of: .max, from: tasks) {} }
             return finish(reply)
         }
-        if writing == nil { writing = reply }
+        if writing == nil { take(reply) }
+    }
+
+    private func take(_ reply: SlicedReply) {
+        writing = reply
+        reply.reserveAll()
     }
 
     private func step(
         _ reply: SlicedReply, _ scope: ReadScope, _ turn: FairCallQueue.Turn, _ finish: (SlicedReply) -> Void
     ) -> FairCallQueue.Step {
-        if writing == nil { writing = reply }
+        if writing == nil { take(reply) }
         guard writing === reply else {
             if !waiting.contains(where: { $0 === turn }) { waiting.append(turn) }
             return .parked

@@ -45,7 +45,12 @@ final class SlicedReply {
     private(set) var complete = true
     private(set) var done = false
 
-    /// `expected` tasks size the buffer (up to `maxBytes`) at the start.
+    /// The room `reserveAll` makes: for the tasks expected, up to the reply's bound.
+    private let capacity: Int
+    static let firstCapacity = 1 << 16
+
+    /// `expected` tasks size the buffer (up to `maxBytes`): at most `firstCapacity` at the
+    /// start, the rest once `reserveAll` says the reply is being written.
     init(_ rows: Rows, element: Element, maxBytes: Int, maxCount: Int = .max, expected: Int) {
         self.rows = rows
         self.element = element
@@ -53,8 +58,15 @@ final class SlicedReply {
         self.maxCount = maxCount
         if case .names(let first, _) = rows { after = first } else { after = "" }
         let perTask = switch element { case .name: 24; case .byName: 700; case .managedObject: 800 }
-        writer = SerializedVariant(capacity: min(expected.multipliedReportingOverflow(by: perTask).partialValue, maxBytes))
+        capacity = min(expected.multipliedReportingOverflow(by: perTask).partialValue, maxBytes)
+        // A read that waits for another to be written holds no more than its first slice.
+        writer = SerializedVariant(capacity: min(capacity, Self.firstCapacity))
         array = writer.openArray(alignment: element.alignment)
+    }
+
+    /// Makes room for the whole reply, before it is written past its first slice.
+    func reserveAll() {
+        writer.reserveCapacity(capacity)
     }
 
     /// Writes up to `count` more tasks, read from `tasks`; true once every task is written or one did not fit.
