@@ -36,9 +36,8 @@ public struct TaskChange: Sendable, Equatable {
     /// about it can still send them, and say what ended.
     public var lastValue: ProgressTask? { kind == .removed ? attachments.task : nil }
     /// The task and the requests, kept by reference: every output's loop over a batch
-    /// copies its changes, and a copy retains each reference it holds (a task held inline,
-    /// over 300 bytes and a dozen references, would make each copy cost that much); so a
-    /// copy of a change is one retain.
+    /// copies its changes, and a copy retains each reference it holds; a task held inline
+    /// would make each copy retain every string of the task, where this is one retain.
     private let attachments: Attachments
     /// The change's place in the daemon's one sequence; the front door numbers it.
     public internal(set) var sequence: UInt64 = 0

@@ -52,9 +52,10 @@ public final class TaskFrontDoor {
     /// was recorded, every batch so far included. Values still held are not in it, nor in
     /// the journal, until they are applied and recorded; so this read needs no barrier, and
     /// must take none (applying them would record them in the middle of that write).
-    public func recordedTasks() -> (records: [TaskRecord], count: Int) { (store.allRecords, store.count) }
+    public func recordedTasks() -> [TaskRecord] { store.allRecords }
 
-    /// How many tasks `recordedTasks` would give, without building their records.
+    /// How many tasks there are, as recorded (system jobs, which have no record, included):
+    /// what the journal weighs its lines against before it compacts.
     public var recordedTaskCount: Int { store.count }
 
     // MARK: Reads
@@ -119,8 +120,8 @@ public final class TaskFrontDoor {
     }
 
     /// Holds a SetFraction's value instead of applying it, when it passes every check it
-    /// would at once and its task updates frequently;
-    /// `notHeld` sends it the usual way (where a refused one gets its error).
+    /// would at once and its task updates frequently; `notHeld` sends it the usual way
+    /// (where a refused one gets its error).
     private func hold(_ fraction: Double, for name: TaskName, by origin: ChangeOrigin, _ command: TaskCommand) -> Holding {
         guard (try? TaskUpdate.validFraction(fraction)) != nil, store.takesHeldValue(name),
               (try? access.admit(command, by: origin, tasks: TaskView(store))) != nil else { return .notHeld }

@@ -22,7 +22,7 @@ final class JournalRecorder: ChangeRecorder {
         self.clock = clock
         // A compaction comes in the middle of a write: it takes what was recorded, no read.
         journal.attach(
-            recordsSource: { [unowned frontDoor] in frontDoor.recordedTasks().records },
+            recordsSource: { [unowned frontDoor] in frontDoor.recordedTasks() },
             recordCount: { [unowned frontDoor] in frontDoor.recordedTaskCount })
     }
 

@@ -122,7 +122,7 @@ public final class ProgressService {
     }
 
     /// Every record, for compacting the journal.
-    public var allRecords: [TaskRecord] { frontDoor.recordedTasks().records }
+    public var allRecords: [TaskRecord] { frontDoor.recordedTasks() }
 
     // MARK: Reads that GDBus routes here
 

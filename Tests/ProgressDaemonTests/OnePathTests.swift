@@ -41,7 +41,7 @@ final class OnePathTests: XCTestCase {
         for (name, update) in [("parent", TaskUpdate()), ("child", child), ("old", TaskUpdate())] {
             XCTAssertNil(door.perform(.start(try TaskName(name), update), by: .client(":1.1")).error)
         }
-        return door.recordedTasks().records
+        return door.recordedTasks()
     }
 
     func testANewOutputHearsTheRestoredTasksAsABatchBeforeAnyInputActs() throws {
