@@ -4,7 +4,7 @@ private bus, driven by the same libdbus load client (bench/load). Every figure i
 median of several runs, printed beside the reference's and as a ratio.
 
 Usage: run-bench.py BUILD_DIR [--quick] [--accessibility-only] [--only=GROUP,...]
-GROUP is a rows_for_GROUP below (calls, sandboxed_caller, fairness, paging, gnome_shell, ...).
+GROUP is a rows_for_GROUP below (calls, sandboxed_caller, fairness, paging, big_reads, gnome_shell, ...).
 BUILD_DIR holds progressd (release), reference-server and load-client."""
 
 import ctypes
@@ -254,6 +254,62 @@ def rows_for_fairness(bus):
     return [(f"List from a fresh process, ms, median of {samples}: while 30 connections of another process poll Changes "
              "flat out and 2,000 SetFractions/s flow vs a quiet daemon", median(busy), median(quiet), "lower", "< 50 ms"),
             ("  the same, 99th percentile", p99(busy), p99(quiet), "lower", "< 100 ms")]
+
+
+def rows_for_big_reads(bus):
+    """Another process's small calls while one client reads 100,000 tasks back to back
+    (SnapshotPage walks, refused Snapshots and GetManagedObjects, List, Changes from 0):
+    a property Get and a poller's Changes with little new, against the same calls on the
+    quiet daemon; and what a refused Snapshot costs. Each figure is the median over runs
+    of that run's median, 99th percentile or worst."""
+    seconds = 8 if QUICK else 15
+    server = Server(bus, "progressd")
+    try:
+        load(bus, "start", server.name, 100000, QUIET_STALL_SECONDS)
+        time.sleep(1.5)
+
+        def probes(kind):
+            return subprocess.Popen([os.path.join(BUILD, "load-client"), "probe", server.name, str(seconds), kind],
+                                    env=bus.env, stdout=subprocess.PIPE, text=True, preexec_fn=die_with_parent)
+
+        def run(busy):
+            reader = None
+            if busy:
+                reader = subprocess.Popen([os.path.join(BUILD, "load-client"), "reader", server.name, str(seconds + 3)],
+                                          env=bus.env, stdout=subprocess.PIPE, text=True, preexec_fn=die_with_parent)
+                time.sleep(1.0)
+            running = {kind: probes(kind) for kind in ("get", "changes")}
+            results = {}
+            for kind, process in running.items():
+                out, _ = process.communicate()
+                results[kind] = sorted(float(x) for x in out.split("probe_ms=")[1].split())
+            if reader:
+                out, _ = reader.communicate()
+                results["refused"] = [float(x) for x in out.split("refused_snapshot_ms=")[1].split("\n")[0].split()]
+            return results
+
+        quiet = [run(False) for _ in range(REPEATS)]
+        busy = [run(True) for _ in range(REPEATS)]
+    finally:
+        server.stop()
+
+    def p99(values):
+        return values[min(len(values) - 1, int(round(0.99 * (len(values) - 1))))]
+
+    def figure(runs, kind, statistic):
+        return median([statistic(run[kind]) for run in runs])
+
+    rows = []
+    for kind, title in (("get", "Get(TaskCount) from another process"), ("changes", "a poller's Changes(serial), little new")):
+        rows.append((f"{title}, ms, while one client reads 100,000 tasks back to back vs quiet: median",
+                     figure(busy, kind, median), figure(quiet, kind, median), "lower",
+                     "(~0.5 ms)" if kind == "changes" else "(1 ms quiet)"))
+        rows.append(("  the same, 99th percentile", figure(busy, kind, p99), figure(quiet, kind, p99), "lower", "< 100 ms"))
+        rows.append(("  the same, worst", figure(busy, kind, max), figure(quiet, kind, max), "lower", "(was 599 ms)"))
+    refused = median([median(run["refused"]) for run in busy if run["refused"]] or [0])
+    rows.append(("Snapshot of 100,000 tasks refused (LimitExceeded), ms, vs a quiet Get(TaskCount)",
+                 refused, figure(quiet, "get", median), "lower", "(O(1), was ~2,000 ms)"))
+    return rows
 
 
 def allocator_variants():
@@ -747,6 +803,7 @@ def main():
     bus = Bus()
     try:
         rows = (rows_for_calls(bus) + rows_for_sandboxed_caller(bus) + rows_for_fairness(bus) + rows_for_paging(bus)
+                + rows_for_big_reads(bus)
                 + rows_for_flood(bus) + rows_for_memory(bus) + rows_for_snapshot_and_start(bus)
                 + rows_for_polling(bus) + rows_for_durable_starts(bus) + rows_for_allocator(bus))
     finally:

@@ -22,6 +22,11 @@ public final class SerializedVariant {
         bytes.reserveCapacity(capacity)
     }
 
+    /// Makes room for `capacity` bytes in all, at once rather than by doubling as it grows.
+    public func reserveCapacity(_ capacity: Int) {
+        bytes.reserveCapacity(capacity)
+    }
+
     /// The result as a GVariant of `type` (normal form, so trusted); floating.
     public func make(_ type: String) -> OpaquePointer {
         // The GBytes holds the buffer itself (a reference to the array's storage, which
@@ -54,20 +59,41 @@ public final class SerializedVariant {
     /// `maxBytes` (with every framing offset counted at its widest) is taken back, and
     /// `element` returns false; the caller stops there.
     public func boundedArray(alignment: Int, maxBytes: Int, _ elements: (_ element: (() -> Void) -> Bool) -> Void) {
+        let array = openArray(alignment: alignment)
+        elements { write in element(of: array, maxBytes: maxBytes, write) }
+        close(array)
+    }
+
+    /// An array that stays open between calls, for a reply written a slice at a time:
+    /// `openArray`, then `element` for each element, then `close`, with nothing else written
+    /// into the buffer in between.
+    public struct OpenArray {
+        fileprivate let alignment: Int
+        fileprivate let start: Int
+        fileprivate let first: Int
+    }
+
+    public func openArray(alignment: Int) -> OpenArray {
         pad(to: alignment)
-        let start = bytes.count, first = ends.count
-        elements { write in
-            let before = bytes.count
-            pad(to: alignment)
-            write()
-            guard bytes.count + 8 * (ends.count - first + 1) <= maxBytes else {
-                bytes.removeSubrange(before...)
-                return false
-            }
-            ends.append(bytes.count - start)
-            return true
+        return OpenArray(alignment: alignment, start: bytes.count, first: ends.count)
+    }
+
+    /// One element of `array`, bounded as `boundedArray`'s: false (and nothing written) when
+    /// it would take the buffer past `maxBytes`.
+    public func element(of array: OpenArray, maxBytes: Int, _ write: () -> Void) -> Bool {
+        let before = bytes.count
+        pad(to: array.alignment)
+        write()
+        guard bytes.count + 8 * (ends.count - array.first + 1) <= maxBytes else {
+            bytes.removeSubrange(before...)
+            return false
         }
-        appendOffsets(from: first, containerStart: start)
+        ends.append(bytes.count - array.start)
+        return true
+    }
+
+    public func close(_ array: OpenArray) {
+        appendOffsets(from: array.first, containerStart: array.start)
     }
 
     /// A dict entry `{sX}`: the key, the value at its alignment, and the offset of the

@@ -120,6 +120,14 @@ public final class ChangeStream {
         enqueue(.batch(batch, reply: reply))
     }
 
+    /// A read's reply: at once, or after the replies that wait for their sync, so that a
+    /// connection's replies leave in the order of its calls (a read's reply never overtakes
+    /// the reply of a Start sent before it).
+    public func replyInOrder(_ reply: @escaping () -> Void) {
+        guard !waiting.isEmpty else { return reply() }
+        waiting.append(.batch(ChangeBatch(origin: .daemon("read"), changes: []), reply: reply))
+    }
+
     /// A client left the bus: after everything submitted before, every output lets go of it.
     public func depart(_ client: ClientID) { enqueue(.departed(client)) }
 

@@ -57,6 +57,11 @@ final class TaskStore {
     /// The same order, without a copy.
     var namesInOrder: some Sequence<TaskName> { tasks.namesInOrder }
 
+    /// The fewest bytes a reply holding every task can take, when each task takes its name
+    /// and at least `perTask` bytes besides: what a large read is refused by before anything
+    /// of it is built. Kept as tasks come and go, so it costs the same among 100,000 tasks.
+    public func leastReplyBytes(perTask: Int) -> Int { tasks.nameBytes + tasks.count * perTask }
+
     /// The names after `text` in that order (all for ""): where a page starts, found by
     /// binary search, so a page costs what it returns.
     func names(after text: String) -> some Sequence<TaskName> { tasks.names(after: text) }

@@ -23,6 +23,10 @@ final class TaskTable {
     /// The names in byte order, for reads in name order and pages that start at a name.
     private var order = TaskNameOrder()
     private var overall = SummaryTotals()
+    /// The UTF-8 bytes of every name, kept as tasks come and go: a large read's reply holds
+    /// each name, so with a least size a task's other values take, it bounds the reply from
+    /// below without a walk (`TaskStore.leastReplyBytes`).
+    private(set) var nameBytes = 0
     private var byApp: [String: SummaryTotals] = [:]
     /// The totals' sums of doubles are counted afresh after as many changes as there are
     /// tasks (at least `changesBetweenRecounts`), so their drift stays that of a few changes
@@ -68,6 +72,7 @@ final class TaskTable {
                 earlier = nil
                 slots[name] = Slot(newValue)
                 order.insert(name)
+                nameBytes += name.text.utf8.count
                 addToTotals(newValue)
             }
             // A deadline that moved later keeps its earlier entry (checked when it comes).
@@ -122,6 +127,7 @@ final class TaskTable {
     func removeValue(forKey name: TaskName) -> ProgressTask? {
         guard let task = slots.removeValue(forKey: name)?.task else { return nil }
         order.remove(name)
+        nameBytes -= name.text.utf8.count
         removeFromTotals(task)
         return task
     }

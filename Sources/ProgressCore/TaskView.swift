@@ -40,6 +40,9 @@ public struct TaskView {
     /// The task's persisted fields (`TaskStore.record(of:)`).
     public func record(of name: TaskName) -> TaskRecord? { store.record(of: name) }
 
+    /// The fewest bytes a reply holding every task can take (`TaskStore.leastReplyBytes`).
+    public func leastReplyBytes(perTask: Int) -> Int { store.leastReplyBytes(perTask: perTask) }
+
     /// The properties of the tasks: what the bus shows and how options are read.
     public var properties: TaskPropertyTable { store.properties }
 

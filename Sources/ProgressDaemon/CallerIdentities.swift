@@ -84,6 +84,12 @@ final class CallerIdentities {
         withIdentity(of: String(cString: sender), body)
     }
 
+    /// Makes the running call go on in steps (`FairCallQueue.continueCall`).
+    func continueCall(_ step: @escaping () -> FairCallQueue.Step) -> FairCallQueue.Turn? { fairness.continueCall(step) }
+
+    /// Puts back in the rotation a caller whose step parked.
+    func resume(_ turn: FairCallQueue.Turn) { fairness.resume(turn) }
+
     /// A unique name lost its owner: forget it, after its waiting calls if it has any.
     func connectionLeft(_ name: String) {
         if let waiting = pending[name] {

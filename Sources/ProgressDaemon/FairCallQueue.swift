@@ -16,6 +16,10 @@ import ProgressModel
 /// share of each busy caller plus the call running when it came. A caller alone (a job's
 /// flood of updates with nobody else calling) is never queued: there is nobody to be fair to.
 ///
+/// A call may go on in steps (a large reply built a slice at a time, `continueCall`): its
+/// caller's later calls wait behind it, and each step is a call's worth of the caller's
+/// share, so other callers' calls run between the steps.
+///
 /// The order of one caller's calls never changes (a call waits whenever one of its caller's
 /// is waiting), so neither does the order of one connection's: they are the same caller.
 /// A call from a caller within its share, with nothing of its own waiting, runs at once
@@ -45,10 +49,22 @@ final class FairCallQueue {
         fileprivate var usedMicros: Int64 = 0
         fileprivate var window: UInt64 = 0
         fileprivate var inRotation = false
+        /// The rest of a call that goes on in steps, ahead of the waiting calls.
+        fileprivate var step: (() -> Step)?
 
         init(key: ChargeKey) { self.key = key }
 
-        fileprivate var hasWaiting: Bool { next < waiting.count }
+        fileprivate var hasWaiting: Bool { step != nil || next < waiting.count }
+    }
+
+    /// What one step of a call that goes on did.
+    enum Step {
+        /// The call is over.
+        case done
+        /// More steps follow.
+        case more
+        /// It waits for something else (`resume`): its caller leaves the rotation meanwhile.
+        case parked
     }
 
     private var turns: [ChargeKey: Turn] = [:]
@@ -59,6 +75,8 @@ final class FairCallQueue {
     private var callersThisWindow = 0
     private var callersLastWindow = 0
     private lazy var server = MainLoopTimer(clock: clock) { [unowned self] in serveRotation() }
+    /// The caller whose call is running, for `continueCall`.
+    private var running: Turn?
 
     /// Callers with a turn (for tests: nothing stays once their connections have left).
     var callerCount: Int { turns.count }
@@ -93,22 +111,46 @@ final class FairCallQueue {
         startWindow(ifDueAt: now, for: turn)
         let contended = max(callersThisWindow, callersLastWindow) > 1
         guard !turn.hasWaiting, turn.usedMicros < shareMicros || !contended else { return nil }
+        running = turn
         return now
     }
 
     /// A call that `startNow` let run is over: its time counts towards its caller's share.
     func finished(_ turn: Turn, startedAt start: Int64) {
+        running = nil
         turn.usedMicros += clock.monotonicMicros - start
+        if turn.step != nil { enterRotation(turn) }
     }
 
-    /// Queues `call` behind its caller's waiting calls, to run in the rotation.
-    func wait(_ turn: Turn, _ client: ClientID, _ call: @escaping (ClientID) -> Void) {
-        turn.waiting.append((client, call))
+    /// Makes the running call go on in `step`, called from the rotation until it is done;
+    /// its caller's later calls wait until then. Nil when no caller's call is running here
+    /// (a call GDBus hands over directly), which then must finish at once; otherwise the
+    /// caller's turn, to `resume` a step that parked.
+    func continueCall(_ step: @escaping () -> Step) -> Turn? {
+        guard let turn = running else { return nil }
+        precondition(turn.step == nil, "a call goes on in one series of steps")
+        turn.step = step
+        return turn
+    }
+
+    /// Puts back in the rotation a caller whose step parked.
+    func resume(_ turn: Turn) {
+        if turn.hasWaiting { enterRotation(turn) }
+    }
+
+    private func enterRotation(_ turn: Turn) {
         if !turn.inRotation {
             turn.inRotation = true
             rotation.append(turn)
         }
         server.arm(at: 0)
+    }
+
+    /// Queues `call` behind its caller's waiting calls, to run in the rotation.
+    func wait(_ turn: Turn, _ client: ClientID, _ call: @escaping (ClientID) -> Void) {
+        turn.waiting.append((client, call))
+        // A caller whose step parked stays out of the rotation until it is resumed.
+        if turn.step == nil || turn.inRotation { enterRotation(turn) }
     }
 
     private func startWindow(ifDueAt now: Int64, for turn: Turn) {
@@ -133,7 +175,20 @@ final class FairCallQueue {
         for turn in round {
             let start = clock.monotonicMicros
             var now = start
+            var parked = false
             while turn.hasWaiting && now - start < shareMicros {
+                running = turn
+                defer { running = nil }
+                if let step = turn.step {
+                    switch step() {
+                    case .done: turn.step = nil
+                    case .more: break
+                    case .parked: parked = true
+                    }
+                    now = clock.monotonicMicros
+                    if parked { break }
+                    continue
+                }
                 let waiting = turn.waiting[turn.next]
                 turn.waiting[turn.next].call = { _ in }
                 turn.next += 1
@@ -142,7 +197,9 @@ final class FairCallQueue {
             }
             startWindow(ifDueAt: now, for: turn)
             turn.usedMicros += now - start
-            if turn.hasWaiting {
+            if parked {
+                turn.inRotation = false
+            } else if turn.hasWaiting {
                 rotation.append(turn)
             } else {
                 turn.waiting.removeAll(keepingCapacity: turn.waiting.count <= 64)

@@ -1,5 +1,6 @@
 import CGLib
 import ProgressBus
+import ProgressCore
 import ProgressModel
 import ProgressPolicies
 
@@ -51,35 +52,22 @@ extension ProgressService {
         ("List", { service, call throws(ProgressError) in
             // Written in serialized form, as the large reads are: a GVariant a name would be
             // two allocations and a copy each.
-            try service.context.read(.tasks([])) { tasks throws(ProgressError) in
-                let writer = SerializedVariant(capacity: min(tasks.count * 24, tasks.limits.maxReplyBytes))
-                var complete = true
-                writer.boundedArray(alignment: 1, maxBytes: tasks.limits.maxReplyBytes - TaskVariants.replyMargin) { element in
-                    for name in tasks.namesInOrder where !element({ writer.string(name.text) }) {
-                        complete = false
-                        return
-                    }
-                }
-                let names = writer.make("as")
-                guard complete else {
-                    g_variant_unref(g_variant_ref_sink(names))
-                    throw .tooBigForOneReply("List", tasks: tasks.count, limit: tasks.limits.maxReplyBytes)
-                }
-                call.reply(Variant.tuple([names]))
+            let tasks = try service.largeReads.refuseIfTooBig("List", .name, [])
+            let reply = SlicedReply(.names(after: "", []), element: .name, maxBytes: service.frontDoor.limits.maxReplyBytes,
+                                    expected: tasks)
+            service.largeReads.write(reply, reading: .tasks([])) { reply in
+                service.replyWhole("List", reply, tasks: tasks, call)
             }
         }),
         ("Snapshot", { service, call throws(ProgressError) in
             let texts = try service.context.texts(forLocale: call.string(0))
-            try service.context.read(.everything) { tasks throws(ProgressError) in
-                let limit = tasks.limits.maxReplyBytes
-                let page = service.variants.tasksByName(
-                    tasks.namesInOrder.lazy.compactMap(tasks.task).map { [properties = tasks.properties] in ($0, properties.all) }, texts: texts,
-                    maxBytes: limit, expected: tasks.count)
-                guard page.complete else {
-                    g_variant_unref(g_variant_ref_sink(page.value))
-                    throw .tooBigForOneReply("Snapshot", tasks: tasks.count, limit: limit)
-                }
-                call.reply(Variant.tuple([page.value]))
+            let element = SlicedReply.Element.byName(service.variants, texts)
+            let all = service.frontDoor.properties.all
+            let tasks = try service.largeReads.refuseIfTooBig("Snapshot", element, all)
+            let reply = SlicedReply(.names(after: "", all), element: element, maxBytes: service.frontDoor.limits.maxReplyBytes,
+                                    expected: tasks)
+            service.largeReads.write(reply, reading: .everything) { reply in
+                service.replyWhole("Snapshot", reply, tasks: tasks, call)
             }
         }),
         ("SnapshotPage", { service, call throws(ProgressError) in
@@ -89,20 +77,19 @@ extension ProgressService {
             let limits = service.frontDoor.limits
             let count = asked == 0 ? limits.maxPageTasks : min(asked, limits.maxPageTasks)
             // The page starts after `after` in name order, found without walking the table.
-            let page = service.context.read(.everything) { tasks in
-                service.variants.tasksByName(
-                    tasks.names(after: after).lazy.compactMap(tasks.task).map { [properties = tasks.properties] in ($0, properties.all) },
-                    texts: texts, maxBytes: limits.maxReplyBytes, maxCount: count, expected: count)
+            let reply = SlicedReply(
+                .names(after: after, service.frontDoor.properties.all), element: .byName(service.variants, texts),
+                maxBytes: limits.maxReplyBytes, maxCount: count, expected: count)
+            service.largeReads.write(reply, reading: .everything) { reply in
+                let next = reply.complete ? "" : (reply.last?.text ?? after)
+                call.reply(Variant.tuple([reply.make(), Variant.string(next)]))
             }
-            let next = page.complete ? "" : (page.last?.text ?? after)
-            call.reply(Variant.tuple([page.value, Variant.string(next)]))
         }),
         ("Changes", { service, call throws(ProgressError) in
             let since = Variant.uint64Child(call.parameters, 0)
             let options = try ChangesOptions.parse(call.options(1, for: "Changes", accepting: ChangesOptions.keys))
             let texts = try service.context.texts(forLocale: options.locale)
-            let (reply, tasks) = try service.changes(since: since, options, texts: texts)
-            call.reply(reply)
+            try service.changes(since: since, options, texts: texts, call)
         }),
         ("Describe", { service, call throws(ProgressError) in
             let name = try service.frontDoor.name(call.string(0))
@@ -151,47 +138,79 @@ extension ProgressService {
         return parsed
     }
 
+    /// Replies with the whole of a read of every task, or refuses it as too big.
+    func replyWhole(_ method: String, _ reply: SlicedReply, tasks: Int, _ call: MethodCall) {
+        let value = reply.make()
+        guard reply.complete else {
+            g_variant_unref(g_variant_ref_sink(value))
+            return call.reply(ProgressError.tooBigForOneReply(method, tasks: tasks, limit: frontDoor.limits.maxReplyBytes))
+        }
+        call.reply(Variant.tuple([value]))
+    }
+
     /// Changes' reply: the serial, whether it is a reset, the tasks with the properties asked
-    /// for that changed, and the names removed.
+    /// for that changed, and the names removed. The serial is the one the read arrived at:
+    /// a task that changes while the reply is written shows its newer values, and is in the
+    /// next poll's answer too.
     private func changes(
-        since: UInt64, _ options: ChangesOptions, texts: TaskDescribing
-    ) throws(ProgressError) -> (reply: OpaquePointer, tasks: Int) {
+        since: UInt64, _ options: ChangesOptions, texts: TaskDescribing, _ call: MethodCall
+    ) throws(ProgressError) {
         // The index answers from what it heard: held values first.
         let answer = try context.read(.tasks([])) { _ throws(ProgressError) in try changeIndex.changes(since: since) }
-        var removed: [TaskName] = []
-        var rows: [(ProgressTask, TaskProperties)] = []
-        switch answer {
-        case .reset:
-            rows = context.read(.everything) { tasks in tasks.namesInOrder.compactMap(tasks.task).map { ($0, options.properties) } }
-        case .changes(let changed, let gone):
-            removed = gone
-            let wanted = changed.compactMap { name, properties in
-                let wanted = properties.intersection(options.properties)
-                return wanted.isEmpty ? nil : (name, wanted)
-            }
-            // What outputs hold for the tasks the reply shows goes out first.
-            rows = context.read(.tasks(wanted.map(\.0))) { tasks in
-                wanted.compactMap { name, properties in tasks.task(name).map { ($0, properties) } }
-            }
-        }
+        let element = SlicedReply.Element.byName(variants, texts)
+        let limit = frontDoor.limits.maxReplyBytes
         // Bounded like Snapshot: a reset of every task, or a poll after a long pause, must
         // still fit in one reply.
-        let limit = frontDoor.limits.maxReplyBytes
-        let page = variants.tasksByName(rows, texts: texts, maxBytes: limit, expected: rows.count)
-        guard page.complete else {
-            g_variant_unref(g_variant_ref_sink(page.value))
-            throw .limitExceeded(
-                "Changes would answer with \(rows.count) tasks, more than \(limit) bytes, the most one reply may carry; "
+        let tooBig = { (tasks: Int) in
+            ProgressError.limitExceeded(
+                "Changes would answer with \(tasks) tasks, more than \(limit) bytes, the most one reply may carry; "
                     + "ask for fewer \"properties\", or read the Serial, then the tasks with SnapshotPage, then poll Changes from that Serial")
         }
-        let tasks = page.value
-        let names = Variant.container("as") { builder in
-            for name in removed { Variant.add(builder, Variant.string(name.text)) }
+        var removed: [TaskName] = []
+        let rows: SlicedReply.Rows
+        let expected: Int
+        let scope: ReadScope
+        switch answer {
+        case .reset:
+            let (least, count) = context.read(.tasks([])) { tasks in
+                (tasks.leastReplyBytes(perTask: largeReads.leastBytes(of: element, options.properties, in: tasks)), tasks.count)
+            }
+            if least > limit { throw tooBig(count) }
+            rows = .names(after: "", options.properties)
+            expected = count
+            scope = .everything
+        case .changes(let changed, let gone):
+            removed = gone
+            let listed = context.read(.tasks([])) { tasks in
+                changed.compactMap { name, properties -> (TaskName, TaskProperties)? in
+                    let wanted = properties.intersection(options.properties)
+                    return wanted.isEmpty || !tasks.contains(name) ? nil : (name, wanted)
+                }
+            }
+            let least = context.read(.tasks([])) { tasks in
+                listed.reduce(0) { $0 + $1.0.text.utf8.count + largeReads.leastBytes(of: element, $1.1, in: tasks) }
+            }
+            if least > limit { throw tooBig(listed.count) }
+            rows = .listed(listed)
+            expected = listed.count
+            // What outputs hold for the tasks the reply shows goes out first.
+            scope = .tasks(listed.map(\.0))
         }
-        let reply = Variant.tuple([
-            g_variant_new_uint64(guint64(changeIndex.lastSequence)), g_variant_new_boolean(answer == .reset ? 1 : 0), tasks, names,
-        ])
-        return (reply, page.count)
+        let serial = changeIndex.lastSequence
+        let reply = SlicedReply(rows, element: element, maxBytes: limit, expected: expected)
+        largeReads.write(reply, reading: scope) { reply in
+            let tasks = reply.make()
+            guard reply.complete else {
+                g_variant_unref(g_variant_ref_sink(tasks))
+                return call.reply(tooBig(expected))
+            }
+            let names = Variant.container("as") { builder in
+                for name in removed { Variant.add(builder, Variant.string(name.text)) }
+            }
+            call.reply(Variant.tuple([
+                g_variant_new_uint64(guint64(serial)), g_variant_new_boolean(answer == .reset ? 1 : 0), tasks, names,
+            ]))
+        }
     }
 
     /// The handler order of every mutating call: front door (validate, authorize, mutate),

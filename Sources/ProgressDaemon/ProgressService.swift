@@ -43,6 +43,8 @@ public final class ProgressService {
     lazy var objects = TaskObjects(service: self)
     let subscriptions: SubscriptionOutput
     let changeIndex: ChangeIndex
+    /// Reads over many tasks: refused before they are built, written in slices.
+    let largeReads: LargeReads
     private let managerProperties: ManagerPropertiesOutput
     private let journal: JournalRecorder?
     /// Each connection's identity, learned before its calls are handled.
@@ -57,6 +59,7 @@ public final class ProgressService {
         let context = DaemonContext(connection: connection, configuration: configuration, clock: clock)
         self.context = context
         variants = TaskVariants(table: context.frontDoor.properties)
+        largeReads = LargeReads(context: context)
         changeIndex = ChangeIndex(firstSequence: context.frontDoor.lastSequence + 1, maxRemovals: configuration.limits.maxRemovalsKept)
 
         journal = configuration.journal.map { JournalRecorder(journal: $0, frontDoor: context.frontDoor, clock: context.clock) }
@@ -119,17 +122,27 @@ public final class ProgressService {
 
     func handleGetManagedObjects(invocation: OpaquePointer) {
         let limit = frontDoor.limits.maxReplyBytes
-        let (page, count) = context.read(.everything) { tasks in
-            (variants.managedObjects(in: tasks, texts: context.texts, maxBytes: limit), tasks.count)
-        }
-        guard page.complete else {
-            g_variant_unref(g_variant_ref_sink(page.value))
-            let error = ProgressError.tooBigForOneReply("GetManagedObjects", tasks: count, limit: limit)
+        let refuse = { (error: ProgressError) in
             Log.warning(error.message)
             g_dbus_method_invocation_return_dbus_error(invocation, BusNames.errorName(error), error.message)
-            return
         }
-        MethodCall.reply(invocation, Variant.tuple([page.value]), maxBytes: limit)
+        let element = SlicedReply.Element.managedObject(variants, context.texts)
+        let all = frontDoor.properties.all
+        let tasks: Int
+        do throws(ProgressError) {
+            tasks = try largeReads.refuseIfTooBig("GetManagedObjects", element, all)
+        } catch {
+            return refuse(error)
+        }
+        let reply = SlicedReply(.names(after: "", all), element: element, maxBytes: limit, expected: tasks)
+        largeReads.write(reply, reading: .everything) { reply in
+            let value = reply.make()
+            guard reply.complete else {
+                g_variant_unref(g_variant_ref_sink(value))
+                return refuse(.tooBigForOneReply("GetManagedObjects", tasks: tasks, limit: limit))
+            }
+            MethodCall.reply(invocation, Variant.tuple([value]), maxBytes: limit)
+        }
     }
 
     func managerProperty(_ property: String) -> OpaquePointer? { managerProperties.value(of: property) }

@@ -38,72 +38,10 @@ struct TaskVariants {
         }
     }
 
-    /// A large read's dictionary, bounded so that it always fits in a reply: the tasks in
-    /// order, stopping before the one that would pass `maxBytes` (less `replyMargin`) or
-    /// after `maxCount`. Refusing a read that is too big costs at most `maxBytes` of memory.
-    struct Page {
-        /// Floating; the caller unrefs it when it refuses the read.
-        let value: OpaquePointer
-        let count: Int
-        let last: TaskName?
-        /// Whether every task offered is in it.
-        let complete: Bool
-    }
-
     /// Room left in every reply for its tuple, its header and the few values around the
     /// dictionary (a reply is checked again as a whole before it goes: MethodCall.reply).
+    /// The large reads' dictionaries are written by `SlicedReply`, each task's a{sv} by `write`.
     static let replyMargin = 4_096
-
-    /// Snapshot's, SnapshotPage's and Changes' a{sa{sv}}: each task by name with those
-    /// properties, written in serialized form into one buffer (SerializedVariant) rather
-    /// than as a tree of GVariants.
-    func tasksByName(
-        _ tasks: some Sequence<(ProgressTask, TaskProperties)>, texts: TaskDescribing, maxBytes: Int, maxCount: Int = .max,
-        expected: Int = 0
-    ) -> Page {
-        page(of: tasks, type: "a{sa{sv}}", capacity: min(expected * 700, maxBytes), maxBytes: maxBytes,
-             maxCount: maxCount) { writer, row in
-            writer.entry(key: row.0.name.text, valueAlignment: 8) { write(row.1, of: row.0, texts: texts, into: writer) }
-        }
-    }
-
-    /// GetManagedObjects' a{oa{sa{sv}}}: every task's path with its interface and
-    /// properties, bounded as `tasksByName`.
-    func managedObjects(in tasks: TaskView, texts: TaskDescribing, maxBytes: Int) -> Page {
-        page(of: tasks.namesInOrder.lazy.compactMap(tasks.task).map { [table] in ($0, table.all) }, type: "a{oa{sa{sv}}}",
-             capacity: min(tasks.count * 800, maxBytes), maxBytes: maxBytes) { writer, row in
-            writer.entry(key: BusNames.taskPath(row.0.name), valueAlignment: 8) {
-                writer.array(alignment: 8) { interface in
-                    interface {
-                        writer.entry(key: BusNames.taskInterface, valueAlignment: 8) {
-                            write(table.all, of: row.0, texts: texts, into: writer)
-                        }
-                    }
-                }
-            }
-        }
-    }
-
-    /// The bounded array both are: one entry a task, in order, until `maxCount` or until the
-    /// next entry would pass `maxBytes` (less `replyMargin`).
-    private func page(
-        of rows: some Sequence<(ProgressTask, TaskProperties)>, type: String, capacity: Int, maxBytes: Int,
-        maxCount: Int = .max, entry: @escaping (SerializedVariant, (ProgressTask, TaskProperties)) -> Void
-    ) -> Page {
-        let writer = SerializedVariant(capacity: capacity)
-        var count = 0, last: TaskName?, complete = true
-        writer.boundedArray(alignment: 8, maxBytes: maxBytes - Self.replyMargin) { element in
-            for row in rows {
-                guard count < maxCount, element({ entry(writer, row) }) else {
-                    complete = false
-                    return
-                }
-                count += 1
-                last = row.0.name
-            }
-        }
-        return Page(value: writer.make(type), count: count, last: last, complete: complete)
-    }
 
     func summary(_ summary: TaskSummary) -> OpaquePointer {
         Variant.container("a{sv}") { builder in

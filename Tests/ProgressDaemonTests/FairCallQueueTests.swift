@@ -117,4 +117,61 @@ final class FairCallQueueTests: XCTestCase {
         queue.leave(second)
         XCTAssertEqual(queue.callerCount, 0)
     }
+
+    /// A call that goes on in steps: its caller's later calls wait for its last step, and
+    /// another caller's calls run between the steps (each step is past the share here).
+    func testACallInStepsHoldsItsCallersLaterCallsAndLetsOthersIn() {
+        let queue = queueWithoutWindows()
+        let reader = queue.join(.process(1))
+        let other = queue.join(.process(2))
+        var ran: [String] = []
+        var stepsLeft = 3
+        queue.run(reader, ClientID(":1.1")) { [clock] _ in
+            ran.append("read")
+            XCTAssertNotNil(queue.continueCall {
+                stepsLeft -= 1
+                ran.append("step")
+                clock.monotonicMicros += 2_000
+                return stepsLeft == 0 ? .done : .more
+            })
+        }
+        queue.run(reader, ClientID(":1.1")) { _ in ran.append("reader's next") }
+        XCTAssertEqual(ran, ["read"], "the reader's next call waits for the steps")
+        spin { ran.contains("step") }
+        queue.run(other, ClientID(":1.2")) { _ in ran.append("other") }
+        spin { ran.count == 6 }
+        XCTAssertEqual(ran, ["read", "step", "other", "step", "step", "reader's next"])
+        XCTAssertNil(queue.continueCall { .done }, "no call is running")
+        queue.leave(reader)
+        queue.leave(other)
+        XCTAssertEqual(queue.callerCount, 0)
+    }
+
+    /// A step that parks takes its caller out of the rotation, its later calls still behind
+    /// it, until it is resumed.
+    func testAParkedStepWaitsForResume() {
+        let queue = queueWithoutWindows()
+        let reader = queue.join(.process(1))
+        var ran: [String] = []
+        var mayGoOn = false
+        var turn: FairCallQueue.Turn?
+        queue.run(reader, ClientID(":1.1")) { _ in
+            turn = queue.continueCall {
+                ran.append(mayGoOn ? "went on" : "parked")
+                return mayGoOn ? .done : .parked
+            }
+        }
+        queue.run(reader, ClientID(":1.1")) { _ in ran.append("next") }
+        spin { ran == ["parked"] }
+        // A round trip of the main loop, with the reader out of the rotation.
+        var rounds = 0
+        queue.run(queue.join(.process(2)), ClientID(":1.2")) { _ in rounds += 1 }
+        for _ in 0..<10 { g_main_context_iteration(nil, 0) }
+        XCTAssertEqual(ran, ["parked"])
+        mayGoOn = true
+        queue.resume(turn!)
+        spin { ran.count == 3 }
+        XCTAssertEqual(ran, ["parked", "went on", "next"])
+        XCTAssertEqual(rounds, 1)
+    }
 }

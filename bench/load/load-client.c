@@ -18,7 +18,13 @@
  *   churn DEST COUNT           COUNT short-lived connections, as progressctl makes: each
  *                              connects, starts the `caller` task "churn" (linger 0), leaves
  *   pollers DEST CONNECTIONS SECONDS   CONNECTIONS connections of this one process, each
- *                              polling Changes(serial) as fast as it is answered */
+ *                              polling Changes(serial) as fast as it is answered
+ *   reader DEST SECONDS        reads every task back to back for SECONDS: a SnapshotPage walk
+ *                              (1,000 a page), Snapshot, GetManagedObjects, List and Changes(0),
+ *                              LimitExceeded taken as an answer; each refused Snapshot's ms
+ *   probe DEST SECONDS KIND    one small call every 10 ms for SECONDS, each call's ms: KIND get
+ *                              is Get(TaskCount), changes is Changes(serial) after a first
+ *                              Changes(0) of names only */
 #include <dbus/dbus.h>
 #include <math.h>
 #include <pthread.h>
@@ -313,6 +319,92 @@ static void *poll_changes(void *unused) {
     return (void *) polls;
 }
 
+/* A call whose reply may be an error named REFUSED (which counts as an answer); its ms. */
+static double call_allowing(DBusMessage *message, const char *refused, int *was_refused) {
+    DBusError error;
+    dbus_error_init(&error);
+    double before = now();
+    DBusMessage *reply = dbus_connection_send_with_reply_and_block(bus, message, 60000, &error);
+    double ms = (now() - before) * 1000;
+    *was_refused = 0;
+    if (reply == NULL) {
+        if (!dbus_error_has_name(&error, refused)) fail("call", &error);
+        *was_refused = 1;
+        dbus_error_free(&error);
+    } else {
+        check_reply(reply);
+        dbus_message_unref(reply);
+    }
+    dbus_message_unref(message);
+    return ms;
+}
+
+#define LIMIT_EXCEEDED "org.progressd.Progress1.Error.LimitExceeded"
+
+/* One Changes(0) with every property (a{sv} without "properties"). */
+static DBusMessage *changes_from_zero(const char *dest) {
+    DBusMessage *message = dbus_message_new_method_call(dest, PATH, MANAGER, "Changes");
+    DBusMessageIter args, dict;
+    dbus_uint64_t zero = 0;
+    dbus_message_iter_init_append(message, &args);
+    dbus_message_iter_append_basic(&args, DBUS_TYPE_UINT64, &zero);
+    dbus_message_iter_open_container(&args, DBUS_TYPE_ARRAY, "{sv}", &dict);
+    dbus_message_iter_close_container(&args, &dict);
+    return message;
+}
+
+/* reader: every way of reading all the tasks, back to back, until SECONDS have passed. */
+static void read_back_to_back(const char *dest, double seconds) {
+    double end = now() + seconds;
+    long rounds = 0;
+    int refused;
+    printf("refused_snapshot_ms=");
+    int printed = 0;
+    while (now() < end) {
+        char after[4096] = "";
+        do snapshot_page(dest, after, 1000, after, sizeof after); while (after[0] != 0 && now() < end);
+        const char *locale = "";
+        DBusMessage *message = dbus_message_new_method_call(dest, PATH, MANAGER, "Snapshot");
+        dbus_message_append_args(message, DBUS_TYPE_STRING, &locale, DBUS_TYPE_INVALID);
+        double ms = call_allowing(message, LIMIT_EXCEEDED, &refused);
+        if (refused) printf("%s%.3f", printed++ ? " " : "", ms);
+        call_allowing(dbus_message_new_method_call(dest, PATH, "org.freedesktop.DBus.ObjectManager", "GetManagedObjects"),
+                      LIMIT_EXCEEDED, &refused);
+        call_allowing(dbus_message_new_method_call(dest, PATH, MANAGER, "List"), LIMIT_EXCEEDED, &refused);
+        call_allowing(changes_from_zero(dest), LIMIT_EXCEEDED, &refused);
+        rounds++;
+    }
+    printf("\nrounds=%ld\n", rounds);
+}
+
+/* probe: one small call every 10 ms; each call's round trip. */
+static void probe(const char *dest, double seconds, const char *kind) {
+    int changes_kind = strcmp(kind, "changes") == 0;
+    dbus_uint64_t serial = 0;
+    double ms;
+    if (changes_kind) {
+        const char *name_only[] = {"Name"};
+        serial = changes(dest, 0, name_only, 1, &ms);
+    }
+    double end = now() + seconds;
+    printf("probe_ms=");
+    for (long i = 0; now() < end; i++) {
+        if (changes_kind) {
+            serial = changes(dest, serial, NULL, 0, &ms);
+        } else {
+            const char *interface = MANAGER, *property = "TaskCount";
+            DBusMessage *message = dbus_message_new_method_call(dest, PATH, "org.freedesktop.DBus.Properties", "Get");
+            dbus_message_append_args(message, DBUS_TYPE_STRING, &interface, DBUS_TYPE_STRING, &property, DBUS_TYPE_INVALID);
+            int refused;
+            ms = call_allowing(message, "", &refused);
+        }
+        printf("%s%.3f", i ? " " : "", ms);
+        struct timespec pause = {0, 10000000};
+        nanosleep(&pause, NULL);
+    }
+    printf("\n");
+}
+
 int main(int argc, char **argv) {
     if (argc < 3) { fprintf(stderr, "usage: see the comment at the top of load-client.c\n"); return 64; }
     DBusError error;
@@ -471,6 +563,12 @@ int main(int argc, char **argv) {
             polls += (long) result;
         }
         printf("polls=%ld\n", polls);
+        return 0;
+    } else if (strcmp(mode, "reader") == 0) {
+        read_back_to_back(dest, atof(argv[3]));
+        return 0;
+    } else if (strcmp(mode, "probe") == 0) {
+        probe(dest, atof(argv[3]), argv[4]);
         return 0;
     } else if (strcmp(mode, "snapshot") == 0) {
         for (long i = 0; i < count; i++) {

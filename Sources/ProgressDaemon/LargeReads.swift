@@ -1,0 +1,143 @@
+import ProgressBus
+import ProgressCore
+import ProgressModel
+
+/// Reads over many tasks (Snapshot, SnapshotPage, GetManagedObjects, Changes, List) that
+/// never hold the main loop for long, and are refused before anything of them is built.
+///
+/// - **Refused first.** A read of every task is refused when the least its reply could take
+///   passes the limit: the store keeps the bytes of every name (`leastReplyBytes`), and each
+///   task takes at least `leastBytes(of:)` besides, from the keys and the types of its
+///   properties. So a refusal costs the same among 100,000 tasks as among ten. A read the
+///   bound lets through is still bounded as it is written (`SlicedReply`).
+/// - **In slices.** A reply is written `sliceTasks` tasks at a time. The first slice is written
+///   in the call itself, so a small read is answered as before; a larger one goes on as steps
+///   of its caller's call (`FairCallQueue.continueCall`): its caller's later calls wait for
+///   its reply, and between the steps the main loop serves everyone else.
+/// - **One at a time.** Only one reply of more than a slice is being written at once, so the
+///   memory held for replies being written stays one reply's (`Limits.maxReplyBytes`); the
+///   others wait after their first slice, each in its caller's turn, in the order they came.
+/// - **Signals first.** Held signals go out before a reply written over several passes of the
+///   main loop, as they do before the first slice, since its tasks may have changed meanwhile.
+/// - **In order.** A reply leaves after those of the calls before it that wait for their
+///   sync (`ChangeStream.replyInOrder`).
+final class LargeReads {
+    /// Tasks a slice writes: a fraction of a caller's share of the main loop (`FairCallQueue`).
+    static let defaultSliceTasks = 128
+    var sliceTasks = LargeReads.defaultSliceTasks
+    private unowned let context: DaemonContext
+    /// The reply of more than a slice being written, and the callers whose replies wait for it.
+    private var writing: SlicedReply?
+    private var waiting: [FairCallQueue.Turn] = []
+    /// The least bytes of each property's value on the bus, by its type; learned from the
+    /// first task read (a property's type never changes).
+    private var leastValueBytes: [Int]?
+
+    init(context: DaemonContext) {
+        self.context = context
+    }
+
+    // MARK: Refusals
+
+    /// Throws LimitExceeded (`tooBigForOneReply`) when a reply of every task, each as
+    /// `element` with `properties`, can not fit, before anything is built; else gives the
+    /// number of tasks.
+    func refuseIfTooBig(_ method: String, _ element: SlicedReply.Element, _ properties: TaskProperties) throws(ProgressError) -> Int {
+        try context.read(.tasks([])) { tasks throws(ProgressError) in
+            let limit = tasks.limits.maxReplyBytes
+            guard tasks.leastReplyBytes(perTask: leastBytes(of: element, properties, in: tasks)) > limit else { return tasks.count }
+            throw .tooBigForOneReply(method, tasks: tasks.count, limit: limit)
+        }
+    }
+
+    /// The fewest bytes one task's element takes besides its name (`leastBytes(of:_:table:valueBytes:)`).
+    func leastBytes(of element: SlicedReply.Element, _ properties: TaskProperties, in tasks: TaskView) -> Int {
+        if leastValueBytes == nil, let name = tasks.namesInOrder.first(where: { _ in true }), let task = tasks.task(name) {
+            leastValueBytes = Self.leastValueBytes(of: task, table: tasks.properties, texts: context.texts)
+        }
+        guard let valueBytes = leastValueBytes else { return 0 }
+        return Self.leastBytes(of: element, properties, table: tasks.properties, valueBytes: valueBytes)
+    }
+
+    /// The fewest bytes one task's element takes besides its name, given the least bytes
+    /// of each property's value (`leastValueBytes`).
+    ///
+    /// An `{sv}` entry starts at a multiple of 8: its key and zero byte padded to 8, the
+    /// value, the variant's zero byte and type, and the offset of the key's end; then the
+    /// array's offset of the entry. A `{sa{sv}}` adds its name's zero byte, its offset and
+    /// the array's; GetManagedObjects' path is at least its folder, a slash and the name
+    /// (escaping only lengthens it), with the interface's entry around the properties.
+    static func leastBytes(of element: SlicedReply.Element, _ properties: TaskProperties, table: TaskPropertyTable,
+                           valueBytes: [Int]) -> Int {
+        let dictionary = properties.indices.reduce(0) { sum, index in
+            sum + roundedUp(table.descriptors[index].name.utf8.count + 1) + valueBytes[index] + 2 + 1 + 1
+        }
+        switch element {
+        case .name:
+            return 1 + 1
+        case .byName:
+            return 1 + dictionary + 2
+        case .managedObject:
+            let interfaceEntry = roundedUp(BusNames.taskInterface.utf8.count + 1) + dictionary + 2
+            return BusNames.tasksPath.utf8.count + 1 + 1 + interfaceEntry + 1 + 2
+        }
+    }
+
+    /// The least bytes of each property's value on the bus, by the type of its value in
+    /// `task` (a property's type is the same in every task): a string or a boolean takes at
+    /// least one byte, a number eight.
+    static func leastValueBytes(of task: ProgressTask, table: TaskPropertyTable, texts: TaskDescribing) -> [Int] {
+        table.descriptors.indices.map { index -> Int in
+            switch table.value(at: index, of: task, describing: texts) {
+            case .string, .bool: 1
+            case .double, .uint64, .int64: 8
+            }
+        }
+    }
+
+    private static func roundedUp(_ bytes: Int) -> Int { (bytes + 7) & ~7 }
+
+    // MARK: Writing in slices
+
+    /// Writes `reply`, each slice from a read of `scope`, then calls `finish` with it: at
+    /// once when it fits in a slice (or when no caller's call is running, as for a call
+    /// GDBus hands over directly), else in steps of the running call. `finish` replies, after
+    /// the replies of the caller's calls before it that wait for their sync.
+    func write(_ reply: SlicedReply, reading scope: ReadScope, then answer: @escaping (SlicedReply) -> Void) {
+        let finish = { [stream = context.stream] (reply: SlicedReply) in stream.replyInOrder { answer(reply) } }
+        // A small read (a poll, a short page) is answered at once, even while a large one is written.
+        if context.read(scope, { reply.writeSlice(of: sliceTasks, from: $0) }) { return finish(reply) }
+        var turn: FairCallQueue.Turn?
+        turn = context.identities.continueCall { [unowned self] in step(reply, scope, turn!, finish) }
+        guard turn != nil else {
+            // Not in a caller's turn: nothing could wait behind it, so it is written now.
+            reply.reserveAll()
+            context.read(scope) { tasks in while !reply.writeSlice(of: .max, from: tasks) {} }
+            return finish(reply)
+        }
+        if writing == nil { take(reply) }
+    }
+
+    private func take(_ reply: SlicedReply) {
+        writing = reply
+        reply.reserveAll()
+    }
+
+    private func step(
+        _ reply: SlicedReply, _ scope: ReadScope, _ turn: FairCallQueue.Turn, _ finish: (SlicedReply) -> Void
+    ) -> FairCallQueue.Step {
+        if writing == nil { take(reply) }
+        guard writing === reply else {
+            if !waiting.contains(where: { $0 === turn }) { waiting.append(turn) }
+            return .parked
+        }
+        // Later slices apply held values; the signals of what they show are sent at the end.
+        guard context.read(.tasks([]), { reply.writeSlice(of: sliceTasks, from: $0) }) else { return .more }
+        writing = nil
+        // The tasks may have changed since the first slice: what outputs hold for them goes first.
+        context.read(scope) { _ in }
+        finish(reply)
+        if !waiting.isEmpty { context.identities.resume(waiting.removeFirst()) }
+        return .done
+    }
+}
