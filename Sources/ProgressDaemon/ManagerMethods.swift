@@ -50,8 +50,7 @@ extension ProgressService {
             service.run(Mutation(command: .requestResume(try service.frontDoor.name(call.string(0)))), call)
         }),
         ("List", { service, call throws(ProgressError) in
-            // Written in serialized form, as the large reads are: a GVariant a name would be
-            // two allocations and a copy each.
+            // Written in serialized form, in slices, as the large reads are.
             let tasks = try service.largeReads.refuseIfTooBig("List", .name, [])
             let reply = SlicedReply(.names(after: "", []), element: .name, maxBytes: service.frontDoor.limits.maxReplyBytes,
                                     expected: tasks)

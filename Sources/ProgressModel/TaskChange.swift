@@ -35,9 +35,9 @@ public struct TaskChange: Sendable, Equatable {
     /// The task as it was when it went, for a `removed` change: outputs holding signals
     /// about it can still send them, and say what ended.
     public var lastValue: ProgressTask? { kind == .removed ? attachments.task : nil }
-    /// The task and the requests, kept by reference: every output's loop over a batch
-    /// copies its changes, and a copy retains each reference it holds; a task held inline
-    /// would make each copy retain every string of the task, where this is one retain.
+    /// The task and the requests, in one shared box, so that copies of a change (every
+    /// output's loop over a batch makes them) share one task rather than each holding its
+    /// own (docs/performance.md).
     private let attachments: Attachments
     /// The change's place in the daemon's one sequence; the front door numbers it.
     public package(set) var sequence: UInt64 = 0
