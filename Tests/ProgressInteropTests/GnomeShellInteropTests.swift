@@ -148,9 +148,8 @@ final class GnomeShellInteropTests: InteropTestCase {
     var indicatorPresent: Bool { (try? eval("Main.panel.statusArea['progressd'] !== undefined")) == "true" }
 
     /// Waits until the indicator has left the bar, as Eval reads it (an Eval that fails is
-    /// not an answer). What the extension decides from the tasks' states: the arc can
-    /// empty before that, when progressd's Overall (fraction 0) comes before the task's
-    /// State change and the extension redraws them a pacer's interval apart.
+    /// not an answer): the state asserted, not a sign of it such as an empty arc, which a
+    /// ring at 0 % or one redrawn before the tasks' states arrive shows as well.
     func waitForIndicatorGone(_ name: String, file: StaticString = #filePath, line: UInt = #line) {
         var answer = "no answer"
         let gone = BusConnection.pump(seconds: 30) {
