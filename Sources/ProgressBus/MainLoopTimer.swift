@@ -121,24 +121,27 @@ private final class TimerSource {
         armed.removeAll { $0.timer == nil || $0.timer === timer }
     }
 
-    /// Runs every timer due at the time GLib found the source ready, in the order they were
-    /// armed; one armed while they run waits for the next pass, as a new timeout would. The
-    /// due are held weakly: an action that drops another due timer's owner stops that timer.
+    /// Runs every timer due at the time GLib found the source ready, earliest deadline first
+    /// (a loop that wakes late finds several due at once), those due at the same time in the
+    /// order they were armed; one armed while they run waits for the next pass, as a new
+    /// timeout would. The due are held weakly: an action that drops another due timer's owner
+    /// stops that timer.
     private func runDue() {
         let now = Int64(g_source_get_time(source))
-        var due: [Entry] = []
+        var due: [(readyTime: Int64, order: Int, entry: Entry)] = []
         var next: Int64 = -1
         armed.removeAll { entry in
             guard let timer = entry.timer, timer.readyTime >= 0 else { return true }
             if timer.readyTime <= now {
-                due.append(entry)
+                due.append((timer.readyTime, due.count, entry))
                 return true
             }
             if next < 0 || timer.readyTime < next { next = timer.readyTime }
             return false
         }
         setReadyTime(next)
-        for entry in due {
+        due.sort { ($0.readyTime, $0.order) < ($1.readyTime, $1.order) }
+        for (_, _, entry) in due {
             if let timer = entry.timer, timer.readyTime >= 0, timer.readyTime <= now { timer.fire() }
         }
     }

@@ -5,9 +5,9 @@ import ProgressModel
 import XCTest
 
 /// MainLoopTimer on GLib's clock, where every timer of a priority runs from one shared GLib
-/// source: each fires once, never before its deadline, in deadline order; one cancelled,
-/// dropped or dropped by another's action does not fire; one armed by an action waits for
-/// a later pass of the main loop.
+/// source: each fires once, never before its deadline, in deadline order (also when due in
+/// one pass); one cancelled, dropped or dropped by another's action does not fire; one
+/// armed by an action waits for a later pass of the main loop.
 final class MainLoopTimerTests: XCTestCase {
     let clock = MainLoopClock()
 
@@ -31,6 +31,22 @@ final class MainLoopTimerTests: XCTestCase {
         XCTAssertFalse(early.isArmed)
         XCTAssertFalse(late.isArmed)
         XCTAssertEqual(late.deadline, .max)
+    }
+
+    /// Timers found due in one pass of the loop (as under load, when the loop wakes late)
+    /// run earliest deadline first, not in the order they were armed. Deadlines already
+    /// past put both in the first pass without waiting for either.
+    func testTimersDueInOnePassRunEarliestDeadlineFirst() {
+        var fired: [String] = []
+        let start = clock.monotonicMicros
+        let late = MainLoopTimer(clock: clock) { fired.append("late") }
+        let early = MainLoopTimer(clock: clock) { fired.append("early") }
+        let tied = MainLoopTimer(clock: clock) { fired.append("tied") }
+        late.arm(at: start - 20_000)
+        early.arm(at: start - 60_000)
+        tied.arm(at: start - 20_000) // the same deadline as `late`: armed after it, runs after it
+        while fired.count < 3 { g_main_context_iteration(nil, 1) }
+        XCTAssertEqual(fired, ["early", "late", "tied"])
     }
 
     func testACancelledOrDroppedTimerDoesNotFire() {

@@ -1,9 +1,10 @@
 // What progressd said about its tasks, kept as plain values: fed by Changes(since)
 // replies, by the subscription's Changed and Removed signals (which come at once only for
 // a change of State, Indeterminate, Stalled or CancelRequested), and by the manager's
-// Overall, whose fraction the ring shows while task fractions are not read. Read by the view. It uses
-// no GNOME Shell or GObject module, so that gjs tests it alone and any entry point
-// (GNOME 43/44's imports, 45's ES modules) can sit over it.
+// Overall, whose fraction the ring shows while task fractions are not read (once the
+// tasks' states count as many live tasks as it does). Read by the view. It uses no GNOME
+// Shell or GObject module, so that gjs tests it alone and any entry point (GNOME 43/44's
+// imports, 45's ES modules) can sit over it.
 
 /* exported TaskModel, PROPERTIES, isLive, isEnded */
 
@@ -36,6 +37,9 @@ var TaskModel = class TaskModel {
         // The manager's Overall fraction when it is newer than the tasks' Fraction (they
         // are read only while the menu is open); null when the tasks' values are current.
         this.overallFraction = null;
+        // The last Overall ({fraction, active}), kept while it counts other live tasks than
+        // these: see _settleOverall.
+        this._overall = null;
     }
 
     get size() {
@@ -53,6 +57,7 @@ var TaskModel = class TaskModel {
         this._tasks.clear();
         this._dismissed.clear();
         this.overallFraction = null;
+        this._overall = null;
         this.version++;
         return true;
     }
@@ -63,6 +68,7 @@ var TaskModel = class TaskModel {
         // Every task's Fraction is as new as this reply, and newer than any Overall before it.
         let changed = this.overallFraction !== null;
         this.overallFraction = null;
+        this._overall = null;
         if (reset) {
             changed = this._tasks.size > 0;
             this._tasks.clear();
@@ -86,27 +92,30 @@ var TaskModel = class TaskModel {
     applyOverall(overall) {
         if (typeof overall?.fraction !== 'number')
             return false;
-        const before = this.overallFraction;
-        this.overallFraction = overall.fraction;
-        if (before !== null && Math.floor(before * 100 + 1e-9) === Math.floor(overall.fraction * 100 + 1e-9))
-            return false;
-        this.version++;
-        return true;
+        this._overall = {fraction: overall.fraction, active: typeof overall.active === 'number' ? overall.active : null};
+        const changed = this._settleOverall();
+        if (changed)
+            this.version++;
+        return changed;
     }
 
     // A subscription's Changed(name, properties).
     applyChanged(name, properties) {
         const changed = this._merge(name, properties);
-        if (changed)
+        if (changed) {
+            this._settleOverall();
             this.version++;
+        }
         return changed;
     }
 
     // A subscription's Removed(name).
     applyRemoved(name) {
         const changed = this._remove(name);
-        if (changed)
+        if (changed) {
+            this._settleOverall();
             this.version++;
+        }
         return changed;
     }
 
@@ -133,6 +142,30 @@ var TaskModel = class TaskModel {
                 tasks.push(task);
         }
         return tasks;
+    }
+
+    // Takes the last Overall's fraction for the ring, unless it counts other live top-level
+    // tasks than these: then it is ahead of their State changes (progressd sends it just
+    // before them, and the subscription sends those at once), and it waits for them while
+    // the ring keeps what it shows. Else a task that ends would first empty the ring, and
+    // only leave the bar at the next redraw. Returns whether the whole percent moved.
+    _settleOverall() {
+        const overall = this._overall;
+        if (overall === null || (overall.active !== null && overall.active !== this._liveTopLevelCount()))
+            return false;
+        this._overall = null;
+        const before = this.overallFraction;
+        this.overallFraction = overall.fraction;
+        return before === null || Math.floor(before * 100 + 1e-9) !== Math.floor(overall.fraction * 100 + 1e-9);
+    }
+
+    _liveTopLevelCount() {
+        let count = 0;
+        for (const task of this._tasks.values()) {
+            if (task.Parent === '' && isLive(task))
+                count++;
+        }
+        return count;
     }
 
     _remove(name) {

@@ -103,6 +103,30 @@ var tests = {
         equal(model.applyOverall({state: 'idle'}), false, 'no fraction, nothing');
     },
 
+    'an Overall that counts no live task waits for the State change: an ending task does not empty the ring first'() {
+        const model = new TaskModel();
+        model.applyChanges(true, {a: running('A', 0.9)}, []);
+        const version = model.version;
+        equal(model.applyOverall({fraction: 0, state: 'idle', active: 0}), false, 'the task still runs here');
+        equal(model.overallFraction, null, 'the ring keeps the task\'s own 90 %');
+        equal(model.version, version, 'version');
+        ok(model.applyChanged('a', {State: 'finished', Fraction: 1}), 'the State change');
+        equal(model.overallFraction, 0, 'the Overall that waited');
+    },
+
+    'an Overall that counts a task not known yet waits for it, and the ring keeps the last Overall'() {
+        const model = new TaskModel();
+        model.applyChanges(true, {a: running('A', 0.1)}, []);
+        ok(model.applyOverall({fraction: 0.5, state: 'running', active: 1}), 'agrees');
+        equal(model.applyOverall({fraction: 0.3, state: 'running', active: 2}), false, 'two live, one known');
+        equal(model.overallFraction, 0.5, 'what the ring shows');
+        ok(model.applyChanged('b', running('B', 0.1)), 'the new task');
+        equal(model.overallFraction, 0.3, 'the Overall that waited');
+        equal(model.applyOverall({fraction: 0.2, state: 'running', active: 1}), false, 'b still runs here');
+        ok(model.applyRemoved('b'), 'removed');
+        equal(model.overallFraction, 0.2, 'after the removal');
+    },
+
     'progressd leaving forgets its Overall too'() {
         const model = new TaskModel();
         model.applyChanged('a', running('A', 0.5));
