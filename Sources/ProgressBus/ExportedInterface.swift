@@ -23,8 +23,8 @@ public final class ExportedInterface {
     /// Runs `read` when the caller of `call` may read: at once, or after its earlier calls.
     public typealias ReadTurn = (_ call: IncomingCall, _ read: @escaping () -> Void) -> Void
 
-    /// Rows in types of their own: a closure read out of an array of closures would be
-    /// converted (a thunk allocated) at every read.
+    /// Rows in types of their own, so that a call reads its handler as it was stored
+    /// (docs/performance.md lists it among the tricks kept without a figure yet).
     struct MethodRow { let run: Method }
     struct GetterRow {
         let name: String
