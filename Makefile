@@ -122,6 +122,7 @@ bench: release
 	cc -O2 -Wall -o $(BENCH_BUILD)/reference-server bench/reference/reference-server.c $$(pkg-config --cflags --libs gio-2.0)
 	cc -O2 -Wall -o $(BENCH_BUILD)/load-client bench/load/load-client.c $$(pkg-config --cflags --libs dbus-1) -lm -lpthread
 	cc -O2 -Wall -o $(BENCH_BUILD)/render-bench-c bench/render/render-bench.c $$(pkg-config --cflags --libs pangocairo libpng zlib) -lm
+	cc -O2 -Wall -shared -fPIC -o $(BENCH_BUILD)/no-mallopt.so bench/variants/no-mallopt.c
 	cp "$(RELEASE_BIN)/progress" $(BENCH_BUILD)/progressd
 	cp "$$($(SWIFT) build -c release --show-bin-path)/render-bench" $(BENCH_BUILD)/render-bench-swift
 	python3 bench/run-bench.py $(BENCH_BUILD) $(BENCH_ARGS)

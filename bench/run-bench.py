@@ -313,14 +313,15 @@ def rows_for_big_reads(bus):
 
 
 def allocator_variants():
-    """progressd as built, and with each allocator setting it could have and has not: GLib's
-    slice allocator off (G_SLICE=always-malloc), one malloc arena for every thread, glibc's
-    mapping threshold fixed at 1 MiB instead of sliding (glibc tunables); and, when
-    BENCH_VARIANT_PROGRESSD names one, a second build (such as one with an attribute removed)."""
+    """progressd as built, and with each allocator setting it could have and has not, or
+    without the one it has: GLib's slice allocator off (G_SLICE=always-malloc), one malloc
+    arena for every thread (a glibc tunable), glibc's sliding mapping threshold (mallopt made
+    to do nothing by bench/variants, preloaded); and, when BENCH_VARIANT_PROGRESSD names one,
+    a second build (such as one without an exclusivity attribute)."""
     variants = [("as built", {}, None),
                 ("G_SLICE=always-malloc", {"G_SLICE": "always-malloc"}, None),
                 ("one malloc arena", {"GLIBC_TUNABLES": "glibc.malloc.arena_max=1"}, None),
-                ("mapping threshold 1 MiB", {"GLIBC_TUNABLES": "glibc.malloc.mmap_threshold=1048576"}, None)]
+                ("no mallopt", {"LD_PRELOAD": os.path.join(BUILD, "no-mallopt.so")}, None)]
     other = os.environ.get("BENCH_VARIANT_PROGRESSD")
     if other:
         variants.append((os.environ.get("BENCH_VARIANT_NAME", os.path.basename(other)), {}, other))

@@ -3,6 +3,7 @@
 
 #include <gio/gio.h>
 #include <glib-unix.h>
+#include <malloc.h>
 #include <gio/gdesktopappinfo.h>
 
 /* G_VARIANT_TYPE is a cast macro, which Swift does not import. */
@@ -18,6 +19,13 @@ static inline gulong shim_signal_connect(gpointer instance, const char *signal, 
 /* Sets a GError from a Swift string without the variadic g_set_error. */
 static inline void shim_set_dbus_error(GError **error, GDBusError code, const char *message) {
     g_set_error_literal(error, G_DBUS_ERROR, code, message);
+}
+
+/* Blocks of at least `bytes` are mapped on their own and unmapped when freed. Setting it at
+ * all turns off glibc's adjustment, which raises the threshold to the largest mapped block
+ * freed (up to 32 MiB), after which large replies are built in the heap and keep it big. */
+static inline int shim_malloc_map_blocks_from(int bytes) {
+    return mallopt(M_MMAP_THRESHOLD, bytes);
 }
 
 /* The name an installed desktop file gives an application, or NULL: GDesktopAppInfo's

@@ -1,3 +1,4 @@
+import CGLib
 import ProgressBus
 import ProgressModel
 
@@ -5,6 +6,9 @@ import ProgressModel
 /// connection closes or the name cannot be owned (exit 1, so that systemd restarts it).
 public final class Daemon {
     private let configuration: ServiceConfiguration
+    /// glibc's first threshold is 128 KiB; at that size a Snapshot's page faults on every
+    /// fresh mapping cost it more than at 1 MiB.
+    static let mappedBlockBytes: Int32 = 1 << 20
 
     public init(configuration: ServiceConfiguration) {
         self.configuration = configuration
@@ -14,6 +18,10 @@ public final class Daemon {
     /// list, after the standard ones; then the restored tasks go through the stream, the
     /// inputs start, and the name is owned.
     public func run(addOutputs: (DaemonContext) throws(DaemonError) -> Void = { _ in }) -> Int32 {
+        // A large reply's buffers (a Snapshot's megabytes) are mapped on their own and
+        // unmapped when freed. Left to itself, glibc raises that size to the largest block
+        // freed, so the next large replies are built in the heap, which keeps their size.
+        _ = shim_malloc_map_blocks_from(Self.mappedBlockBytes)
         var service: ProgressService?
         return ServiceRunner(busName: BusNames.busName).run(
             setUp: { connection throws(DaemonError) in
