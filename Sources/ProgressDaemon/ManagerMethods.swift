@@ -154,8 +154,6 @@ extension ProgressService {
     private func changes(
         since: UInt64, _ options: ChangesOptions, texts: TaskDescribing, _ call: MethodCall
     ) throws(ProgressError) {
-        // The index answers from what it heard: held values first.
-        let answer = try context.read(.tasks([])) { _ throws(ProgressError) in try changeIndex.changes(since: since) }
         let element = SlicedReply.Element.byName(variants, texts)
         let limit = frontDoor.limits.maxReplyBytes
         // Bounded like Snapshot: a reset of every task, or a poll after a long pause, must
@@ -165,36 +163,26 @@ extension ProgressService {
                 "Changes would answer with \(tasks) tasks, more than \(limit) bytes, the most one reply may carry; "
                     + "ask for fewer \"properties\", or read the Serial, then the tasks with SnapshotPage, then poll Changes from that Serial")
         }
-        var removed: [TaskName] = []
-        let rows: SlicedReply.Rows
-        let expected: Int
-        let scope: ReadScope
-        switch answer {
-        case .reset:
-            let (least, count) = context.read(.tasks([])) { tasks in
-                (tasks.leastReplyBytes(perTask: largeReads.leastBytes(of: element, options.properties, in: tasks)), tasks.count)
-            }
-            if least > limit { throw tooBig(count) }
-            rows = .names(after: "", options.properties)
-            expected = count
-            scope = .everything
-        case .changes(let changed, let gone):
-            removed = gone
-            let listed = context.read(.tasks([])) { tasks in
-                changed.compactMap { name, properties -> (TaskName, TaskProperties)? in
+        // One read: the index answers from what it heard (held values first), and the least
+        // the reply takes is reckoned from the same tasks.
+        let (answer, rows, least, expected, removed, scope) = try context.read(.tasks([])) {
+            (tasks: TaskView) throws(ProgressError) -> (ChangeIndex.Answer, SlicedReply.Rows, Int, Int, [TaskName], ReadScope) in
+            let answer = try changeIndex.changes(since: since)
+            switch answer {
+            case .reset:
+                let least = tasks.leastReplyBytes(perTask: largeReads.leastBytes(of: element, options.properties, in: tasks))
+                return (answer, .names(after: "", options.properties), least, tasks.count, [], .everything)
+            case .changes(let changed, let gone):
+                let listed = changed.compactMap { name, properties -> (TaskName, TaskProperties)? in
                     let wanted = properties.intersection(options.properties)
                     return wanted.isEmpty || !tasks.contains(name) ? nil : (name, wanted)
                 }
+                let least = listed.reduce(0) { $0 + $1.0.text.utf8.count + largeReads.leastBytes(of: element, $1.1, in: tasks) }
+                // What outputs hold for the tasks the reply shows goes out first.
+                return (answer, .listed(listed), least, listed.count, gone, .tasks(listed.map(\.0)))
             }
-            let least = context.read(.tasks([])) { tasks in
-                listed.reduce(0) { $0 + $1.0.text.utf8.count + largeReads.leastBytes(of: element, $1.1, in: tasks) }
-            }
-            if least > limit { throw tooBig(listed.count) }
-            rows = .listed(listed)
-            expected = listed.count
-            // What outputs hold for the tasks the reply shows goes out first.
-            scope = .tasks(listed.map(\.0))
         }
+        if least > limit { throw tooBig(expected) }
         let serial = changeIndex.lastSequence
         let reply = SlicedReply(rows, element: element, maxBytes: limit, expected: expected)
         largeReads.write(reply, reading: scope) { reply in
