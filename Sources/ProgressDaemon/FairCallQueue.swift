@@ -96,27 +96,14 @@ final class FairCallQueue {
     }
 
     /// Runs `call` for `client` now, or in `turn`'s queue when the caller has used its share
-    /// or has calls waiting.
+    /// or has calls waiting; the time it runs counts towards its caller's share.
     func run(_ turn: Turn, _ client: ClientID, _ call: @escaping (ClientID) -> Void) {
-        guard let start = startNow(turn) else { return wait(turn, client, call) }
-        call(client)
-        finished(turn, startedAt: start)
-    }
-
-    /// When a call of `turn` may run at once, the time it starts (to be passed to
-    /// `finished` after it ran); nil when it must `wait` in its caller's queue. Split from
-    /// `run` so that the usual call runs without a closure kept for it.
-    func startNow(_ turn: Turn) -> Int64? {
-        let now = clock.monotonicMicros
-        startWindow(ifDueAt: now, for: turn)
+        let start = clock.monotonicMicros
+        startWindow(ifDueAt: start, for: turn)
         let contended = max(callersThisWindow, callersLastWindow) > 1
-        guard !turn.hasWaiting, turn.usedMicros < shareMicros || !contended else { return nil }
+        guard !turn.hasWaiting, turn.usedMicros < shareMicros || !contended else { return wait(turn, client, call) }
         running = turn
-        return now
-    }
-
-    /// A call that `startNow` let run is over: its time counts towards its caller's share.
-    func finished(_ turn: Turn, startedAt start: Int64) {
+        call(client)
         running = nil
         turn.usedMicros += clock.monotonicMicros - start
         if turn.step != nil { enterRotation(turn) }
