@@ -47,7 +47,7 @@ final class SlicedReply {
     private(set) var done = false
 
     /// The room `reserveAll` makes: for the tasks expected, up to the reply's bound.
-    private let capacity: Int
+    let capacity: Int
     static let firstCapacity = 1 << 16
 
     /// `expected` tasks size the buffer (up to `maxBytes`): at most `firstCapacity` at the
@@ -65,8 +65,12 @@ final class SlicedReply {
         array = writer.openArray(alignment: element.alignment)
     }
 
+    /// Whether `reserveAll` made room for the whole reply.
+    private(set) var reserved = false
+
     /// Makes room for the whole reply, before it is written past its first slice.
     func reserveAll() {
+        reserved = true
         writer.reserveCapacity(capacity)
     }
 
