@@ -118,9 +118,7 @@ final class LargeReads {
         let finish = { [stream = context.stream] (reply: SlicedReply) in stream.replyInOrder { answer(reply) } }
         // A small read (a poll, a short page) is answered at once, even while large ones are written.
         if context.read(scope, { reply.writeSlice(of: sliceTasks, from: $0) }) { return finish(reply) }
-        var turn: FairCallQueue.Turn?
-        turn = context.identities.continueCall { [unowned self] in step(reply, scope, finish) }
-        guard let turn else {
+        guard let turn = context.identities.continueCall({ [unowned self] in step(reply, scope, finish) }) else {
             // Not in a caller's turn: nothing could wait behind it, so it is written now.
             reply.reserveAll()
             context.read(scope) { tasks in while !reply.writeSlice(of: .max, from: tasks) {} }

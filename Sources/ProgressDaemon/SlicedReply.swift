@@ -60,7 +60,7 @@ final class SlicedReply {
         if case .names(let first, _) = rows { after = first } else { after = "" }
         let perTask = switch element { case .name: 24; case .byName: 700; case .managedObject: 800 }
         capacity = min(expected.multipliedReportingOverflow(by: perTask).partialValue, maxBytes)
-        // A read that waits for another to be written holds no more than its first slice.
+        // A read that waits for room (`LargeReads`) holds no more than its first slice.
         writer = SerializedVariant(capacity: min(capacity, Self.firstCapacity))
         array = writer.openArray(alignment: element.alignment)
     }
