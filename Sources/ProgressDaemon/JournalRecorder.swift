@@ -133,7 +133,8 @@ final class JournalRecorder: ChangeRecorder {
                 return
             }
             refusal = nil
-            Log.notice("the state directory takes writes again: wrote every task afresh (\(frontDoor.recordedTaskCount) tasks)")
+            let count = frontDoor.recordedTaskCount
+            Log.notice("the state directory takes writes again: wrote every task afresh (\(count) tasks)")
             storageChanged()
         }
     }
@@ -143,13 +144,14 @@ final class JournalRecorder: ChangeRecorder {
     private func saveDue() {
         frontDoor.read(.tasks([])) { tasks in
             let now = clock.monotonicMicros
+            // The group's transitions go first, so a fresher save is never followed by an older
+            // record; the stream commits them (and refuses their group if the disk does), soon.
+            if hasPending { return timer.arm(at: now + 2 * frontDoor.limits.groupCommitMaxDelayMicros) }
             guard let names = throttle.takeDue(now: now) else {
                 // Fired a little early: try again when the interval is up.
                 if let due = throttle.dueTime { timer.arm(at: due) }
                 return
             }
-            // The group's transitions go first, so a fresher save is never followed by an older record.
-            if hasPending { try? commit() }
             let kept = refusal == nil ? names : names.filter { tasks.task($0)?.lifetime == .persistent }
             let records = kept.compactMap(tasks.record(of:))
             // A value the disk does not take is saved by the rewrite that ends the degraded state.

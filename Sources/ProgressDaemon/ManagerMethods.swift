@@ -210,7 +210,9 @@ extension ProgressService {
         context.stream.submit(outcome.batch) { refusal in Self.reply(outcome, mutation, call, refusal) }
     }
 
-    private static func reply(_ outcome: CommandOutcome, _ mutation: Mutation, _ call: MethodCall, _ refusal: ProgressError?) {
+    private static func reply(
+        _ outcome: CommandOutcome, _ mutation: Mutation, _ call: MethodCall, _ refusal: ProgressError?
+    ) {
         if let error = refusal ?? outcome.error { call.reply(error) } else { call.reply(mutation.replyValue()) }
     }
 

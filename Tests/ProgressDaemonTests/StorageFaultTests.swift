@@ -81,10 +81,12 @@ final class StorageFaultTests: DaemonTestCase {
         XCTAssertTrue(error.message.contains(disk.mountPoint.path), error.message, file: file, line: line)
         XCTAssertTrue(error.message.contains(reason), error.message, file: file, line: line)
         XCTAssertTrue(error.message.contains("free"), error.message, file: file, line: line)
-        XCTAssertFalse(try listed().contains("over"), "the refused task is not kept in memory either", file: file, line: line)
+        XCTAssertFalse(try listed().contains("over"), "the refused task is not kept in memory either",
+                       file: file, line: line)
         XCTAssertEqual(try storageState(), state, file: file, line: line)
         _ = try start("in-memory")
-        XCTAssertTrue(Set(before).isSubset(of: try listed()), "what is in memory is still served", file: file, line: line)
+        XCTAssertTrue(Set(before).isSubset(of: try listed()), "what is in memory is still served",
+                      file: file, line: line)
         XCTAssertTrue(BusConnection.pump(seconds: 5) { states() == [state] }, "\(states())", file: file, line: line)
 
         try heal()
@@ -134,10 +136,13 @@ final class StorageFaultTests: DaemonTestCase {
         try disk.fill(leaving: 2048)
         let journal = try XCTUnwrap(
             FileManager.default.contentsOfDirectory(atPath: disk.mountPoint.path).first { $0.hasPrefix("journal-") })
-        let length = try FileManager.default.attributesOfItem(atPath: disk.mountPoint.appendingPathComponent(journal).path)[.size]
-        try checkFault(disk, acknowledged: before, error: "StorageFull", state: "full", reason: "No space left on device") {
-            let now = try FileManager.default.attributesOfItem(atPath: disk.mountPoint.appendingPathComponent(journal).path)
-            XCTAssertEqual(now[.size] as? Int, length as? Int, "the part of the record the disk took is cut off again")
+        let path = disk.mountPoint.appendingPathComponent(journal).path
+        let length = try FileManager.default.attributesOfItem(atPath: path)[.size] as? Int
+        try checkFault(
+            disk, acknowledged: before, error: "StorageFull", state: "full", reason: "No space left on device"
+        ) {
+            let now = try FileManager.default.attributesOfItem(atPath: path)[.size] as? Int
+            XCTAssertEqual(now, length, "the part of the record the disk took is cut off again")
             try disk.freeSpace()
         }
     }
@@ -151,7 +156,9 @@ final class StorageFaultTests: DaemonTestCase {
         let (before, _) = startLarge((0..<10).map { "kept\($0)" })
         XCTAssertEqual(before.count, 10)
         try disk.failWrites()
-        try checkFault(disk, acknowledged: before, error: "StorageFailed", state: "failed", reason: "Input/output error") {
+        try checkFault(
+            disk, acknowledged: before, error: "StorageFailed", state: "failed", reason: "Input/output error"
+        ) {
             try disk.healWrites()
         }
     }
@@ -165,7 +172,9 @@ final class StorageFaultTests: DaemonTestCase {
         let (before, _) = startLarge((0..<10).map { "kept\($0)" })
         XCTAssertEqual(before.count, 10)
         try disk.failIntoReadOnly()
-        try checkFault(disk, acknowledged: before, error: "StorageFailed", state: "failed", reason: "Read-only file system") {
+        try checkFault(
+            disk, acknowledged: before, error: "StorageFailed", state: "failed", reason: "Read-only file system"
+        ) {
             try disk.mountAgain()
         }
     }

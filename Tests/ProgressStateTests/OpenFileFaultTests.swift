@@ -101,7 +101,8 @@ final class OpenFileFaultTests: XCTestCase {
             XCTAssertTrue(message.contains("the state directory \(disk.mountPoint.path) is full"), message)
             XCTAssertTrue(message.contains("No space left on device"), message)
         }
-        XCTAssertEqual(try FileManager.default.attributesOfItem(atPath: journal)[.size] as? Int, length, "the half record is cut off")
+        let now = try FileManager.default.attributesOfItem(atPath: journal)[.size] as? Int
+        XCTAssertEqual(now, length, "the half record is cut off")
         try disk.freeSpace()
         state.attach(recordsSource: { [record("kept"), record("after")] }, recordCount: { 2 })
         try state.rewrite()

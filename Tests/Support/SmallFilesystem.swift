@@ -48,7 +48,8 @@ public final class SmallFilesystem {
         let image = filesystem.image!
         filesystem.imageBytes = bytes
         try shell("truncate -s \(bytes) '\(image.path)' && mkfs.ext4 -q '\(image.path)'")
-        filesystem.loopDevice = try shell("losetup --find --show '\(image.path)'").trimmingCharacters(in: .whitespacesAndNewlines)
+        let device = try shell("losetup --find --show '\(image.path)'")
+        filesystem.loopDevice = device.trimmingCharacters(in: .whitespacesAndNewlines)
         filesystem.options = options
         try filesystem.mount()
         return filesystem
