@@ -134,6 +134,7 @@ public final class ChangeStream {
     /// Events being delivered now, and those submitted while they are.
     private var delivering: [Event] = []
     private var isDelivering = false
+    private var isCommitting = false
     /// Asks the daemon to call `commitWaiting` soon (after the calls already queued).
     public var scheduleCommit: () -> Void = {}
     /// Takes back what a recorder refuses (the front door sets itself).
@@ -164,7 +165,7 @@ public final class ChangeStream {
             for recorder in recorders { recorder.record(batch) }
         }
         enqueue(.batch(batch, reply: reply))
-        if !waiting.isEmpty && recorders.contains(where: \.commitsAtOnce) { commitWaiting() }
+        if !waiting.isEmpty && !isCommitting && recorders.contains(where: \.commitsAtOnce) { commitWaiting() }
     }
 
     /// A read's reply: at once, or after the replies that wait for their sync, so that a
@@ -197,6 +198,9 @@ public final class ChangeStream {
     /// recorder refuses it, takes it back and tells each caller why.
     public func commitWaiting() {
         var refusal: ProgressError?
+        // What a recorder causes while it commits joins the group, and is committed with it.
+        isCommitting = true
+        defer { isCommitting = false }
         for recorder in recorders where recorder.hasPending {
             do throws(ProgressError) {
                 try recorder.commit()

@@ -28,8 +28,10 @@ final class JournalRecorder: ChangeRecorder {
     private lazy var timer = MainLoopTimer(clock: clock) { [unowned self] in saveDue() }
     /// Why the disk refused the last write, while the daemon is degraded; nil when it is whole.
     private(set) var refusal: ProgressError?
-    /// Told when `refusal` comes or goes (the manager's StorageState).
+    /// Told when `refusal` comes or goes (the manager's StorageState), from the main loop:
+    /// not in the middle of the commit that learned it.
     var storageChanged: () -> Void = {}
+    private lazy var changedTimer = MainLoopTimer(clock: clock) { [unowned self] in storageChanged() }
     private let retryMicros: Int64
     private lazy var retryTimer = MainLoopTimer(clock: clock) { [unowned self] in retry() }
 
@@ -115,7 +117,7 @@ final class JournalRecorder: ChangeRecorder {
                     + "takes writes again (tried every \(retryMicros / 1_000_000) s)")
             retryTimer.arm(at: clock.monotonicMicros + retryMicros)
         }
-        if changed { storageChanged() }
+        if changed { changedTimer.arm(at: clock.monotonicMicros) }
     }
 
     /// Rewrites the state in full, through the door, when no group waits for its sync (a
@@ -129,13 +131,13 @@ final class JournalRecorder: ChangeRecorder {
                 try journal.rewrite()
             } catch {
                 refusal = error
-                if error.name != before.name { storageChanged() }
+                if error.name != before.name { changedTimer.arm(at: clock.monotonicMicros) }
                 return
             }
             refusal = nil
             let count = frontDoor.recordedTaskCount
             Log.notice("the state directory takes writes again: wrote every task afresh (\(count) tasks)")
-            storageChanged()
+            changedTimer.arm(at: clock.monotonicMicros)
         }
     }
 
