@@ -85,6 +85,12 @@ on-bus)
     echo "attention-icon-name: $(get AttentionIconName)"
     echo "pid: $(daemon_pid)"
     progressctl fail copy "disk gone"
+    # Redraws are paced (four a second at most): the failed picture comes with the next one.
+    tries=0
+    until get IconName | grep -q dialog-error || [ $tries -ge 100 ]; do
+        tries=$((tries + 1))
+        sleep 0.1
+    done
     echo "icon-name: $(get IconName)"
     progressctl start backup --title Backup
     progressctl set backup 75%
