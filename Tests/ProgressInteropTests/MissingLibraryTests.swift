@@ -9,7 +9,8 @@ import XCTest
 /// tray item shows a standard icon name instead of the ring while every task is served.
 final class MissingLibraryTests: DebianPackageTestCase {
     static let library = "libcairo.so.2"
-    static let watcher = repository.appendingPathComponent("Tests/ProgressTrayTests/helpers/status-notifier-watcher.py").path
+    static let watcher = repository
+        .appendingPathComponent("Tests/ProgressTrayTests/helpers/status-notifier-watcher.py").path
     static let itemXML = repository.appendingPathComponent("Sources/ProgressTray/org.kde.StatusNotifierItem.xml").path
 
     /// `missing-library.sh LIBRARY CASE …` among the unpacked package's files: its "key: value" lines.
@@ -27,7 +28,8 @@ final class MissingLibraryTests: DebianPackageTestCase {
         let values = try withoutLibrary(["render"])
         XCTAssertEqual(values["status"], ["69"], "EX_UNAVAILABLE, not a signal (134 is SIGABRT): \(values)")
         let stderr = values["stderr"]?.first ?? ""
-        XCTAssertTrue(stderr.hasPrefix("progress-render: can not draw: libpangocairo-1.0.so.0 could not be loaded: "), stderr)
+        XCTAssertTrue(
+            stderr.hasPrefix("progress-render: can not draw: libpangocairo-1.0.so.0 could not be loaded: "), stderr)
         XCTAssertTrue(stderr.contains("\(Self.library): file too short"), stderr)
         XCTAssertFalse(stderr.contains("Backtrac") || stderr.contains("crashed"), stderr)
         XCTAssertEqual(values["written"], ["no"])
@@ -39,7 +41,8 @@ final class MissingLibraryTests: DebianPackageTestCase {
         let renders = values["render"] ?? []
         XCTAssertEqual(renders.count, 2, "\(values)")
         for answer in renders {
-            XCTAssertTrue(answer.contains("GDBus.Error:org.progressd.Renderer1.Error.DrawingUnavailable: can not draw: "), answer)
+            XCTAssertTrue(
+                answer.contains("GDBus.Error:org.progressd.Renderer1.Error.DrawingUnavailable: can not draw: "), answer)
             XCTAssertTrue(answer.contains("\(Self.library): file too short"), answer)
         }
         XCTAssertEqual(values["introspect"], ["1"], "the service still answers other calls: \(values)")
