@@ -58,15 +58,17 @@ final class LargeReadsBusTests: DaemonTestCase {
 }
 
 /// Large reads of two callers are written side by side, in turns: while one process reads a
-/// Snapshot of many slices, another process's Lists (large reads too) are answered one after
-/// another, and the Snapshot is answered while they go on (the reader waits for its reply).
+/// Snapshot of many slices, another process's pages of two slices (large reads too) are
+/// answered one after another, and the Snapshot is answered while they go on (the reader
+/// waits for its reply).
 /// The order is the daemon's own, read from the serials of its replies, never from a clock.
 final class LargeReadTurnsBusTests: DaemonTestCase {
-    static let tasks = 3_000
+    static let tasks = 5_000
     override var daemonArguments: [String] { ["--max-tasks-per-caller", "\(Self.tasks)"] }
 
-    /// Two processes (two callers), each with its own connection: the other one Lists back to
-    /// back until the reader has its Snapshot; the reader reads TaskCount, then the Snapshot.
+    /// Two processes (two callers), each with its own connection: the other one reads the
+    /// first page of 200 tasks back to back until the reader has its Snapshot; the reader
+    /// reads TaskCount, then the Snapshot.
     private static let script = """
         import dbus, os
         NAME, PATH = '\(BusNames.busName)', '\(BusNames.managerPath)'
@@ -85,17 +87,17 @@ final class LargeReadTurnsBusTests: DaemonTestCase {
             os.close(ready_r)
             os.close(stop_w)
             os.set_blocking(stop_r, False)
-            bus, lists = connect(), []
+            bus, pages = connect(), []
             while True:
-                lists.append(call(bus, 'List'))
-                if len(lists) == 1:
+                pages.append(call(bus, 'SnapshotPage', '', '', dbus.UInt32(200)))
+                if len(pages) == 1:
                     os.write(ready_w, b'r')
                 try:
                     if os.read(stop_r, 1) == b'':
                         break
                 except BlockingIOError:
                     pass
-            print('lists', *lists, flush=True)
+            print('pages', *pages, flush=True)
             os._exit(0)
         os.close(ready_w)
         os.close(stop_r)
@@ -108,19 +110,19 @@ final class LargeReadTurnsBusTests: DaemonTestCase {
         print('reader', before, snapshot, flush=True)
         """
 
-    func testAnotherCallersListsAreAnsweredWhileASnapshotIsWritten() throws {
+    func testAnotherCallersPagesAreAnsweredWhileASnapshotIsWritten() throws {
         try startTasks((0..<Self.tasks).map { String(format: "task-%05d", $0) })
         let result = try CommandResult.run("/usr/bin/python3", ["-c", Self.script], environment: bus.environment)
         XCTAssertEqual(result.status, 0, result.errors)
         let lines = result.output.split(separator: "\n").map { $0.split(separator: " ") }
-        let lists = try XCTUnwrap(lines.first { $0.first == "lists" }).dropFirst().compactMap { Int($0) }
+        let pages = try XCTUnwrap(lines.first { $0.first == "pages" }).dropFirst().compactMap { Int($0) }
         let reader = try XCTUnwrap(lines.first { $0.first == "reader" }).dropFirst().compactMap { Int($0) }
         XCTAssertEqual(reader.count, 2)
         let (before, snapshot) = (reader[0], reader[1])
-        let during = lists.filter { $0 > before && $0 < snapshot }.count
-        // One read at a time answered at most the List in hand when the Snapshot came (the
-        // next parked until the Snapshot was whole); in turns, the Lists go on meanwhile.
-        XCTAssertGreaterThanOrEqual(during, 3, "Lists answered meanwhile: \(during) of \(lists.count)")
+        let during = pages.filter { $0 > before && $0 < snapshot }.count
+        // One read at a time answered at most the page in hand when the Snapshot came (the
+        // next parked until the Snapshot was whole); in turns, the pages go on meanwhile.
+        XCTAssertGreaterThanOrEqual(during, 3, "pages answered meanwhile: \(during) of \(pages.count)")
     }
 }
 
