@@ -28,7 +28,8 @@ import ProgressModel
 ///   sync (`ChangeStream.replyInOrder`).
 /// - **What stays whole.** GDBus converts each reply to the wire format as it sends it, under
 ///   its connection's lock (a Snapshot of 41,000 tasks: about a second); nothing else reaches
-///   the main loop meanwhile, so that conversion bounds how long another caller may wait.
+///   the main loop meanwhile, so that conversion bounds how long another caller may wait. It
+///   runs in the reply's last step, so the rotation charges it to the reader's turn.
 final class LargeReads {
     /// Tasks a slice writes: a fraction of a caller's share of the main loop (`FairCallQueue`).
     static let defaultSliceTasks = 128
