@@ -23,8 +23,10 @@ import ProgressModel
 /// What a caller runs in the rotation past its share (a step that ends in GDBus converting a
 /// large reply, whole) is its debt: it sits out rounds, each worth one share, until the
 /// others waiting have had as long, and the time it spends out of the rotation repays it
-/// too. So two large readers share the main loop evenly even when one's replies are
-/// converted in pieces far longer than a share.
+/// too. A caller that left the rotation less than `betweenCallsMicros` ago counts as waiting
+/// (it may be between two calls, as a reader of pages is); once none is, the debts go. So
+/// two large readers share the main loop evenly even when one's replies are converted in
+/// pieces far longer than a share, and a reader alone never waits on its own debt.
 ///
 /// The order of one caller's calls never changes (a call waits whenever one of its caller's
 /// is waiting), so neither does the order of one connection's: they are the same caller.
@@ -85,6 +87,11 @@ final class FairCallQueue {
     private var callersThisWindow = 0
     private var callersLastWindow = 0
     private lazy var server = MainLoopTimer(clock: clock) { [unowned self] in serveRotation() }
+    /// The caller that last ran in the rotation, and when: one that left it a moment ago may be
+    /// between two calls (a bus round trip, longer on a loaded machine), still waiting.
+    private weak var lastServed: Turn?
+    private var lastServedAt: Int64 = 0
+    static let betweenCallsMicros: Int64 = 50_000
     /// The caller whose call is running, for `continueCall`.
     private var running: Turn?
 
@@ -209,6 +216,8 @@ final class FairCallQueue {
             startWindow(ifDueAt: now, for: turn)
             turn.usedMicros += now - start
             turn.credit -= now - start
+            lastServed = turn
+            lastServedAt = now
             if parked {
                 leaveRotation(turn, at: now)
             } else if turn.hasWaiting {
@@ -220,9 +229,14 @@ final class FairCallQueue {
                 forgetIfDone(turn)
             }
         }
-        // Every caller waiting sits out: none owes the others anything, so the rounds they
-        // would sit out together are skipped.
+        // Every caller waiting sits out. They wait for the caller that ran last if it left the
+        // rotation a moment ago (it may be between two calls); else none owes the others
+        // anything, and the rounds they would sit out together are skipped.
         if !served, let most = rotation.map(\.credit).max() {
+            let resumeAt = lastServedAt + Self.betweenCallsMicros
+            if let last = lastServed, !last.inRotation, clock.monotonicMicros < resumeAt {
+                return server.arm(at: resumeAt)
+            }
             for turn in rotation { turn.credit += shareMicros - most }
         }
         if !rotation.isEmpty { server.arm(at: 0) }
