@@ -74,6 +74,8 @@ public final class ProgressService {
         context.add(subscriptions)
         context.add(TimingInput(context: context))
         context.add(ConnectionWatch(context: context))
+        // After the watch: a bound connection leaving after the bus was asked is heard there.
+        context.add(RestoredBindings(context: context))
         context.add(StagedValueInput(context: context))
         context.identities.clientLeft = { [unowned context] client in context.clientLeft(client) }
         // The group is every transition that arrives while calls keep coming: it is committed
