@@ -84,6 +84,9 @@ final class CallerIdentities {
         withIdentity(of: String(cString: sender), body)
     }
 
+    /// No call waits for an identity, in a caller's queue, or in steps.
+    var isQuiet: Bool { pending.isEmpty && fairness.isQuiet }
+
     /// Makes the running call go on in steps (`FairCallQueue.continueCall`).
     func continueCall(_ step: @escaping () -> FairCallQueue.Step) -> FairCallQueue.Turn? { fairness.continueCall(step) }
 
