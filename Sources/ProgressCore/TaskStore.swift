@@ -38,7 +38,9 @@ final class TaskStore {
     /// Creates the task, re-attaches the caller to a live one, or starts an ended one afresh.
     /// A bridge's task (`bridged`) is bound to the client behind the bridge, whose departure
     /// the bridge acts on.
-    func start(_ name: TaskName, with update: TaskUpdate, caller: ClientID, bridged: Bool = false) throws(ProgressError) -> [TaskChange] {
+    func start(
+        _ name: TaskName, with update: TaskUpdate, caller: ClientID, bridged: Bool = false
+    ) throws(ProgressError) -> [TaskChange] {
         let parent = try update.parent.map { text throws(ProgressError) in try validParent(text, for: name) }
         if let existing = tasks[name], existing.isLive {
             if let parent, parent != existing.parent {

@@ -146,8 +146,12 @@ final class CallerIdentities {
             label = String(decoding: bytes.prefix { $0 != 0 }, as: UTF8.self)
         }
         let start = processID.flatMap(Self.processStart(of:))
-        if let userID, userID != ownUserID { return CallerIdentity(owner: .otherUser(userID), processID: processID, processStart: start) }
-        if let snap = Self.snapName(fromLabel: label) { return CallerIdentity(owner: .snap(snap), processID: processID, processStart: start) }
+        if let userID, userID != ownUserID {
+            return CallerIdentity(owner: .otherUser(userID), processID: processID, processStart: start)
+        }
+        if let snap = Self.snapName(fromLabel: label) {
+            return CallerIdentity(owner: .snap(snap), processID: processID, processStart: start)
+        }
         guard let processID else { return CallerIdentity(owner: .unknown) }
         guard let owner = Self.sandbox(ofProcess: processID) else {
             noteUnread(sender, because: "its process \(processID) exited before progressd could read whether it is sandboxed")

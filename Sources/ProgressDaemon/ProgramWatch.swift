@@ -44,15 +44,18 @@ final class ProgramWatch: DaemonInput {
         defer { g_object_unref(UnsafeMutableRawPointer(file)) }
         var error: UnsafeMutablePointer<GError>?
         guard let monitor = g_file_monitor_file(file, G_FILE_MONITOR_NONE, nil, &error) else {
-            return Log.warning("can not watch \(path) for upgrades (\(consumeMessage(error))): an upgrade takes effect when progressd next starts")
+            return Log.warning(
+                "can not watch \(path) for upgrades (\(consumeMessage(error))): an upgrade takes effect when progressd next starts")
         }
         self.monitor = monitor
-        let changed: @convention(c) (gpointer?, gpointer?, gpointer?, GFileMonitorEvent, gpointer?) -> Void = { _, _, _, _, userData in
+        typealias Changed = @convention(c) (gpointer?, gpointer?, gpointer?, GFileMonitorEvent, gpointer?) -> Void
+        let changed: Changed = { _, _, _, _, userData in
             assertOnMainLoop()
             Unmanaged<ProgramWatch>.fromOpaque(userData!).takeUnretainedValue().changed()
         }
         _ = shim_signal_connect(
-            UnsafeMutableRawPointer(monitor), "changed", unsafeBitCast(changed, to: GCallback.self), Unmanaged.passUnretained(self).toOpaque())
+            UnsafeMutableRawPointer(monitor), "changed", unsafeBitCast(changed, to: GCallback.self),
+            Unmanaged.passUnretained(self).toOpaque())
     }
 
     func stop() {
@@ -79,9 +82,11 @@ final class ProgramWatch: DaemonInput {
         guard let process = argv.withUnsafeBufferPointer({ arguments in
             g_subprocess_newv(
                 UnsafePointer(OpaquePointer(arguments.baseAddress!)),
-                GSubprocessFlags(rawValue: G_SUBPROCESS_FLAGS_STDOUT_PIPE.rawValue | G_SUBPROCESS_FLAGS_STDERR_MERGE.rawValue), &error)
+                GSubprocessFlags(rawValue: G_SUBPROCESS_FLAGS_STDOUT_PIPE.rawValue | G_SUBPROCESS_FLAGS_STDERR_MERGE.rawValue),
+                &error)
         }) else {
-            return Log.warning("\(path) was replaced, but the new program can not be run (\(consumeMessage(error))): progressd stays as it is")
+            return Log.warning(
+                "\(path) was replaced, but the new program can not be run (\(consumeMessage(error))): progressd stays as it is")
         }
         trial = process
         g_subprocess_communicate_utf8_async(process, nil, nil, { source, result, userData in
@@ -101,7 +106,8 @@ final class ProgramWatch: DaemonInput {
         if let trial { g_object_unref(UnsafeMutableRawPointer(trial)) }
         trial = nil
         guard ran else {
-            return Log.warning("\(path) was replaced, but the new program did not run (\(answer)): progressd stays as it is until it changes again")
+            return Log.warning(
+                "\(path) was replaced, but the new program did not run (\(answer)): progressd stays as it is until it changes again")
         }
         handingOver = true
         context.handOver(path, "\(path) was replaced by \(answer): progressd \(context.configuration.version) hands over to it")

@@ -40,7 +40,8 @@ final class RestoredBindings: DaemonInput {
             return clients.values.sorted { $0.uniqueName < $1.uniqueName }
         }
         guard !bound.isEmpty else { return }
-        Log.notice("\(bound.count) connection(s) had tasks bound to them before the restart: asking the bus which are still there")
+        Log.notice(
+            "\(bound.count) connection(s) had tasks bound to them before the restart: asking the bus which are still there")
         for client in bound { ask(about: client) }
     }
 

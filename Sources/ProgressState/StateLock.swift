@@ -45,7 +45,8 @@ public final class StateLock {
         unsetenv(inheritedVariable)
         let descriptor = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
         guard descriptor >= 0 else {
-            throw StateDirectoryError(description: "can not open the state directory's lock \(path): \(String(cString: strerror(errno)))")
+            throw StateDirectoryError(
+                description: "can not open the state directory's lock \(path): \(String(cString: strerror(errno)))")
         }
         guard flock(descriptor, LOCK_EX | LOCK_NB) == 0 else {
             let holder = readHolder(descriptor)
@@ -63,8 +64,8 @@ public final class StateLock {
     private static func adopt(_ descriptor: Int32, path: String) -> StateLock? {
         var open = stat()
         var named = stat()
-        guard fstat(descriptor, &open) == 0, stat(path, &named) == 0, open.st_dev == named.st_dev, open.st_ino == named.st_ino,
-              flock(descriptor, LOCK_EX | LOCK_NB) == 0 else { return nil }
+        guard fstat(descriptor, &open) == 0, stat(path, &named) == 0, open.st_dev == named.st_dev,
+              open.st_ino == named.st_ino, flock(descriptor, LOCK_EX | LOCK_NB) == 0 else { return nil }
         _ = fcntl(descriptor, F_SETFD, FD_CLOEXEC)
         return StateLock(path: path, descriptor: descriptor)
     }
