@@ -28,6 +28,7 @@ final class DebianUpgradeTests: DebianPackageTestCase {
         XCTAssertEqual(values["after"], ["(<'\(ProgressVersion.current)'>,)"], "the running daemon answers as the new version" + report)
         XCTAssertEqual(values["new-daemon"], ["/usr/bin/progressd"], "it runs the new file, not the deleted one" + report)
         XCTAssertEqual(values["same-process"], ["yes"], "the daemon replaced its program, nobody restarted it" + report)
+        print("the running daemon answered as \(ProgressVersion.current) \(values["milliseconds-to-new-version"] ?? []) ms after apt")
         // The user's tasks came across through ~/.local/state/progressd, and the job's
         // `caller` task is still bound to its connection: not stalled, and a job killed
         // after the upgrade fails its task.

@@ -54,9 +54,11 @@ if [ "${1:-}" = "--on-bus" ]; then
     echo "before-tasks: $(task backup) / $(task job)"
 
     apt_get install "$new"
+    installed=$(date +%s%N)
     version=$(dpkg-query --showformat '${Version}' --show progressd)
     # Nobody restarts it: within seconds the running daemon answers with the new version.
     wait_for '[ "$(manager --method org.freedesktop.DBus.Properties.Get org.progressd.Progress1.Manager Version)" = "(<'"'$version'"'>,)" ]'
+    echo "milliseconds-to-new-version: $((($(date +%s%N) - installed) / 1000000))"
     echo "after: $(manager --method org.freedesktop.DBus.Properties.Get org.progressd.Progress1.Manager Version)"
     echo "new-daemon: $(readlink "/proc/$(daemon_pid)/exe")"
     echo "same-process: $([ "$(daemon_pid)" = "$old" ] && echo yes || echo "no: $old, then $(daemon_pid)")"
