@@ -324,12 +324,9 @@ final class TaskStore {
         if lifetime == .caller { boundTasks[caller, default: []].insert(task.name) }
     }
 
-    /// A restored `caller` task is bound again to the connection its record names; whether
-    /// that connection is still there, the daemon asks the bus (`RestoredBindings`), and
-    /// its departure fails the task as any other's does.
-    func bindRestored(_ name: TaskName, to client: ClientID) {
-        boundTasks[client, default: []].insert(name)
-    }
+    /// A task taken back (`takeBack`), or restored with the connection its record names
+    /// (`RestoredBindings` asks the bus whether it is still there), is bound to it again.
+    func bindAgain(_ name: TaskName, to caller: ClientID) { boundTasks[caller, default: []].insert(name) }
 
     func release(_ task: ProgressTask) {
         if let bound = task.boundConnection { boundTasks.remove(task.name, from: bound) }

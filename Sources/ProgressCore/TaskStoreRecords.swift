@@ -56,7 +56,7 @@ extension TaskStore {
             task.outcomeTime = task.ownState.isOutcome ? now : nil
             if !task.isLive { task.boundConnection = nil }
             tasks[name] = task
-            if task.isLive, task.lifetime == .caller, let bound = task.boundConnection { bindRestored(name, to: bound) }
+            if task.isLive, task.lifetime == .caller, let bound = task.boundConnection { bindAgain(name, to: bound) }
         }
         // Changing a task's parent changes its slot, not the table, so the walk stays valid.
         for task in tasks.tasks {
