@@ -5,8 +5,11 @@ import Glibc
 #endif
 
 /// One daemon at a time reads and writes a state directory: it holds an exclusive lock
-/// (flock) on the directory's `lock` file, which holds its process id, for as long as it
-/// runs. Another progressd started on the same directory (a D-Bus activation while the
+/// (flock) on a lock file, which holds its process id, for as long as it runs. The file is
+/// in the user's runtime directory (`$XDG_RUNTIME_DIR/progressd/`, named after the state
+/// directory's path), so that an open lock does not keep the state directory's filesystem
+/// busy (one remounted after an error must be able to go); without a runtime directory it
+/// is the state directory's own `lock`. Another progressd started on the same directory (a D-Bus activation while the
 /// running daemon hands over to its upgraded program, a second `progressd` by hand) must
 /// not read or cut a journal that one is writing: it finds the lock taken and stands by.
 ///
@@ -37,7 +40,7 @@ public final class StateLock {
     /// left open for it (`inheritedVariable`). Throws a sentence when the file can not be
     /// opened.
     public static func take(in directory: URL, environment: [String: String]) throws(StateDirectoryError) -> Outcome {
-        let path = directory.appendingPathComponent("lock").path
+        let path = lockPath(for: directory, environment: environment)
         if let inherited = environment[inheritedVariable].flatMap(Int32.init), let lock = adopt(inherited, path: path) {
             unsetenv(inheritedVariable)
             return .held(lock)
@@ -68,6 +71,21 @@ public final class StateLock {
               open.st_ino == named.st_ino, flock(descriptor, LOCK_EX | LOCK_NB) == 0 else { return nil }
         _ = fcntl(descriptor, F_SETFD, FD_CLOEXEC)
         return StateLock(path: path, descriptor: descriptor)
+    }
+
+    /// Where the lock of `directory` is: in the runtime directory when there is one that
+    /// progressd can use, else in the state directory itself.
+    static func lockPath(for directory: URL, environment: [String: String]) -> String {
+        if let runtime = environment["XDG_RUNTIME_DIR"], runtime.hasPrefix("/") {
+            let folder = runtime + "/progressd"
+            if mkdir(folder, 0o700) == 0 || errno == EEXIST, access(folder, W_OK | X_OK) == 0 {
+                // FNV-1a of the path: a short name that differs for every state directory.
+                var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+                for byte in directory.standardizedFileURL.path.utf8 { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3 }
+                return folder + "/state-" + String(hash, radix: 16) + ".lock"
+            }
+        }
+        return directory.appendingPathComponent("lock").path
     }
 
     /// Leaves the lock open for the program this process execs next, and says where.

@@ -159,7 +159,8 @@ public enum ProgressdProgram {
             let who = holder.map { "progressd \($0)" } ?? "another progressd"
             Log.notice("\(who) holds the state directory \(directory.path): waiting for it to own \(BusNames.busName)")
             let waited = StandBy.wait(for: BusNames.busName, seconds: 30) {
-                if case .held(let lock)? = try? StateLock.take(in: directory, environment: [:]) { taken = lock }
+                let fresh = environment.filter { $0.key != StateLock.inheritedVariable }
+                if case .held(let lock)? = try? StateLock.take(in: directory, environment: fresh) { taken = lock }
                 return taken != nil
             }
             switch waited {

@@ -32,7 +32,8 @@ final class DaemonLifecycleTests: DaemonTestCase {
     func testASecondDaemonOnTheSameStateDirectoryStandsByAndEnds() throws {
         try startDaemon()
         let second = try CommandResult.run(
-            BuildProducts.url(of: "progressd").path, ["--state-directory", bus.stateDirectory.path], environment: bus.environment)
+            BuildProducts.url(of: "progressd").path, ["--state-directory", bus.stateDirectory.path],
+            environment: bus.environment.merging(["XDG_RUNTIME_DIR": bus.runtimeDirectory.path]) { $1 })
         XCTAssertEqual(second.status, 1)
         XCTAssertTrue(second.errors.contains("progressd \(daemon.process.processIdentifier) holds the state directory"), second.errors)
         XCTAssertTrue(second.errors.contains("could not own org.progressd.Progress1: another instance is running"), second.errors)

@@ -37,6 +37,22 @@ final class StateLockTests: XCTestCase {
         guard case .taken = try StateLock.take(in: url, environment: [:]) else { return XCTFail("the fresh lock is held") }
     }
 
+    /// With a runtime directory the lock is there, so that it keeps no file of the state
+    /// directory's filesystem open (one remounted after an error can go).
+    func testTheLockIsInTheRuntimeDirectoryWhenThereIsOne() throws {
+        let runtime = url.appendingPathComponent("runtime")
+        try FileManager.default.createDirectory(at: runtime, withIntermediateDirectories: true)
+        let state = url.appendingPathComponent("state")
+        try FileManager.default.createDirectory(at: state, withIntermediateDirectories: true)
+        let environment = ["XDG_RUNTIME_DIR": runtime.path]
+        let lock = held(try StateLock.take(in: state, environment: environment))
+        XCTAssertNotNil(lock)
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: state.path), [])
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: runtime.appendingPathComponent("progressd").path).count, 1)
+        guard case .taken = try StateLock.take(in: state, environment: environment) else { return XCTFail("held already") }
+        XCTAssertNotNil(held(try StateLock.take(in: url, environment: environment)), "another state directory, another lock")
+    }
+
     private func held(_ outcome: StateLock.Outcome) -> StateLock? {
         if case .held(let lock) = outcome { lock } else { nil }
     }
