@@ -98,15 +98,13 @@ build: deps catalogs man
 # progress-render are links to progressd), which holds one copy of Swift's runtime. A release
 # build of every target would build the tests' support module, which needs XCTest (absent
 # from a static-stdlib build such as the package's). Drawing's libraries are loaded when
-# something is first drawn (Sources/CCairoLoader), so the file must not name them as needed:
-# pkg-config's flags for their headers also link them, and patchelf takes them out again.
+# something is first drawn (Sources/CCairoLoader), and no build links them (their headers
+# come without -l flags, Sources/CCairo/drawing-headers.pc): the check says so of this one.
 RELEASE_BIN = $(shell $(SWIFT) build -c release --show-bin-path)
-DRAWING_LIBRARIES = libpangocairo-1.0.so.0 libpango-1.0.so.0 libcairo.so.2 libharfbuzz.so.0 libpng16.so.16
 release: deps catalogs man
 	$(SWIFT) build -c release $(RELEASE_FLAGS) --product progress
-	patchelf $(foreach library,$(DRAWING_LIBRARIES),--remove-needed $(library)) "$(RELEASE_BIN)/progress"
-	@if nm -D --undefined-only "$(RELEASE_BIN)/progress" | grep -E ' (cairo|pango|png|hb)_'; then \
-	    echo "progress calls the functions above directly: add them to Sources/CCairoLoader" >&2; exit 1; \
+	@if readelf --dynamic "$(RELEASE_BIN)/progress" | grep -E 'NEEDED.*lib(cairo|pango|png|harfbuzz)'; then \
+	    echo "progress is linked against the drawing libraries above: see Sources/CCairo/drawing-headers.pc" >&2; exit 1; \
 	fi
 
 run: build

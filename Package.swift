@@ -16,8 +16,13 @@ let package = Package(
             name: "CGLib", path: "Sources/CGLib", pkgConfig: "gio-unix-2.0",
             providers: [.apt(["libglib2.0-dev"])]),
 
+        // cairo, pango and libpng: their headers only (Sources/CCairo/drawing-headers.pc gives
+        // their include paths and no -l flag), so that no program is linked against them.
+        // CCairoLoader defines the functions the renderer calls and opens the libraries on
+        // first use; a function it lacks is an undefined symbol at link time.
         .systemLibrary(
-            name: "CCairo", path: "Sources/CCairo", pkgConfig: "pangocairo",
+            name: "CCairo", path: "Sources/CCairo",
+            pkgConfig: Context.packageDirectory + "/Sources/CCairo/drawing-headers.pc",
             providers: [.apt(["libcairo2-dev", "libpango1.0-dev", "libpng-dev"])]),
         // libc's gettext (libintl.h), for ProgressText's message catalogs.
         .systemLibrary(name: "CGettext", path: "Sources/CGettext"),
@@ -107,7 +112,8 @@ let package = Package(
         .target(name: "ProgressTestSupport", dependencies: ["ProgressClient", "ProgressBus", "ProgressModel"], path: "Tests/Support"),
         .testTarget(name: "ProgressCoreTests", dependencies: ["ProgressModel", "ProgressCore", "ProgressPolicies", "ProgressTestSupport"]),
         .testTarget(name: "ProgressTextTests", dependencies: ["ProgressText", "ProgressModel", "ProgressCore", "ProgressPolicies", "ProgressTestSupport"]),
-        .testTarget(name: "ProgressStateTests", dependencies: ["ProgressState", "ProgressModel"]),
+        .testTarget(
+            name: "ProgressStateTests", dependencies: ["ProgressState", "ProgressModel", "ProgressTestSupport"]),
         .testTarget(
             name: "ProgressRenderTests",
             dependencies: [
