@@ -1,13 +1,19 @@
 import CGLib
 
 /// A service on the session bus: connects, lets `setUp` export its objects, then owns
-/// `busName` and runs the GLib main loop until SIGTERM/SIGINT (exit 0), or until the bus
-/// connection closes or the name can not be owned (exit 1).
+/// `busName` and runs the GLib main loop until SIGTERM/SIGINT (exit 0), until the bus
+/// connection closes or the name can not be owned (exit 1), or until it hands over to
+/// another program (`handOver`, exit 0 with `handedOver` set).
 public final class ServiceRunner {
     private let busName: String
     private var loop: OpaquePointer?
+    private var connection: OpaquePointer?
+    private var owner: guint = 0
     private var exitCode: Int32 = 0
     private var stopping = false
+    /// Whether the loop ended to hand over (`handOver`): the caller starts the next program.
+    public private(set) var handedOver = false
+    private var handOverPoll: guint = 0
 
     public init(busName: String) {
         self.busName = busName
@@ -20,6 +26,7 @@ public final class ServiceRunner {
             return 1
         }
         defer { g_object_unref(UnsafeMutableRawPointer(connection)) }
+        self.connection = connection
         // GDBus would raise SIGTERM on close, which reads as a clean stop; a lost bus is a failure.
         g_dbus_connection_set_exit_on_close(connection, 0)
 
@@ -49,7 +56,7 @@ public final class ServiceRunner {
             g_source_remove(sigint)
         }
 
-        let owner = g_bus_own_name_on_connection(
+        owner = g_bus_own_name_on_connection(
             connection, busName, G_BUS_NAME_OWNER_FLAGS_DO_NOT_QUEUE,
             { connection, name, userData in
                 let address = g_getenv("DBUS_SESSION_BUS_ADDRESS").map { String(cString: $0) } ?? ""
@@ -61,13 +68,46 @@ public final class ServiceRunner {
                     "could not own \(String(cString: name!)): another instance is running, or the bus refused the name")
             },
             userData, nil)
-        defer { g_bus_unown_name(owner) }
+        defer {
+            if owner != 0 { g_bus_unown_name(owner) }
+            if handOverPoll != 0 { g_source_remove(handOverPoll) }
+        }
 
         g_main_loop_run(loop)
         // Whatever the daemon replied to has been queued; send it before the connection goes.
         g_dbus_connection_flush_sync(connection, nil, nil)
         return exitCode
     }
+
+    /// Ends the service so that another program takes its place, losing no call sent to
+    /// the name: the name is released first, so that the bus holds what is sent to it from
+    /// then on (and starts nobody new for it while a daemon holds the state: see
+    /// `StandBy`) until the next program owns it; then, once the bus has answered a call
+    /// sent after the release (every call it gave the name before is ahead of that answer)
+    /// and `quiet` says no call is in flight, the loop ends (polled every 10 ms).
+    public func handOver(_ reason: String, when quiet: @escaping () -> Bool) {
+        guard !stopping, owner != 0, let connection else { return }
+        Log.notice(reason)
+        g_bus_unown_name(owner)
+        owner = 0
+        BusCall.call(
+            connection, destination: "org.freedesktop.DBus", path: "/org/freedesktop/DBus", interface: "org.freedesktop.DBus",
+            method: "GetId", replyType: "(s)"
+        ) { [self] _ in
+            let poll: GSourceFunc = { userData in
+                let runner = ServiceRunner.from(userData)
+                guard runner.quiet?() ?? true else { return 1 }  // G_SOURCE_CONTINUE
+                runner.handOverPoll = 0
+                runner.handedOver = true
+                runner.stop(exitCode: 0, "no call is in flight: handing over")
+                return 0
+            }
+            self.quiet = quiet
+            handOverPoll = g_timeout_add(10, poll, Unmanaged.passUnretained(self).toOpaque())
+        }
+    }
+
+    private var quiet: (() -> Bool)?
 
     /// The first reason to stop is the one that counts: a closed bus also loses the name,
     /// and that second report would only mislead.

@@ -158,7 +158,7 @@ public final class TaskFrontDoor {
     private func apply(_ command: TaskCommand, by origin: ChangeOrigin, into applied: inout [TaskChange]) throws(ProgressError) {
         switch command {
         case .start(let name, let update):
-            applied = try store.start(name, with: update, caller: origin.client)
+            applied = try store.start(name, with: update, caller: origin.client, bridged: origin.isBridge)
         case .update(let name, let update):
             applied = try store.update(name, with: update)
         case .updateMany(let entries):
@@ -220,6 +220,9 @@ extension TaskFrontDoor: ChangeUndo {
 }
 
 extension ChangeOrigin {
+    /// A client speaking through a bridge: its task is bound to that client.
+    var isBridge: Bool { if case .bridge = self { true } else { false } }
+
     /// The client charged for what this origin starts: the client behind it, or for the
     /// daemon's own sources a name of their own.
     var client: ClientID {

@@ -36,7 +36,11 @@ final class TaskStore {
     // MARK: The job's calls
 
     /// Creates the task, re-attaches the caller to a live one, or starts an ended one afresh.
-    func start(_ name: TaskName, with update: TaskUpdate, caller: ClientID) throws(ProgressError) -> [TaskChange] {
+    /// A bridge's task (`bridged`) is bound to the client behind the bridge, whose departure
+    /// the bridge acts on.
+    func start(
+        _ name: TaskName, with update: TaskUpdate, caller: ClientID, bridged: Bool = false
+    ) throws(ProgressError) -> [TaskChange] {
         let parent = try update.parent.map { text throws(ProgressError) in try validParent(text, for: name) }
         if let existing = tasks[name], existing.isLive {
             if let parent, parent != existing.parent {
@@ -45,8 +49,9 @@ final class TaskStore {
             }
             var task = existing
             try apply(update, to: &task)
-            bind(&task, lifetime: update.lifetime ?? task.lifetime, to: caller)
-            return commitAndPropagate(task, replacing: existing, activity: true)
+            bind(&task, lifetime: update.lifetime ?? task.lifetime, to: caller, bridged: bridged)
+            let rebinds = task.boundConnection?.uniqueName != existing.boundConnection?.uniqueName
+            return commitAndPropagate(task, replacing: existing, activity: true, rebinds: rebinds)
         }
         let existing = tasks[name]
         try checkCapacity(for: caller.chargeKey, addsTask: existing == nil, chargesCaller: existing?.chargedTo != caller.chargeKey)
@@ -58,7 +63,7 @@ final class TaskStore {
         task.parent = parent ?? existing?.parent
         try apply(update, to: &task)
         if let existing { release(existing) }
-        bind(&task, lifetime: update.lifetime ?? .lease, to: caller)
+        bind(&task, lifetime: update.lifetime ?? .lease, to: caller, bridged: bridged)
         // Where the task starts is its first sample.
         updateEstimate(&task, before: task)
         task.hasChildren = !(children[name]?.isEmpty ?? true)
@@ -259,10 +264,11 @@ final class TaskStore {
     /// call from the job, which renews the lease and clears a stall.
     func commit(
         _ task: ProgressTask, replacing before: ProgressTask, activity: Bool, forceChange: Bool = false,
-        requests: [TaskRequest] = []
+        requests: [TaskRequest] = [], rebinds: Bool = false
     ) -> TaskChange {
         var task = task
-        let change = count(&task, replacing: before, activity: activity, forceChange: forceChange, requests: requests)
+        let change = count(
+            &task, replacing: before, activity: activity, forceChange: forceChange, requests: requests, rebinds: rebinds)
         // Stored even when nothing visible changed: the activity time or binding may have.
         tasks[task.name] = task
         return change
@@ -276,7 +282,7 @@ final class TaskStore {
     /// change with what counting it moved.
     private func count(
         _ task: inout ProgressTask, replacing before: ProgressTask, activity: Bool, forceChange: Bool = false,
-        requests: [TaskRequest] = [], calls: UInt64 = 1
+        requests: [TaskRequest] = [], calls: UInt64 = 1, rebinds: Bool = false
     ) -> TaskChange {
         if activity {
             task.lastActivity = clock.monotonicMicros
@@ -295,28 +301,31 @@ final class TaskStore {
             if task.updatesFrequently != before.updatesFrequently { changed.insert(.updatesFrequently) }
         }
         let immediate = !changed.isDisjoint(with: Self.signalledAtOnce) || !requests.isEmpty
-        return TaskChange(name: task.name, kind: .updated, properties: changed, isImmediate: immediate, requests: requests, task: task)
+        return TaskChange(
+            name: task.name, kind: .updated, properties: changed, isImmediate: immediate, requests: requests, rebinds: rebinds,
+            task: task)
     }
 
     func commitAndPropagate(
         _ task: ProgressTask, replacing before: ProgressTask, activity: Bool, forceChange: Bool = false,
-        requests: [TaskRequest] = []
+        requests: [TaskRequest] = [], rebinds: Bool = false
     ) -> [TaskChange] {
-        let own = commit(task, replacing: before, activity: activity, forceChange: forceChange, requests: requests)
+        let own = commit(task, replacing: before, activity: activity, forceChange: forceChange, requests: requests, rebinds: rebinds)
         // A top-level task (most are) has no ancestors to look up, and one change is one array.
         let ancestors = task.parent == nil ? [] : recomputeAncestors(of: tasks[task.name]!)
         if own.isEmpty { return ancestors }
         return ancestors.isEmpty ? [own] : [own] + ancestors
     }
 
-    private func bind(_ task: inout ProgressTask, lifetime: Lifetime, to caller: ClientID) {
+    private func bind(_ task: inout ProgressTask, lifetime: Lifetime, to caller: ClientID, bridged: Bool) {
         if let old = task.boundConnection { boundTasks.remove(task.name, from: old) }
         task.lifetime = lifetime
-        task.boundConnection = lifetime == .caller ? caller : nil
+        task.boundConnection = lifetime == .caller || bridged ? caller : nil
         if lifetime == .caller { boundTasks[caller, default: []].insert(task.name) }
     }
 
-    /// A task taken back (`takeBack`) is bound to its connection again.
+    /// A task taken back (`takeBack`), or restored with the connection its record names
+    /// (`RestoredBindings` asks the bus whether it is still there), is bound to it again.
     func bindAgain(_ name: TaskName, to caller: ClientID) { boundTasks[caller, default: []].insert(name) }
 
     func release(_ task: ProgressTask) {

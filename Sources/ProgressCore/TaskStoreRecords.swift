@@ -13,7 +13,9 @@ extension TaskStore {
     /// Puts recorded tasks back after a restart, into an empty store. Records that no longer
     /// pass today's checks are skipped and reported, never trusted. Every timer restarts from
     /// now: the daemon can not know how long it was down, so leases get their full length.
-    /// A `caller` task has no connection until its job starts it again, and shows Stalled.
+    /// A task keeps the connection its record names (`TaskBinding`): a `caller` task is bound
+    /// to it again, and fails when it leaves the bus; a record without one (an older
+    /// daemon's) leaves a `caller` task Stalled until its job starts it again.
     /// Only the front door calls it (`TaskFrontDoor.restore`), which hands the tasks to the
     /// outputs as a batch. A restored task is charged to no one: its process is gone.
     func restore(_ records: [TaskRecord]) -> [String] {
@@ -32,6 +34,7 @@ extension TaskStore {
             if let text = record.fields["owner"] {
                 if case .string(let owner) = text, let owner = TaskOwner(recordText: owner) { task.owner = owner } else { wrong.append("owner") }
             }
+            task.boundConnection = TaskBinding.restore(from: record, owner: task.owner, wrong: &wrong)
             // Older daemons let control characters into texts; they are spaces now.
             let texts = [task.title, task.message, task.unit, task.appId]
             task.title = ClientText.repaired(task.title)
@@ -51,7 +54,9 @@ extension TaskStore {
                 continue
             }
             task.outcomeTime = task.ownState.isOutcome ? now : nil
+            if !task.isLive { task.boundConnection = nil }
             tasks[name] = task
+            if task.isLive, task.lifetime == .caller, let bound = task.boundConnection { bindAgain(name, to: bound) }
         }
         // Changing a task's parent changes its slot, not the table, so the walk stays valid.
         for task in tasks.tasks {

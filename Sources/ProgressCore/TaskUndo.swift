@@ -62,7 +62,8 @@ extension TaskStore {
             }
             tasks[entry.name] = entry.before
             guard let before = entry.before else { continue }
-            if before.isLive, let bound = before.boundConnection { bindAgain(entry.name, to: bound) }
+            // A bridge's task names its client too, but the bridge acts on its departure.
+            if before.isLive, before.lifetime == .caller, let bound = before.boundConnection { bindAgain(entry.name, to: bound) }
             if let charged = before.chargedTo { caps.chargeChecked(.task, to: charged) }
             if let parent = before.parent { children[parent, default: []].insert(entry.name) }
         }

@@ -84,6 +84,9 @@ final class CallerIdentities {
         withIdentity(of: String(cString: sender), body)
     }
 
+    /// No call waits for an identity, in a caller's queue, or in steps.
+    var isQuiet: Bool { pending.isEmpty && fairness.isQuiet }
+
     /// Makes the running call go on in steps (`FairCallQueue.continueCall`).
     func continueCall(_ step: @escaping () -> FairCallQueue.Step) -> FairCallQueue.Turn? { fairness.continueCall(step) }
 
@@ -142,14 +145,34 @@ final class CallerIdentities {
         if let bytes = credentials.bytes("LinuxSecurityLabel"), bytes.last == 0 {
             label = String(decoding: bytes.prefix { $0 != 0 }, as: UTF8.self)
         }
-        if let userID, userID != ownUserID { return CallerIdentity(owner: .otherUser(userID), processID: processID) }
-        if let snap = Self.snapName(fromLabel: label) { return CallerIdentity(owner: .snap(snap), processID: processID) }
+        let start = processID.flatMap(Self.processStart(of:))
+        if let userID, userID != ownUserID {
+            return CallerIdentity(owner: .otherUser(userID), processID: processID, processStart: start)
+        }
+        if let snap = Self.snapName(fromLabel: label) {
+            return CallerIdentity(owner: .snap(snap), processID: processID, processStart: start)
+        }
         guard let processID else { return CallerIdentity(owner: .unknown) }
         guard let owner = Self.sandbox(ofProcess: processID) else {
             noteUnread(sender, because: "its process \(processID) exited before progressd could read whether it is sandboxed")
             return CallerIdentity(owner: .unknown, processID: processID)
         }
-        return CallerIdentity(owner: owner, processID: processID)
+        return CallerIdentity(owner: owner, processID: processID, processStart: start)
+    }
+
+    /// When process `pid` started, in clock ticks after boot: field 22 of /proc/PID/stat,
+    /// counted after the command name's closing parenthesis (a name may hold spaces and
+    /// parentheses). Nil when the process is gone or its stat can not be read.
+    static func processStart(of pid: UInt32) -> UInt64? {
+        var contents: UnsafeMutablePointer<CChar>?
+        var length = 0
+        guard g_file_get_contents("/proc/\(pid)/stat", &contents, &length, nil) != 0, let contents else { return nil }
+        defer { g_free(contents) }
+        let text = String(cString: contents)
+        guard let close = text.lastIndex(of: ")") else { return nil }
+        // After ") ": state (field 3), ppid (4), ... starttime is field 22, the 20th here.
+        let fields = text[text.index(after: close)...].split(separator: " ")
+        return fields.count > 19 ? UInt64(fields[19]) : nil
     }
 
     /// A caller whose identity could not be read, most often because it sent its calls and

@@ -10,6 +10,9 @@ public final class Daemon {
     /// fresh mapping cost it more than at 1 MiB.
     static let mappedBlockBytes: Int32 = 1 << 20
 
+    /// The program to exec once `run` returned, when the daemon handed over to it (an upgrade).
+    public private(set) var replacement: String?
+
     public init(configuration: ServiceConfiguration) {
         self.configuration = configuration
     }
@@ -23,9 +26,14 @@ public final class Daemon {
         // freed, so the next large replies are built in the heap, which keeps their size.
         _ = shim_malloc_map_blocks_from(Self.mappedBlockBytes)
         var service: ProgressService?
-        return ServiceRunner(busName: BusNames.busName).run(
+        let runner = ServiceRunner(busName: BusNames.busName)
+        return runner.run(
             setUp: { connection throws(DaemonError) in
                 let created = try ProgressService(connection: connection, configuration: configuration)
+                created.context.handOver = { [unowned self, unowned runner, unowned created] path, reason in
+                    replacement = path
+                    runner.handOver(reason) { created.context.isQuiet }
+                }
                 try addOutputs(created.context)
                 try created.register()
                 service = created

@@ -129,6 +129,14 @@ public final class DaemonContext {
         for batch in batches { stream.submit(batch) }
     }
 
+    /// Hands the bus name and the state over to the program at `path` (`ProgramWatch`), once
+    /// no call is in flight (`isQuiet`); set by `Daemon.run`, which execs it after the stop.
+    var handOver: (_ path: String, _ reason: String) -> Void = { _, _ in }
+
+    /// No call waits for its caller's identity, in a caller's turn, or in steps: what is
+    /// left (held values, replies waiting for their sync) is finished by the stop.
+    var isQuiet: Bool { identities.isQuiet }
+
     /// A client left the bus: its `caller` tasks fail, then every output lets go of it.
     func clientLeft(_ client: ClientID) {
         submit(frontDoor.clientLeft(client))

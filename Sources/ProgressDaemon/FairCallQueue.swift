@@ -97,6 +97,8 @@ final class FairCallQueue {
 
     /// Callers with a turn (for tests: nothing stays once their connections have left).
     var callerCount: Int { turns.count }
+    /// No call is running, waiting in a caller's queue, or going on in steps.
+    var isQuiet: Bool { running == nil && rotation.isEmpty && !turns.values.contains { $0.hasWaiting } }
 
     /// The turn of a connection of `key`; each `join` is matched by one `leave`.
     func join(_ key: ChargeKey) -> Turn {

@@ -16,12 +16,15 @@ public struct ServiceConfiguration {
     public var journal: TaskJournal?
     /// Tasks to put back after a restart.
     public var restoredRecords: [TaskRecord]
+    /// The daemon's own program file, watched for an upgrade (`ProgramWatch`); nil watches none.
+    public var program: String?
 
     public init(
         limits: Limits, version: String, texts: TaskDescribing,
         textsForLocale: @escaping (String) throws(ProgressError) -> TaskDescribing,
-        journal: TaskJournal? = nil, restoredRecords: [TaskRecord] = []
+        journal: TaskJournal? = nil, restoredRecords: [TaskRecord] = [], program: String? = nil
     ) {
+        self.program = program
         self.limits = limits
         self.version = version
         self.texts = texts
@@ -78,7 +81,10 @@ public final class ProgressService {
         context.add(subscriptions)
         context.add(TimingInput(context: context))
         context.add(ConnectionWatch(context: context))
+        // After the watch: a bound connection leaving after the bus was asked is heard there.
+        context.add(RestoredBindings(context: context))
         context.add(StagedValueInput(context: context))
+        if let program = configuration.program { context.add(ProgramWatch(context: context, path: program)) }
         context.identities.clientLeft = { [unowned context] client in context.clientLeft(client) }
         // The group is every transition that arrives while calls keep coming: it is committed
         // when the main loop has no call ready (idle priority), or after `Limits`' group

@@ -26,6 +26,10 @@ import ProgressDaemon
 ///   so the same access rules and caps hold: a sandboxed app's Update for another app's
 ///   URI is refused (the front door's AccessDenied, logged once per app), as its Start with
 ///   that app id would be; bars and entries are charged to the sender's process or app.
+/// * Across a restart of progressd a bar's task stays bound to its sender (`RestoredBindings`
+///   asks the bus whether it is still there): its entry is made again, so that the sender's
+///   next Update moves the same task and its departure fails it; a sender gone meanwhile
+///   fails it at once. Tasks from an older journal, which did not say whose they were, go.
 /// * The daemon owns `com.canonical.Unity` only while nobody else does (libunity sends
 ///   nothing otherwise) and lets any dock replace it; it keeps listening either way.
 public final class LauncherEntryInput: DaemonInput {
@@ -63,9 +67,9 @@ public final class LauncherEntryInput: DaemonInput {
         self.context = context
     }
 
-    /// Tidies what the last run left, then listens and asks for com.canonical.Unity.
+    /// Takes back what the last run left, then listens and asks for com.canonical.Unity.
     public func start() {
-        removeRestoredTasks()
+        takeBackRestoredTasks()
         let userData = Unmanaged.passUnretained(self).toOpaque()
         updateSubscription = g_dbus_connection_signal_subscribe(
             context.connection, nil, Self.interface, "Update", nil, nil, G_DBUS_SIGNAL_FLAGS_NONE,
@@ -274,13 +278,28 @@ public final class LauncherEntryInput: DaemonInput {
         Log.warning("LauncherEntry: \(message) (further cases of this kind are not logged)")
     }
 
-    /// Restored `launcher/` tasks had a sender that is gone; the application re-sends its
-    /// state when com.canonical.Unity gets an owner again, so they are dropped, not kept live.
-    private func removeRestoredTasks() {
+    /// Restored live `launcher/` tasks: each bound to its sender gets its entry back (charged
+    /// to the sender again), so the sender's Updates and departure reach it; one without a
+    /// sender (an older journal's), or over the sender's cap, is dropped, as the application
+    /// re-sends its state when com.canonical.Unity gets an owner again.
+    private func takeBackRestoredTasks() {
         let restored = context.read(.tasks([])) { tasks in
-            tasks.namesInOrder.filter { $0.text.hasPrefix("launcher/") && tasks.task($0)?.isLive == true }
+            tasks.namesInOrder.compactMap { name in
+                tasks.task(name).flatMap { name.text.hasPrefix("launcher/") && $0.isLive ? $0 : nil }
+            }
         }
-        for name in restored { context.perform(.remove(name), by: .daemon("launcher-entry")) }
+        for task in restored {
+            guard let client = task.boundConnection, (try? context.caps.charge(.launcherEntry, to: client.chargeKey)) != nil else {
+                context.perform(.remove(task.name), by: .daemon("launcher-entry"))
+                continue
+            }
+            senders[client.uniqueName] = client
+            var entry = Entry(name: task.name, appId: task.appId)
+            entry.visible = true
+            entry.progress = task.fraction
+            entry.urgent = task.message == Self.attentionMessage
+            entries[client.uniqueName, default: [:]][task.appId + ".desktop"] = entry
+        }
     }
 
     /// Each entry of an `a{sv}`: the key and the unboxed value, which `body` must not keep.

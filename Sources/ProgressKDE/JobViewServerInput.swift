@@ -16,6 +16,11 @@ import ProgressDaemon
 /// for another app's desktop entry is refused, AccessDenied), and the view and its task are
 /// charged to its process or app in the ledger of caps. When the application leaves the bus
 /// its live tasks fail with "the application closed unexpectedly" (Plasma's wording).
+/// Across a restart of progressd a live job's task stays bound to its application's
+/// connection (`RestoredBindings` asks the bus whether it is still there): gone, the task
+/// fails as above; there, it fails when the application leaves, and KIO's V2 tracker, which
+/// requests its views again from the name's new owner, gets the same task back for a view of
+/// the same desktop entry.
 /// As an output it turns RequestCancel/Pause/Resume on those tasks into the view's signals.
 public final class JobViewServerInput: DaemonInput {
     typealias Handler = @Sendable (JobViewServerInput, MethodCall) -> Void
@@ -34,6 +39,9 @@ public final class JobViewServerInput: DaemonInput {
     /// connections), however often they try.
     private var loggedRefusals: Set<TaskOwner> = []
     private var nextNumber: UInt64 = 0
+    /// Live tasks of views from before a restart, each with the application it belongs to,
+    /// until that application requests a view again for it or leaves.
+    private var restored: [TaskName: ClientID] = [:]
     /// The names progressd holds at the moment.
     public private(set) var ownedNames: Set<String> = []
 
@@ -77,12 +85,20 @@ public final class JobViewServerInput: DaemonInput {
     /// Exports /JobViewServer, then asks for the names (objects before names, so no client
     /// reaches a name before the object behind it exists).
     public func start() throws(DaemonError) {
-        // Tasks of a previous run whose views died with it: nothing will ever end them.
-        let orphans = context.read(.tasks([])) { tasks in
-            tasks.namesInOrder.filter { KDEInterfaces.isKDETask($0) && tasks.task($0)?.isLive == true }
+        // Live tasks of a previous run: bound to their application, or, from an older
+        // journal that did not say whose they were, orphans nothing would ever end.
+        let live = context.read(.tasks([])) { tasks in
+            tasks.namesInOrder.compactMap { name in
+                tasks.task(name).flatMap { KDEInterfaces.isKDETask(name) && $0.isLive ? (name, $0.boundConnection) : nil }
+            }
         }
-        for name in orphans {
-            context.perform(.fail(name, message: "progressd restarted while the job ran; its job view is gone"), by: KDEInterfaces.daemonOrigin)
+        for (name, client) in live {
+            if let client {
+                restored[name] = client
+                nextNumber = max(nextNumber, Self.number(of: name) ?? 0)
+            } else {
+                context.perform(.fail(name, message: "progressd restarted while the job ran; its job view is gone"), by: KDEInterfaces.daemonOrigin)
+            }
         }
         let bind = { [unowned self] (handler: @escaping Handler) -> ExportedInterface.Method in
             { [unowned self] call in handler(self, call.methodCall()) }
@@ -126,6 +142,8 @@ public final class JobViewServerInput: DaemonInput {
         guard ownedNames.remove(name) != nil else { return }
         Log.notice("\(name) has another owner now; its jobs are shown there")
         guard name == KDEInterfaces.serverName else { return }
+        for task in restored.keys.sorted(by: { $0.text < $1.text }) { context.perform(.remove(task), by: KDEInterfaces.daemonOrigin) }
+        restored.removeAll()
         for view in Array(views.values) {
             if !view.terminated { context.perform(.remove(view.task), by: KDEInterfaces.daemonOrigin) }
             drop(view)
@@ -180,14 +198,20 @@ public final class JobViewServerInput: DaemonInput {
         if case .string(let name)? = hints.first(where: { $0.key == "application-display-name" })?.value.kind, !name.isEmpty {
             displayName = name
         }
-        nextNumber += 1
-        let number = nextNumber
+        let prefix = "\(KDEInterfaces.taskPrefix)\(KDEInterfaces.nameElement(entry))/"
+        let number: UInt64
         let name: TaskName
-        do throws(ProgressError) {
-            name = try context.frontDoor.name("\(KDEInterfaces.taskPrefix)\(KDEInterfaces.nameElement(entry))/\(number)")
-        } catch {
-            call.fail(BusNames.errorName(error), error.message)
-            return nil
+        if let adopted = adoptRestored(by: client, prefix: prefix) {
+            (name, number) = adopted
+        } else {
+            nextNumber += 1
+            number = nextNumber
+            do throws(ProgressError) {
+                name = try context.frontDoor.name("\(prefix)\(number)")
+            } catch {
+                call.fail(BusNames.errorName(error), error.message)
+                return nil
+            }
         }
         var state = JobViewState(title: JobViewState.truncated(displayName, to: context.limits.maxTitleBytes))
         for (key, value) in hints { state.apply(key, value) }
@@ -229,8 +253,29 @@ public final class JobViewServerInput: DaemonInput {
         context.caps.release(.jobView, from: view.client.chargeKey)
     }
 
+    /// The first restored task of `client` with a name under `prefix` (the same desktop
+    /// entry), with its number, which its new view takes: KIO's V2 tracker requests a view
+    /// again for each live job when the server's name gets a new owner.
+    private func adoptRestored(by client: ClientID, prefix: String) -> (TaskName, UInt64)? {
+        let candidates = restored.compactMap { name, owner in
+            owner == client && name.text.hasPrefix(prefix) ? Self.number(of: name).map { (name, $0) } : nil
+        }
+        guard let first = candidates.min(by: { $0.1 < $1.1 }), views[KDEInterfaces.viewPath(first.1)] == nil else { return nil }
+        restored[first.0] = nil
+        return first
+    }
+
+    /// The number a view's task name ends with (`kde/<entry>/<n>`).
+    private static func number(of name: TaskName) -> UInt64? {
+        name.text.split(separator: "/").last.flatMap { UInt64($0) }
+    }
+
     /// The application left the bus (a stream event): its live jobs fail, its views go.
     public func clientLeft(_ client: ClientID) {
+        for (name, owner) in restored.sorted(by: { $0.key.text < $1.key.text }) where owner == client {
+            restored[name] = nil
+            context.perform(.fail(name, message: "the application closed unexpectedly"), by: KDEInterfaces.inputOrigin(for: owner))
+        }
         for view in views.values.filter({ $0.client == client }) {
             if !view.terminated {
                 view.terminated = true
@@ -257,6 +302,7 @@ public final class JobViewServerInput: DaemonInput {
 
     public func publish(_ batch: ChangeBatch) {
         for change in batch.changes where KDEInterfaces.isKDETask(change.name) {
+            if change.kind == .removed { restored[change.name] = nil }
             guard let view = viewsByTask[change.name] else { continue }
             if change.kind == .removed {
                 drop(view)

@@ -79,10 +79,15 @@ public struct CallerIdentity: Hashable, Sendable {
     /// The process on the other end, as the bus saw it when the connection was made; nil
     /// when the bus did not say (a bridge, a test).
     public var processID: UInt32?
+    /// When that process started (clock ticks after boot, /proc/PID/stat's `starttime`): with
+    /// the process id, it names the process even once the id could be reused, so that a
+    /// restart binds a task again only to the very process it belonged to. Nil when unknown.
+    public var processStart: UInt64?
 
-    public init(owner: TaskOwner, processID: UInt32? = nil) {
+    public init(owner: TaskOwner, processID: UInt32? = nil, processStart: UInt64? = nil) {
         self.owner = owner
         self.processID = processID
+        self.processStart = processStart
     }
 
     /// The unconfined identity internal sources and tests speak with.

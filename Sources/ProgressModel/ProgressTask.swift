@@ -17,8 +17,11 @@ public struct ProgressTask: Sendable {
     /// The process or sandboxed app charged for the task against the per-caller cap; nil
     /// for a restored task (charged to no one: its process is gone).
     package var chargedTo: ChargeKey?
-    /// For `caller` tasks: the connection whose departure fails the task. Nil after a
-    /// restart until the job starts the task again.
+    /// The connection the task belongs to: for a `caller` task, the one whose departure fails
+    /// it; for a bridge's task (a KDE job view, a LauncherEntry), the client behind it, whose
+    /// departure the bridge acts on. Kept in the journal with its process, so that a restart
+    /// binds the task to it again (`RestoredBindings`); nil for a task restored from an older
+    /// journal until its job starts it again.
     package var boundConnection: ClientID?
     package var estimator = RateEstimator()
     /// The values of the properties that keep their own (TaskPropertyDescriptor's

@@ -27,6 +27,9 @@ public struct TaskChange: Sendable, Equatable {
     public var requests: [TaskRequest] { attachments.requests }
     /// An ended task started afresh on the same object.
     public let isRestart: Bool
+    /// The task was bound to another connection (`ProgressTask.boundConnection`), which the
+    /// journal keeps at once, so that a restart binds it to the right one.
+    public let rebinds: Bool
     /// The task as this change left it; for a `removed` change, as it was when it went.
     /// Outputs judge a change by this, never by the store's present state, which may
     /// already be later: the changes of one batch, and the batches of held values that go
@@ -45,9 +48,10 @@ public struct TaskChange: Sendable, Equatable {
     /// `task` is the task after the change (for `removed`, the task that went).
     public init(
         name: TaskName, kind: Kind, properties: TaskProperties, isImmediate: Bool, requests: [TaskRequest] = [],
-        isRestart: Bool = false, task: ProgressTask
+        isRestart: Bool = false, rebinds: Bool = false, task: ProgressTask
     ) {
         self.name = name
+        self.rebinds = rebinds
         self.kind = kind
         self.properties = properties
         self.isImmediate = isImmediate
@@ -55,12 +59,13 @@ public struct TaskChange: Sendable, Equatable {
         attachments = Attachments(task: task, requests: requests)
     }
 
-    public var isEmpty: Bool { kind == .updated && properties.isEmpty && requests.isEmpty }
+    public var isEmpty: Bool { kind == .updated && properties.isEmpty && requests.isEmpty && !rebinds }
 
     /// A change that must be on disk before the daemon replies: the task came or went,
-    /// or its state or a request changed. Other changes may be written a little later.
+    /// its state or a request changed, or it was bound to another connection. Other
+    /// changes may be written a little later.
     public var mustPersistNow: Bool {
-        kind != .updated || !properties.isDisjoint(with: Self.persistedAtOnce)
+        kind != .updated || rebinds || !properties.isDisjoint(with: Self.persistedAtOnce)
     }
 
     /// Kept once, not built from its literal by every update that asks.

@@ -190,13 +190,15 @@ public final class TaskPropertyTable: @unchecked Sendable {
         for applier in appliers { applier.apply(update, &task) }
     }
 
-    /// What the state directory keeps of the task: its fields, and its owner when that is
-    /// not the host (a sandboxed app keeps its tasks across a restart). None for a system
-    /// job: its service is the truth, and the bridge reads it again after a restart.
+    /// What the state directory keeps of the task: its fields, its owner when that is not
+    /// the host (a sandboxed app keeps its tasks across a restart), and while it is live the
+    /// connection it is bound to, with that connection's process (`TaskBinding`). None for
+    /// a system job: its service is the truth, and the bridge reads it again after a restart.
     public func persistedRecord(of task: ProgressTask) -> TaskRecord? {
         guard task.owner != .system else { return nil }
         var record = record(of: task)
         if task.owner != .host { record.fields["owner"] = .string(task.owner.recordText) }
+        if task.isLive, let bound = task.boundConnection { TaskBinding.save(bound, into: &record) }
         return record
     }
 

@@ -109,8 +109,10 @@ public enum ProgressdProgram {
         let unusableStateStatus: Int32 = 78  // EX_CONFIG
 
         let state: StateDirectory
+        let lock: StateLock
         do {
             state = try StateDirectory(url: stateURL, limits: limits)
+            lock = try takeLock(of: stateURL, environment: environment)
         } catch {
             Log.error("\(error)")
             exit(unusableStateStatus)
@@ -126,8 +128,9 @@ public enum ProgressdProgram {
         let configuration = ServiceConfiguration(
             limits: limits, version: ProgressVersion.current, texts: describers.describer(for: daemonLocale),
             textsForLocale: { (text: String) throws(ProgressError) -> TaskDescribing in try describers.describer(forClientLocale: text) },
-            journal: state, restoredRecords: records)
-        exit(Daemon(configuration: configuration).run { (context: DaemonContext) throws(DaemonError) in
+            journal: state, restoredRecords: records, program: executablePath())
+        let daemon = Daemon(configuration: configuration)
+        let status = daemon.run { (context: DaemonContext) throws(DaemonError) in
             // The optional parts of the one ordered list, one line each: `context.add(SomePart(context: context))`.
             // Inputs start only after the last line, once every output has heard the restored tasks.
             if kdeJobs { context.add(try JobViewServerInput(context: context)) }
@@ -138,7 +141,55 @@ public enum ProgressdProgram {
             if accessibility { context.add(AccessibilityExport(context: context, locale: daemonLocale.identifier)) }
             if tray { context.add(try TrayOutput(context: context, locale: daemonLocale.identifier, stepAsideForJobTracker: kdeJobs)) }
             if systemJobs.any { context.add(SystemJobs(context: context, options: systemJobs, catalog: catalog, locale: daemonLocale)) }
-        })
+        }
+        if let program = daemon.replacement { execute(program, keeping: lock) }
+        exit(status)
+    }
+
+    /// The state directory's lock (`StateLock`). Another progressd holding it is serving
+    /// this directory, or handing over to its upgraded program: this one stands by until
+    /// that one owns the bus name, and ends (exit 1, as a second daemon always did), or
+    /// until the lock is free, and goes on.
+    private static func takeLock(of directory: URL, environment: [String: String]) throws(StateDirectoryError) -> StateLock {
+        var taken: StateLock?
+        let outcome = try StateLock.take(in: directory, environment: environment)
+        switch outcome {
+        case .held(let lock): return lock
+        case .taken(let holder):
+            let who = holder.map { "progressd \($0)" } ?? "another progressd"
+            Log.notice("\(who) holds the state directory \(directory.path): waiting for it to own \(BusNames.busName)")
+            let waited = StandBy.wait(for: BusNames.busName, seconds: 30) {
+                let fresh = environment.filter { $0.key != StateLock.inheritedVariable }
+                if case .held(let lock)? = try? StateLock.take(in: directory, environment: fresh) { taken = lock }
+                return taken != nil
+            }
+            switch waited {
+            case .mayStart:
+                if let taken { return taken }
+                exit(1)
+            case .owned:
+                // The bus gives the calls it held for the name to its owner, whatever this exit says.
+                Log.error("could not own \(BusNames.busName): another instance is running (\(who), which holds \(directory.path))")
+                exit(1)
+            case .timedOut:
+                Log.error("\(who) holds the state directory \(directory.path) but did not own \(BusNames.busName) within 30 s")
+                exit(1)
+            case .noBus(let message):
+                Log.error("could not connect to the session bus: \(message)")
+                exit(1)
+            }
+        }
+    }
+
+    /// Starts `program` in this process (the same arguments and process id), keeping the
+    /// state directory's lock for it; on failure the daemon has stopped cleanly, and exits 1
+    /// so that systemd or the next call starts it again.
+    private static func execute(_ program: String, keeping lock: StateLock) -> Never {
+        lock.keepAcrossExec()
+        let arguments = CommandLine.arguments.map { strdup($0) } + [nil]
+        execv(program, arguments)
+        Log.error("could not start \(program): \(String(cString: strerror(errno)))")
+        exit(1)
     }
 
     /// This program's file, links resolved, as the kernel knows it.

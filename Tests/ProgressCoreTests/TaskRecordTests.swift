@@ -33,9 +33,39 @@ final class TaskRecordTests: XCTestCase {
         XCTAssertEqual(restored.task(name("done"))?.state, .finished)
     }
 
-    func testARestoredCallerTaskIsStalledUntilItsJobStartsItAgain() throws {
+    func testARestoredCallerTaskIsBoundAgainToItsConnectionAndProcess() throws {
+        let store = TaskStore(clock: clock)
+        let caller = ClientID(":1.42", identity: CallerIdentity(owner: .host, processID: 4242, processStart: 987_654))
+        _ = try store.start(name("bound"), with: TaskUpdate.parse([(key: "lifetime", value: .string("caller"))], for: .start), caller: caller)
+        let record = try XCTUnwrap(store.record(of: name("bound")))
+        XCTAssertEqual(record.fields[TaskBinding.nameKey], .string(":1.42"))
+        XCTAssertEqual(record.fields[TaskBinding.processKey], .integer(4242))
+        XCTAssertEqual(record.fields[TaskBinding.startKey], .integer(987_654))
         let restored = TaskStore(clock: clock)
-        _ = restored.restore(try populated().allRecords)
+        XCTAssertEqual(restored.restore([record]), [])
+        XCTAssertEqual(restored.task(name("bound"))?.isStalled, false)
+        XCTAssertEqual(restored.task(name("bound"))?.boundConnection?.identity.processStart, 987_654)
+        XCTAssertEqual(restored.task(name("bound"))?.boundConnection?.identity.processID, 4242)
+        let failed = restored.connectionClosed(":1.42")
+        XCTAssertEqual(failed.first?.task.state, .failed, "its connection's departure fails it, as before the restart")
+        XCTAssertNil(restored.record(of: name("bound"))?.fields[TaskBinding.nameKey], "an ended task is bound to nothing")
+    }
+
+    func testABindingOfTheWrongTypeSkipsTheRecord() throws {
+        var record = try XCTUnwrap(try populated().record(of: name("bound")))
+        record.fields[TaskBinding.processKey] = .string("4242")
+        let restored = TaskStore(clock: clock)
+        XCTAssertEqual(restored.restore([record]), ["skipped task 'bound': callerPid of the wrong type"])
+    }
+
+    func testARestoredCallerTaskFromAnOlderJournalIsStalledUntilItsJobStartsItAgain() throws {
+        let restored = TaskStore(clock: clock)
+        let records = try populated().allRecords.map { record in
+            var older = record
+            for key in [TaskBinding.nameKey, TaskBinding.processKey, TaskBinding.startKey] { older.fields[key] = nil }
+            return older
+        }
+        _ = restored.restore(records)
         XCTAssertEqual(restored.task(name("bound"))?.isStalled, true)
         XCTAssertEqual(restored.task(name("bound"))?.state, .running)
         _ = try restored.setFraction(name("bound"), 0.5)

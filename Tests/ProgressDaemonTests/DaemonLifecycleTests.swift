@@ -27,6 +27,20 @@ final class DaemonLifecycleTests: DaemonTestCase {
         daemon = nil
     }
 
+    /// A second daemon on the same state directory reads nothing of it: it finds the first
+    /// one's lock, waits for the name's owner, and exits 1 naming the holder.
+    func testASecondDaemonOnTheSameStateDirectoryStandsByAndEnds() throws {
+        try startDaemon()
+        let second = try CommandResult.run(
+            BuildProducts.url(of: "progressd").path, ["--state-directory", bus.stateDirectory.path],
+            environment: bus.environment.merging(["XDG_RUNTIME_DIR": bus.runtimeDirectory.path]) { $1 })
+        XCTAssertEqual(second.status, 1)
+        XCTAssertTrue(second.errors.contains("progressd \(daemon.process.processIdentifier) holds the state directory"), second.errors)
+        XCTAssertTrue(second.errors.contains("could not own org.progressd.Progress1: another instance is running"), second.errors)
+        XCTAssertEqual(daemon.stop(), 0, "the first one still runs, and exits 0 on SIGTERM")
+        daemon = nil
+    }
+
     func testBadFlagsAreUsageErrors() throws {
         let daemon = BuildProducts.url(of: "progressd").path
         let environment = ProcessInfo.processInfo.environment

@@ -152,6 +152,20 @@ final class PackageKitFakeTests: SystemJobTestCase {
         waitFor("system/packagekit/9_b") { $0["Fraction"]?.double == 0.6 }
     }
 
+    /// System jobs are never kept in the journal: after a SIGKILL the bridge reads them again
+    /// from the system bus, bound to their service, whose departure fails them.
+    func testAJobIsReadAgainAfterARestartAndItsServiceLeavingFailsIt() throws {
+        let fake = try packagekitd()
+        transaction(fake, "/8_a", ["Role": ["u", 22], "Status": ["u", 10], "Percentage": ["u", 30], "Uid": ["u", uid]])
+        try startDaemon()
+        waitFor("system/packagekit/8_a") { $0["Fraction"]?.double == 0.3 }
+        try restartDaemon(killing: true)
+        waitFor("system/packagekit/8_a") { $0["Fraction"]?.double == 0.3 }
+        send(fake, ["op": "release"])
+        let failed = waitForState("system/packagekit/8_a", "failed")
+        XCTAssertEqual(failed?["Message"]?.string, "org.freedesktop.PackageKit left the system bus while the job ran")
+    }
+
     func testTheFlagTurnsPackageKitOff() throws {
         let fake = try packagekitd()
         try startDaemon(["--no-system-jobs-from", "packagekit"])

@@ -26,7 +26,9 @@ public final class DaemonProcess {
         if !arguments.contains("--locale-directory") { arguments += ["--locale-directory", BuildProducts.localeDirectory.path] }
         process.arguments = arguments
         // English unless a test asks otherwise, so labels are predictable.
-        process.environment = bus.environment.merging(["LC_ALL": "C.UTF-8"].merging(environment) { $1 }) { $1 }
+        // The bus's runtime directory, as an activated daemon has: its lock goes there.
+        let fixture = ["LC_ALL": "C.UTF-8", "XDG_RUNTIME_DIR": bus.runtimeDirectory.path]
+        process.environment = bus.environment.merging(fixture.merging(environment) { $1 }) { $1 }
         errorFile = bus.scratchFile("progressd-stderr")
         _ = FileManager.default.createFile(atPath: errorFile.path, contents: nil)
         process.standardError = try FileHandle(forWritingTo: errorFile)

@@ -16,6 +16,9 @@ public final class PrivateBus {
     public let isSystemBus: Bool
     /// A state directory for daemons on this bus, removed with it.
     public var stateDirectory: URL { directory.appendingPathComponent("state") }
+    /// The runtime directory (XDG_RUNTIME_DIR) of what runs on this bus: the services it
+    /// activates and the fixture's daemon (where its state directory's lock goes).
+    public var runtimeDirectory: URL { directory.appendingPathComponent("runtime") }
     private var scratchFiles = 0
 
     /// A new file name in the bus's scratch directory (removed with it): `prefix-N`.

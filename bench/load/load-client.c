@@ -6,8 +6,9 @@
  *   pipeline DEST COUNT DEPTH  SetFraction with DEPTH calls in flight
  *   noreply DEST COUNT         SetFraction without replies, then one Ping to wait for them
  *   batch DEST COUNT SIZE      UpdateMany with SIZE entries per call (COUNT updates in all)
- *   flood DEST RATE SECONDS TASKS   RATE updates a second over TASKS tasks, no replies; the
- *                              last value of every task is 1.0
+ *   flood DEST RATE SECONDS TASKS [STEP FROM]   RATE updates a second over TASKS tasks, no
+ *                              replies; each task sweeps 0 to 1 a second and ends at 1.0, or
+ *                              with STEP moves forward STEP an update from FROM (+ k % 10 / 100)
  *   start DEST COUNT [STALL]   Start COUNT tasks (t0, t1, ...), 64 in flight; with STALL,
  *                              each with that stall-seconds
  *   snapshot DEST TIMES        Snapshot(""), TIMES times; prints each call's milliseconds
@@ -486,6 +487,9 @@ int main(int argc, char **argv) {
         double rate = atof(argv[3]), seconds = atof(argv[4]);
         int objects = atoi(argv[5]);
         long total = (long) (rate * seconds);
+        /* With STEP, each task moves forward as a transfer does instead of sweeping 0 to 1
+         * each second: task k's n-th update sets FROM + k % 10 / 100 + n * STEP. */
+        double step = argc > 6 ? atof(argv[6]) : 0, from = argc > 7 ? atof(argv[7]) : 0;
         for (long i = 0; i < total - 1; i++) {
             while (now() < start + i / rate) {
                 struct timespec pause = {0, 100000};
@@ -493,7 +497,8 @@ int main(int argc, char **argv) {
             }
             char name[32];
             snprintf(name, sizeof name, "t%ld", i % objects);
-            double fraction = i >= total - objects ? 1.0 : (i % 997) / 1000.0;
+            double fraction = step > 0 ? fmin(0.99, from + (i % objects % 10) / 100.0 + (double) (i / objects) * step)
+                              : i >= total - objects ? 1.0 : (i % 997) / 1000.0;
             DBusMessage *message = set_fraction(dest, name, fraction);
             dbus_message_set_no_reply(message, TRUE);
             dbus_connection_send(bus, message, NULL);
@@ -502,7 +507,8 @@ int main(int argc, char **argv) {
         }
         char last[32];
         snprintf(last, sizeof last, "t%ld", (total - 1) % objects);
-        settle(set_fraction(dest, last, 1.0));
+        settle(set_fraction(dest, last, step > 0 ? fmin(0.99, from + ((total - 1) % objects % 10) / 100.0
+                                                             + (double) ((total - 1) / objects) * step) : 1.0));
         count = total;
     } else if (strcmp(mode, "changes") == 0) {
         /* changes DEST POLLS CHANGED: before each poll, CHANGED tasks (t0...) move; the poll's round trips. */

@@ -8,7 +8,7 @@
 
 // The pulse steps an eighth of a turn at each of the pacer's redraws (four a second): a
 // turn in two seconds, at the same pace as every other redraw.
-/* exported PULSE_STEPS, ringShape, sameLook */
+/* exported PULSE_STEPS, ringShape, sameLook, ringPixels, pixelsPerTurn */
 
 var PULSE_STEPS = 8;
 
@@ -47,10 +47,20 @@ function ringShape(ring, pulseStep = 0, animate = true) {
 function sameLook(a, b, pixelsPerTurn) {
     if (!a || !b)
         return a === b;
-    if (a.color !== b.color || a.failureMark !== b.failureMark || (a.arc === null) !== (b.arc === null))
-        return false;
-    if (a.arc === null)
-        return true;
+    return ringPixels(a, pixelsPerTurn) === ringPixels(b, pixelsPerTurn);
+}
+
+// What `shape` looks like on a ring whose arc is `pixelsPerTurn` device pixels round, as a
+// string: two shapes with the same one draw the same pixels.
+function ringPixels(shape, pixelsPerTurn) {
     const pixel = angle => Math.round(angle / TURN * pixelsPerTurn);
-    return pixel(a.arc.start) === pixel(b.arc.start) && pixel(a.arc.end) === pixel(b.arc.end);
+    const arc = shape.arc ? `${pixel(shape.arc.start)}-${pixel(shape.arc.end)}` : '';
+    return `${shape.color}/${shape.failureMark}/${arc}`;
+}
+
+// How many device pixels round the arc of a ring `size` logical pixels wide is at `scale`,
+// with the line the indicator draws (a seventh of the size, at least 2).
+function pixelsPerTurn(size, scale = 1) {
+    const line = Math.max(2, Math.round(size / 7));
+    return TURN * Math.max(1, size / 2 - line / 2 - 0.5) * scale;
 }

@@ -37,6 +37,11 @@ var TaskModel = class TaskModel {
         // Grows with every change that can change what is drawn: the view redraws only
         // when it differs from the one it drew.
         this.version = 0;
+        // Grows with every change of a task (not of the Overall alone): what is worked out
+        // from the tasks (counts, rows) is worked out again only when it moved.
+        this.tasksVersion = 0;
+        // Live top-level tasks, kept as tasks change, so that an Overall costs no walk.
+        this._live = 0;
         // The manager's Overall fraction when it is newer than the tasks' Fraction (they
         // are read only while the menu is open); null when the tasks' values are current.
         this.overallFraction = null;
@@ -61,7 +66,9 @@ var TaskModel = class TaskModel {
         this._dismissed.clear();
         this.overallFraction = null;
         this._overall = null;
+        this._live = 0;
         this.version++;
+        this.tasksVersion++;
         return true;
     }
 
@@ -75,6 +82,7 @@ var TaskModel = class TaskModel {
         if (reset) {
             changed = this._tasks.size > 0;
             this._tasks.clear();
+            this._live = 0;
             for (const name of this._dismissed) {
                 if (!(name in tasks))
                     this._dismissed.delete(name);
@@ -84,8 +92,10 @@ var TaskModel = class TaskModel {
             changed = this._remove(name) || changed;
         for (const [name, properties] of Object.entries(tasks))
             changed = this._merge(name, properties) || changed;
-        if (changed)
+        if (changed) {
             this.version++;
+            this.tasksVersion++;
+        }
         return changed;
     }
 
@@ -108,6 +118,7 @@ var TaskModel = class TaskModel {
         if (changed) {
             this._settleOverall();
             this.version++;
+            this.tasksVersion++;
         }
         return changed;
     }
@@ -118,6 +129,7 @@ var TaskModel = class TaskModel {
         if (changed) {
             this._settleOverall();
             this.version++;
+            this.tasksVersion++;
         }
         return changed;
     }
@@ -132,8 +144,10 @@ var TaskModel = class TaskModel {
                 changed = true;
             }
         }
-        if (changed)
+        if (changed) {
             this.version++;
+            this.tasksVersion++;
+        }
         return changed;
     }
 
@@ -154,7 +168,7 @@ var TaskModel = class TaskModel {
     // only leave the bar at the next redraw. Returns whether the whole percent moved.
     _settleOverall() {
         const overall = this._overall;
-        if (overall === null || (overall.active !== null && overall.active !== this._liveTopLevelCount()))
+        if (overall === null || (overall.active !== null && overall.active !== this._live))
             return false;
         this._overall = null;
         const before = this.overallFraction;
@@ -162,23 +176,23 @@ var TaskModel = class TaskModel {
         return before === null || Math.floor(before * 100 + 1e-9) !== Math.floor(overall.fraction * 100 + 1e-9);
     }
 
-    _liveTopLevelCount() {
-        let count = 0;
-        for (const task of this._tasks.values()) {
-            if (task.Parent === '' && isLive(task))
-                count++;
-        }
-        return count;
+    // Whether a task counts as a live top-level task, for the count kept in _live.
+    _counts(task) {
+        return task.Parent === '' && isLive(task);
     }
 
     _remove(name) {
         this._dismissed.delete(name);
+        const task = this._tasks.get(name);
+        if (task && this._counts(task))
+            this._live--;
         return this._tasks.delete(name);
     }
 
     _merge(name, properties) {
         let task = this._tasks.get(name);
         let changed = false;
+        const counted = task !== undefined && this._counts(task);
         if (!task) {
             task = {
                 Name: name, Title: '', State: 'running', Indeterminate: false, Fraction: 0, Label: '',
@@ -197,6 +211,7 @@ var TaskModel = class TaskModel {
         // A cleared task that starts afresh (Start on an ended name) shows again.
         if (isLive(task))
             this._dismissed.delete(name);
+        this._live += (this._counts(task) ? 1 : 0) - (counted ? 1 : 0);
         return changed;
     }
 };

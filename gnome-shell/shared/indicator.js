@@ -11,7 +11,7 @@ import * as PanelMenu from 'resource:///org/gnome/shell/ui/panelMenu.js';
 import * as PopupMenu from 'resource:///org/gnome/shell/ui/popupMenu.js';
 
 import {TaskRow} from './taskRow.js';
-import {sameLook} from './ringShape.js';
+import {sameLook, pixelsPerTurn} from './ringShape.js';
 
 // The colours come from the stylesheet (stylesheet.css) and the panel's theme: the track
 // is the panel's foreground, faint; the arc and the mark have their own properties there.
@@ -21,6 +21,8 @@ const COLOR_PROPERTIES = {
     failed: '-progressd-failure-color',
 };
 const OPAQUE_BLACK = Object.freeze({red: 0, green: 0, blue: 0, alpha: 255});
+// The ring's size in the stylesheet, for a ring not yet in the bar.
+const RING_SIZE = 16;
 
 const RingArea = GObject.registerClass(
 class RingArea extends St.DrawingArea {
@@ -29,14 +31,21 @@ class RingArea extends St.DrawingArea {
         this._shape = null;
     }
 
-    // A new frame only when the arc moves a pixel (every repaint is a frame of the whole
-    // compositor); the shape drawn stays the one painted until then.
+    // A new frame only when the arc moves a device pixel (every repaint is a frame of the
+    // whole compositor); the shape drawn stays the one painted until then.
     setShape(shape) {
-        const width = Math.min(this.width, this.height);
-        if (width > 0 && sameLook(this._shape, shape, 2 * Math.PI * this._radius(width)))
+        if (this.width > 0 && sameLook(this._shape, shape, this.pixelsPerTurn()))
             return;
         this._shape = shape;
         this.queue_repaint();
+    }
+
+    // The arc's length round in device pixels, at the size laid out (the stylesheet's until
+    // then) and the monitor's scale (a number from GNOME 3.38 on).
+    pixelsPerTurn() {
+        const size = Math.min(this.width, this.height);
+        const scale = this.get_resource_scale();
+        return pixelsPerTurn(size > 0 ? size : RING_SIZE, typeof scale === 'number' && scale > 0 ? scale : 1);
     }
 
     _line(size) {
@@ -103,7 +112,6 @@ class ProgressIndicator extends PanelMenu.Button {
         this._words = words;
         this._ring = new RingArea();
         this.add_child(this._ring);
-        this._view = null;
         this._rows = new Map();
         this._rowSection = new PopupMenu.PopupMenuSection();
         this.menu.addMenuItem(this._rowSection);
@@ -115,28 +123,26 @@ class ProgressIndicator extends PanelMenu.Button {
         this._clear = new PopupMenu.PopupMenuItem(words.clearEnded);
         this._clear.connect('activate', () => actions.clearEnded());
         this.menu.addMenuItem(this._clear);
-        // The rows follow the tasks only while the menu is open: a closed menu costs the
-        // ring's repaint alone.
-        this.menu.connect('open-state-changed', (menu, open) => {
-            if (open)
-                this._fillRows();
-            actions.menuOpen(open);
-        });
+        // The rows follow the tasks only while the menu is open (the controller hands them
+        // over then): a closed menu costs the ring's repaint alone.
+        this.menu.connect('open-state-changed', (menu, open) => actions.menuOpen(open));
     }
 
-    show(view, shape) {
-        this._view = view;
+    // The ring's arc in device pixels, for what counts as a move worth a frame.
+    ringPixelsPerTurn() {
+        return this._ring.pixelsPerTurn();
+    }
+
+    static defaultRingPixelsPerTurn() {
+        return pixelsPerTurn(RING_SIZE);
+    }
+
+    setShape(shape) {
         this._ring.setShape(shape);
-        if (this.accessible_name !== view.summary)
-            this.accessible_name = view.summary;
-        if (this.menu.isOpen)
-            this._fillRows();
     }
 
-    _fillRows() {
-        const view = this._view;
-        if (!view)
-            return;
+    // The menu's rows, from the view (taskView.describe).
+    showRows(view) {
         const names = new Set(view.rows.map(row => row.name));
         for (const [name, item] of this._rows) {
             if (!names.has(name)) {

@@ -1,9 +1,11 @@
 // Ties progressd's tasks (ProgressSource, TaskModel) to the top bar (ProgressIndicator),
-// redrawing at most four times a second and only when something that shows changed: the
-// ring when its arc moves a pixel, the summary when the whole percent moves, the rows only
-// while the menu is open (read then with Changes(since) at the same pace). The indicator is
-// in the bar only while a top-level task is live or a failure lingers. Everything it makes,
-// connects or starts it makes in its constructor and undoes in stop().
+// redrawing at most four times a second and only when something that shows changed, as
+// IndicatorPlan decides: the ring when its arc moves a pixel, the summary when the whole
+// percent moves, the rows only while the menu is open (read then with Changes(since), and
+// drawn at most once a second for progress). With the menu closed an Overall costs a
+// comparison, and no task is walked. The indicator is in the bar only while a top-level task
+// is live or a failure lingers. Everything it makes, connects or starts it makes in its
+// constructor and undoes in stop().
 
 import Gio from 'gi://Gio';
 import GLib from 'gi://GLib';
@@ -13,9 +15,10 @@ import Gettext from 'gettext';
 import * as Main from 'resource:///org/gnome/shell/ui/main.js';
 
 import {TaskModel, PROPERTIES} from './taskModel.js';
-import {describe, catalogWords, screenfulRows} from './taskView.js';
-import {ringShape, PULSE_STEPS} from './ringShape.js';
-import {RedrawPacer, INTERVAL_MS} from './redrawPacer.js';
+import {catalogWords, screenfulRows} from './taskView.js';
+import {PULSE_STEPS} from './ringShape.js';
+import {RedrawPacer, INTERVAL_MS, OPEN_INTERVAL_MS} from './redrawPacer.js';
+import {IndicatorPlan} from './indicatorPlan.js';
 import {ProgressSource} from './progressSource.js';
 import {ProgressIndicator} from './indicator.js';
 
@@ -53,12 +56,19 @@ export class ProgressController {
         this._words = localWords(extensionDir);
         this._locale = shellLocale();
         this._indicator = null;
-        this._drawn = null;
+        this._plan = new IndicatorPlan({words: this._words, locale: this._locale || undefined});
+        this._open = false;
         this._pulseStep = 0;
         this._pulseTimer = 0;
         this._pollTimer = 0;
         this._settings = St.Settings.get();
-        this._animationsChanged = this._settings.connect('notify::enable-animations', () => this._changed());
+        this._animate = this._settings.enable_animations;
+        this._animationsChanged = this._settings.connect('notify::enable-animations', () => {
+            this._animate = this._settings.enable_animations;
+            this._pacer.request();
+        });
+        // The ring's arc in device pixels, as the last redraw found it.
+        this._pixels = ProgressIndicator.defaultRingPixelsPerTurn();
         this._pacer = new RedrawPacer({
             now: () => GLib.get_monotonic_time() / 1000,
             setTimer: (ms, callback) => GLib.timeout_add(GLib.PRIORITY_DEFAULT, Math.ceil(ms), () => {
@@ -86,45 +96,46 @@ export class ProgressController {
         this._indicator?.destroy();
         this._indicator = null;
         this._model = null;
+        this._plan = null;
     }
 
     _apply(kind, args) {
+        if (kind === 'overall') {
+            // Ten a second with 100 tasks moving: a redraw only if the ring or the percent
+            // would show it.
+            this._model.applyOverall(...args);
+            if (this._plan.moves(this._model, this._pixels, this._pulseStep, this._animate))
+                this._pacer.request(this._open ? OPEN_INTERVAL_MS : INTERVAL_MS);
+            return;
+        }
         let changed;
         if (kind === 'changes')
             changed = this._model.applyChanges(...args);
-        else if (kind === 'overall')
-            changed = this._model.applyOverall(...args);
         else if (kind === 'changed')
             changed = this._model.applyChanged(...args);
         else if (kind === 'removed')
             changed = this._model.applyRemoved(...args);
         else
             changed = this._model.clear();
+        // A Changes reply is the open menu's progress; Changed and Removed are state changes.
         if (changed)
-            this._changed();
-    }
-
-    _changed() {
-        this._drawn = null;
-        this._pacer.request();
+            this._pacer.request(kind === 'changes' && this._open ? OPEN_INTERVAL_MS : INTERVAL_MS);
     }
 
     _redraw() {
-        const animate = this._settings.enable_animations;
-        const key = `${this._model.version}/${this._pulseStep}/${animate}`;
-        if (key === this._drawn)
-            return;
-        this._drawn = key;
         const monitor = Main.layoutManager.primaryMonitor;
-        const view = describe(this._model.topLevel(), {
+        this._pixels = this._indicator?.ringPixelsPerTurn() ?? ProgressIndicator.defaultRingPixelsPerTurn();
+        const plan = this._plan.plan(this._model, {
+            open: this._open,
             maxRows: screenfulRows(monitor ? monitor.height : 800),
-            words: this._words,
-            locale: this._locale || undefined,
-            overall: this._model.overallFraction,
+            pixelsPerTurn: this._pixels,
+            pulseStep: this._pulseStep,
+            animate: this._animate,
         });
-        if (!view.visible) {
+        if (!plan.visible) {
             this._stopPulse();
             this._stopPolling();
+            this._open = false;
             this._indicator?.destroy();
             this._indicator = null;
             return;
@@ -134,18 +145,33 @@ export class ProgressController {
                 request: (method, name) => this._source.request(method, name),
                 clearEnded: () => {
                     if (this._model.dismissEnded())
-                        this._changed();
+                        this._pacer.request();
                 },
-                menuOpen: open => open ? this._startPolling() : this._stopPolling(),
+                menuOpen: open => this._menuOpen(open),
             }, this._words);
             Main.panel.addToStatusArea('progressd', this._indicator);
         }
-        const shape = ringShape(view.ring, this._pulseStep, animate);
-        this._indicator.show(view, shape);
-        if (shape.pulsing)
+        if (plan.shape)
+            this._indicator.setShape(plan.shape);
+        if (plan.summary !== null)
+            this._indicator.accessible_name = plan.summary;
+        if (plan.view)
+            this._indicator.showRows(plan.view);
+        if (plan.pulsing)
             this._startPulse();
         else
             this._stopPulse();
+    }
+
+    _menuOpen(open) {
+        this._open = open;
+        if (open) {
+            // The rows from what is known now, then from what Changes brings.
+            this._redraw();
+            this._startPolling();
+        } else {
+            this._stopPolling();
+        }
     }
 
     // While every live task is indeterminate and animations are on, the ring's quarter arc
@@ -161,12 +187,12 @@ export class ProgressController {
     }
 
     // While the menu is open its rows follow the tasks: what changed since the last read,
-    // at the pacer's pace (a read waits for the one before it). Closed, nothing is read.
+    // at the open menu's pace (a read waits for the one before it). Closed, nothing is read.
     _startPolling() {
         this._source.poll();
         if (this._pollTimer)
             return;
-        this._pollTimer = GLib.timeout_add(GLib.PRIORITY_DEFAULT, INTERVAL_MS, () => {
+        this._pollTimer = GLib.timeout_add(GLib.PRIORITY_DEFAULT, OPEN_INTERVAL_MS, () => {
             this._source.poll();
             return GLib.SOURCE_CONTINUE;
         });

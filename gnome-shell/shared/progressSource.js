@@ -146,10 +146,14 @@ export class ProgressSource {
         });
     }
 
+    // Ten a second while tasks move: only the two values the ring takes are unpacked.
     _managerChanged(parameters) {
-        const [, changed] = parameters.deepUnpack();
-        if (changed.Overall)
-            this._onChanges('overall', changed.Overall.recursiveUnpack());
+        const overall = parameters.get_child_value(1).lookup_value('Overall', null);
+        if (!overall)
+            return;
+        const fraction = overall.lookup_value('fraction', null);
+        const active = overall.lookup_value('active', null);
+        this._onChanges('overall', {fraction: fraction?.get_double(), active: active?.get_uint64()});
     }
 
     _received(path, member, parameters) {

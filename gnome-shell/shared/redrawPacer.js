@@ -4,6 +4,9 @@
 // all. The clock and the timer come in as functions (GLib's in the shell, a fake in tests).
 
 export const INTERVAL_MS = 250;
+// While the menu is open its rows move with every task: a redraw a second at most for
+// progress (state changes keep INTERVAL_MS), since each one is a frame of the whole stage.
+export const OPEN_INTERVAL_MS = 1000;
 
 export class RedrawPacer {
     // now(): milliseconds, monotonic; setTimer(ms, callback) -> id; clearTimer(id);
@@ -16,6 +19,7 @@ export class RedrawPacer {
         this._interval = intervalMs;
         this._last = null;
         this._timer = null;
+        this._due = null;
     }
 
     get pending() {
@@ -23,14 +27,21 @@ export class RedrawPacer {
     }
 
     // Something changed: redraw now if the last redraw is an interval old, else once then.
-    request() {
-        if (this._timer !== null)
-            return;
-        const wait = this._last === null ? 0 : this._last + this._interval - this._now();
+    // `intervalMs`, at least the pacer's own: a longer one for what may wait (progress rows
+    // while the menu is open); a request with a shorter one brings a later redraw forward.
+    request(intervalMs = this._interval) {
+        const due = this._last === null ? this._now() : this._last + Math.max(intervalMs, this._interval);
+        if (this._timer !== null) {
+            if (due >= this._due)
+                return;
+            this.cancel();
+        }
+        const wait = due - this._now();
         if (wait <= 0) {
             this._fire();
             return;
         }
+        this._due = due;
         this._timer = this._setTimer(wait, () => {
             this._timer = null;
             this._fire();

@@ -32,6 +32,11 @@ export class TaskModel {
         // Grows with every change that can change what is drawn: the view redraws only
         // when it differs from the one it drew.
         this.version = 0;
+        // Grows with every change of a task (not of the Overall alone): what is worked out
+        // from the tasks (counts, rows) is worked out again only when it moved.
+        this.tasksVersion = 0;
+        // Live top-level tasks, kept as tasks change, so that an Overall costs no walk.
+        this._live = 0;
         // The manager's Overall fraction when it is newer than the tasks' Fraction (they
         // are read only while the menu is open); null when the tasks' values are current.
         this.overallFraction = null;
@@ -56,7 +61,9 @@ export class TaskModel {
         this._dismissed.clear();
         this.overallFraction = null;
         this._overall = null;
+        this._live = 0;
         this.version++;
+        this.tasksVersion++;
         return true;
     }
 
@@ -70,6 +77,7 @@ export class TaskModel {
         if (reset) {
             changed = this._tasks.size > 0;
             this._tasks.clear();
+            this._live = 0;
             for (const name of this._dismissed) {
                 if (!(name in tasks))
                     this._dismissed.delete(name);
@@ -79,8 +87,10 @@ export class TaskModel {
             changed = this._remove(name) || changed;
         for (const [name, properties] of Object.entries(tasks))
             changed = this._merge(name, properties) || changed;
-        if (changed)
+        if (changed) {
             this.version++;
+            this.tasksVersion++;
+        }
         return changed;
     }
 
@@ -103,6 +113,7 @@ export class TaskModel {
         if (changed) {
             this._settleOverall();
             this.version++;
+            this.tasksVersion++;
         }
         return changed;
     }
@@ -113,6 +124,7 @@ export class TaskModel {
         if (changed) {
             this._settleOverall();
             this.version++;
+            this.tasksVersion++;
         }
         return changed;
     }
@@ -127,8 +139,10 @@ export class TaskModel {
                 changed = true;
             }
         }
-        if (changed)
+        if (changed) {
             this.version++;
+            this.tasksVersion++;
+        }
         return changed;
     }
 
@@ -149,7 +163,7 @@ export class TaskModel {
     // only leave the bar at the next redraw. Returns whether the whole percent moved.
     _settleOverall() {
         const overall = this._overall;
-        if (overall === null || (overall.active !== null && overall.active !== this._liveTopLevelCount()))
+        if (overall === null || (overall.active !== null && overall.active !== this._live))
             return false;
         this._overall = null;
         const before = this.overallFraction;
@@ -157,23 +171,23 @@ export class TaskModel {
         return before === null || Math.floor(before * 100 + 1e-9) !== Math.floor(overall.fraction * 100 + 1e-9);
     }
 
-    _liveTopLevelCount() {
-        let count = 0;
-        for (const task of this._tasks.values()) {
-            if (task.Parent === '' && isLive(task))
-                count++;
-        }
-        return count;
+    // Whether a task counts as a live top-level task, for the count kept in _live.
+    _counts(task) {
+        return task.Parent === '' && isLive(task);
     }
 
     _remove(name) {
         this._dismissed.delete(name);
+        const task = this._tasks.get(name);
+        if (task && this._counts(task))
+            this._live--;
         return this._tasks.delete(name);
     }
 
     _merge(name, properties) {
         let task = this._tasks.get(name);
         let changed = false;
+        const counted = task !== undefined && this._counts(task);
         if (!task) {
             task = {
                 Name: name, Title: '', State: 'running', Indeterminate: false, Fraction: 0, Label: '',
@@ -192,6 +206,7 @@ export class TaskModel {
         // A cleared task that starts afresh (Start on an ended name) shows again.
         if (isLive(task))
             this._dismissed.delete(name);
+        this._live += (this._counts(task) ? 1 : 0) - (counted ? 1 : 0);
         return changed;
     }
 }

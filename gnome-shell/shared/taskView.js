@@ -20,11 +20,22 @@ export function isolated(text) {
     return mayReorder(text) ? `${FSI}${text}${PDI}` : text;
 }
 
-// The whole percent, rounded down as progressd's Label is (only a finished task reads
-// 100 %), in the locale's own format ("42%", "42 %", "%42").
+// The whole percent, rounded down as progressd's Label is (only a finished task reads 100 %).
+export function wholePercent(fraction) {
+    return Math.floor(Math.max(0, Math.min(1, fraction)) * 100 + 1e-9);
+}
+
+// One formatter a locale: making an Intl.NumberFormat costs far more than formatting with it.
+const percentFormats = new Map();
+
+// The whole percent in the locale's own format ("42%", "42 %", "%42").
 export function formatPercent(fraction, locale) {
-    const whole = Math.floor(Math.max(0, Math.min(1, fraction)) * 100 + 1e-9);
-    return new Intl.NumberFormat(locale, {style: 'percent', maximumFractionDigits: 0}).format(whole / 100);
+    let format = percentFormats.get(locale);
+    if (!format) {
+        format = new Intl.NumberFormat(locale, {style: 'percent', maximumFractionDigits: 0});
+        percentFormats.set(locale, format);
+    }
+    return format.format(wholePercent(fraction) / 100);
 }
 
 // English, for tests and for a shell without progressd's catalog: the entry point passes
@@ -134,45 +145,74 @@ function describeRow(task, words, locale) {
     };
 }
 
-// Everything drawn, from the model's top-level tasks. `maxRows`: a screenful; `overall`:
-// the manager's Overall fraction when it is newer than the tasks' (null: compute it).
-export function describe(tasks, {maxRows = 8, words = englishWords, locale = undefined, overall = null} = {}) {
-    const live = tasks.filter(task => LIVE.has(task.State));
-    const failed = tasks.filter(task => task.State === 'failed');
+// The ring from the top-level tasks, with the counts the summary names: the one walk over
+// the tasks that the indicator needs while its menu is closed, made again only when a task
+// changed (an Overall alone changes the fraction: see withFraction).
+export function describeRing(tasks) {
+    let live = 0;
+    let failures = 0;
+    let paused = 0;
+    let indeterminate = 0;
+    let stalled = false;
     // As progressd's Overall: the weighted mean of the live determinate tasks' fractions.
     let weighted = 0;
     let weights = 0;
-    for (const task of live) {
-        if (task.Indeterminate)
+    for (const task of tasks) {
+        if (task.State === 'failed')
+            failures++;
+        if (!LIVE.has(task.State))
             continue;
+        live++;
+        paused += task.State === 'paused' ? 1 : 0;
+        stalled ||= task.Stalled;
+        if (task.Indeterminate) {
+            indeterminate++;
+            continue;
+        }
         weighted += task.Weight * task.Fraction;
         weights += task.Weight;
     }
-    const fraction = overall !== null ? overall : weights > 0 ? weighted / weights : 0;
-    const indeterminate = live.length > 0 && live.every(task => task.Indeterminate);
-    const ring = {
-        fraction,
-        indeterminate,
-        failed: failed.length > 0,
-        paused: live.length > 0 && live.every(task => task.State === 'paused'),
-        stalled: live.some(task => task.Stalled),
-        live: live.length,
+    return {
+        fraction: weights > 0 ? weighted / weights : 0,
+        indeterminate: live > 0 && indeterminate === live,
+        failed: failures > 0,
+        failures,
+        paused: live > 0 && paused === live,
+        stalled,
+        live,
     };
+}
+
+// The ring with the manager's Overall fraction when it is newer than the tasks' (null: the
+// tasks' own).
+export function withFraction(ring, overall) {
+    return overall === null ? ring : {...ring, fraction: overall};
+}
+
+// The indicator's accessible name: "2 jobs, 42 %", "1 job failed".
+export function summaryText(ring, words = englishWords, locale = undefined) {
     const pieces = [];
-    if (live.length > 0) {
-        pieces.push(words.jobs(live.length));
-        pieces.push(indeterminate ? words.inProgress : formatPercent(fraction, locale));
-        if (failed.length > 0)
-            pieces.push(words.failed(failed.length));
-    } else if (failed.length > 0) {
-        pieces.push(words.jobsFailed(failed.length));
+    if (ring.live > 0) {
+        pieces.push(words.jobs(ring.live));
+        pieces.push(ring.indeterminate ? words.inProgress : formatPercent(ring.fraction, locale));
+        if (ring.failures > 0)
+            pieces.push(words.failed(ring.failures));
+    } else if (ring.failures > 0) {
+        pieces.push(words.jobsFailed(ring.failures));
     }
+    return pieces.join(', ');
+}
+
+// Everything drawn, from the model's top-level tasks. `maxRows`: a screenful; `overall`:
+// the manager's Overall fraction when it is newer than the tasks' (null: compute it).
+export function describe(tasks, {maxRows = 8, words = englishWords, locale = undefined, overall = null} = {}) {
+    const ring = withFraction(describeRing(tasks), overall);
     const sorted = tasks.slice().sort(byRecency);
     const shown = sorted.slice(0, maxRows);
     return {
-        visible: live.length > 0 || failed.length > 0,
+        visible: ring.live > 0 || ring.failed,
         ring,
-        summary: pieces.join(', '),
+        summary: summaryText(ring, words, locale),
         rows: shown.map(task => describeRow(task, words, locale)),
         more: sorted.length - shown.length,
         moreText: sorted.length > shown.length ? words.more(sorted.length - shown.length) : '',

@@ -91,4 +91,19 @@ export const tests = {
         state.advance(1000);
         equal(state.redraws.length, 1, 'redraws');
     },
+
+    'a longer interval makes progress wait; a state change brings the redraw forward'() {
+        const {pacer, state} = harness();
+        pacer.request();
+        pacer.request(1000);
+        state.advance(500);
+        equal(state.redraws.length, 1, 'the progress waits for its second');
+        pacer.request();
+        equal(state.redraws.length, 2, 'a state change after 250 ms draws at once, with the progress');
+        pacer.request(1000);
+        state.advance(999);
+        equal(state.redraws.length, 2, 'the next progress waits a second');
+        state.advance(1);
+        equal(state.redraws.length, 3, 'and is drawn then');
+    },
 };

@@ -1,5 +1,5 @@
 // make test's gjs step: the extension's modules that run without GNOME Shell (model, view,
-// ring, pacer), tested twice: as the ES modules in gnome-shell/shared/ that GNOME 45 and
+// ring, pacer, plan), tested twice: as the ES modules in gnome-shell/shared/ that GNOME 45 and
 // later load, and as the 43/44 scripts scripts/shell-extension.py writes from them into
 // gnome-shell/progressd@progressd.org/. Each *Tests.js here exports `tests`, a map of name
 // to function (a test throws to fail), and `use(modules)`, which sets the modules it tests.
@@ -15,24 +15,29 @@ import * as ringShape from '../shared/ringShape.js';
 import * as taskModel from '../shared/taskModel.js';
 import * as taskView from '../shared/taskView.js';
 import * as progressSource from '../shared/progressSource.js';
+import * as indicatorPlan from '../shared/indicatorPlan.js';
 
 import * as taskModelTests from './taskModelTests.js';
 import * as taskViewTests from './taskViewTests.js';
 import * as ringShapeTests from './ringShapeTests.js';
 import * as redrawPacerTests from './redrawPacerTests.js';
+import * as indicatorPlanTests from './indicatorPlanTests.js';
 
-const suites = {taskModelTests, taskViewTests, ringShapeTests, redrawPacerTests};
+const suites = {taskModelTests, taskViewTests, ringShapeTests, redrawPacerTests, indicatorPlanTests};
 const here = GLib.path_get_dirname(GLib.filename_from_uri(import.meta.url)[0]);
 imports.searchPath.unshift(GLib.build_filenamev([here, '..', 'progressd@progressd.org']));
+// The shell's misc/extensionUtils, for the 43/44 modules that import their siblings.
+imports.searchPath.push(GLib.build_filenamev([here, 'shell43']));
 
 const entries = {
-    'ES modules (45 and later)': {redrawPacer, ringShape, taskModel, taskView, progressSource},
+    'ES modules (45 and later)': {redrawPacer, ringShape, taskModel, taskView, progressSource, indicatorPlan},
     '43/44 scripts': {
         redrawPacer: imports.redrawPacer,
         ringShape: imports.ringShape,
         taskModel: imports.taskModel,
         taskView: imports.taskView,
         progressSource: imports.progressSource,
+        indicatorPlan: imports.indicatorPlan,
     },
 };
 

@@ -5,9 +5,10 @@
 #   upgrade-package.sh PREVIOUS.deb NEW.deb
 #
 # apt installs PREVIOUS; on a private session bus the activated daemon gets a task from
-# progressctl and one from `progressctl run`, whose command keeps running (a `caller` task, bound
-# to progressctl's connection); apt installs NEW over it; the old daemon is stopped as systemd
-# stops a unit (SIGTERM), and the next call starts the new one. Then `apt-get purge`.
+# progressctl and two from `progressctl run`, whose commands keep running (`caller` tasks, bound
+# to progressctl's connections); apt installs NEW over it, and nobody restarts the daemon: it
+# notices its program was replaced and runs the new one in its own process, with the tasks
+# and their bindings (a job killed afterwards fails its task). Then `apt-get purge`.
 # Prints what the test compares, one "key: value" a line; stops at the first thing that fails.
 set -eu
 export PATH=/usr/sbin:/usr/bin:/sbin:/bin DEBIAN_FRONTEND=noninteractive
@@ -45,20 +46,28 @@ if [ "${1:-}" = "--on-bus" ]; then
     progressctl run job -- sh -c "echo 10%; read x <'$work/step'; echo 50%; read x <'$work/end'; echo done" \
         >"$work/job.log" 2>&1 &
     job=$!
-    wait_for '[ "$(task job)" = "running 10%" ]'
+    progressctl run doomed -- sh -c "echo 20%; exec sleep 60" >/dev/null 2>&1 &
+    doomed=$!
+    wait_for '[ "$(task job)" = "running 10%" ] && [ "$(task doomed)" = "running 20%" ]'
     old=$(daemon_pid)
     echo "before: $(manager --method org.freedesktop.DBus.Properties.Get org.progressd.Progress1.Manager Version)"
     echo "before-tasks: $(task backup) / $(task job)"
 
     apt_get install "$new"
-    echo "old-daemon-after-upgrade: $(readlink "/proc/$old/exe")"
-    kill -TERM "$old"
-    wait_for '[ ! -e "/proc/$old" ]'
-    # The first call after it starts the new daemon, by D-Bus activation.
+    installed=$(date +%s%N)
+    version=$(dpkg-query --showformat '${Version}' --show progressd)
+    # Nobody restarts it: within seconds the running daemon answers with the new version.
+    wait_for '[ "$(manager --method org.freedesktop.DBus.Properties.Get org.progressd.Progress1.Manager Version)" = "(<'"'$version'"'>,)" ]'
+    echo "milliseconds-to-new-version: $((($(date +%s%N) - installed) / 1000000))"
     echo "after: $(manager --method org.freedesktop.DBus.Properties.Get org.progressd.Progress1.Manager Version)"
     echo "new-daemon: $(readlink "/proc/$(daemon_pid)/exe")"
+    echo "same-process: $([ "$(daemon_pid)" = "$old" ] && echo yes || echo "no: $old, then $(daemon_pid)")"
     echo "after-tasks: $(task backup) / $(task job)"
     echo "after-backup-title: $(progressctl get backup | sed -n 's/^Title *//p')"
+    # Bindings came across: a job killed now fails its task at once.
+    kill -KILL $(pgrep -P "$doomed" 2>/dev/null) "$doomed"
+    wait_for '[ "$(task doomed | cut -d" " -f1)" = failed ]'
+    echo "doomed-after-kill: $(task doomed)"
     # The job goes on after the restart: its next report and its end reach the new daemon.
     echo go >"$work/step"
     wait_for '[ "$(task job | cut -d" " -f2)" = 50% ]'
