@@ -4,7 +4,7 @@ private bus, driven by the same libdbus load client (bench/load). Every figure i
 median of several runs, printed beside the reference's and as a ratio.
 
 Usage: run-bench.py BUILD_DIR [--quick] [--accessibility-only] [--only=GROUP,...]
-GROUP is a rows_for_GROUP below (calls, sandboxed_caller, fairness, paging, big_reads, gnome_shell, ...).
+GROUP is a rows_for_GROUP below (calls, sandboxed_caller, fairness, paging, big_reads, read_turns, gnome_shell, ...).
 BUILD_DIR holds progressd (release), reference-server and load-client."""
 
 import ctypes
@@ -310,6 +310,77 @@ def rows_for_big_reads(bus):
     rows.append(("Snapshot of 100,000 tasks refused (LimitExceeded), ms, vs a quiet Get(TaskCount)",
                  refused, figure(quiet, "get", median), "lower", "(O(1), was ~2,000 ms)"))
     return rows
+
+
+def rows_for_read_turns(bus):
+    """Large reads side by side, in the issue's case of 41,000 tasks: a Snapshot while another
+    process calls List every 50 ms and a third Get(TaskCount) every 10 ms, against the same
+    Snapshot and List alone; and a Snapshot while another process walks every page back to
+    back, against each alone. Quiet and busy rounds take turns. The pollers' figures are each
+    call's round trip while the Snapshot is read, pooled over the rounds."""
+    tasks = 41000
+    server = Server(bus, "progressd")
+
+    def client(*arguments):
+        return subprocess.Popen([os.path.join(BUILD, "load-client"), *map(str, arguments)], env=bus.env,
+                                stdout=subprocess.PIPE, text=True, preexec_fn=die_with_parent)
+
+    def read(kind):
+        return load_lines(bus, "read", server.name, kind, 1)["read_ms"][0]
+
+    def values(process, key):
+        out, _ = process.communicate()
+        return [float(x) for x in out.split(key + "=")[1].split()] if key + "=" in out else []
+
+    try:
+        load(bus, "start", server.name, tasks, QUIET_STALL_SECONDS)
+        time.sleep(1.5)
+        quiet = {"snapshot": [], "list": [], "pages": []}
+        beside_polls, beside_pages, pages_beside = [], [], []
+        lists, gets = [], []
+        for round_number in range(REPEATS):
+            for busy in in_turns([False, True], round_number):
+                if not busy:
+                    for kind in quiet:
+                        quiet[kind].append(read(kind))
+                    continue
+                pollers = [client("probe", server.name, 600, "list", 50), client("probe", server.name, 600, "get", 10)]
+                time.sleep(0.5)
+                beside_polls.append(read("snapshot"))
+                time.sleep(0.2)
+                for process in pollers:
+                    process.terminate()
+                lists += values(pollers[0], "probe_ms")
+                gets += values(pollers[1], "probe_ms")
+                walker = client("read", server.name, "pages", 1000)
+                time.sleep(0.5)
+                beside_pages.append(read("snapshot"))
+                walker.terminate()
+                walker = client("read", server.name, "pages", 1)
+                time.sleep(0.2)
+                snapshot = client("read", server.name, "snapshot", 1000)
+                pages_beside.append(values(walker, "read_ms")[0])
+                snapshot.terminate()
+                snapshot.wait()
+    finally:
+        server.stop()
+
+    def p99(values):
+        values = sorted(values)
+        return values[min(len(values) - 1, int(round(0.99 * (len(values) - 1))))]
+
+    return [(f"Snapshot of {tasks:,} tasks, ms, while another process calls List every 50 ms and a third Get every "
+             "10 ms vs alone (rounds in turns)", median(beside_polls), median(quiet["snapshot"]), "lower", "<= 2x"),
+            (f"  the poller's List of {tasks:,} names meanwhile, ms: 99th percentile vs alone", p99(lists),
+             median(quiet["list"]), "lower", "< 100 ms"),
+            ("  the same, worst", max(lists), median(quiet["list"]), "lower", "(was 2,000 ms)"),
+            ("  Get(TaskCount) from the third process meanwhile, ms: 99th percentile vs median", p99(gets),
+             median(gets), "lower", "< 100 ms"),
+            ("  the same, worst", max(gets), median(gets), "lower", "report"),
+            (f"Snapshot of {tasks:,} tasks, ms, while another process reads every page back to back vs alone",
+             median(beside_pages), median(quiet["snapshot"]), "lower", "<= 2x"),
+            ("  that process's walk of every page (1,000 a page), ms, while Snapshots are read back to back vs alone",
+             median(pages_beside), median(quiet["pages"]), "lower", "<= 2x")]
 
 
 def allocator_variants():
@@ -847,7 +918,7 @@ def main():
     bus = Bus()
     try:
         rows = (rows_for_calls(bus) + rows_for_sandboxed_caller(bus) + rows_for_fairness(bus) + rows_for_paging(bus)
-                + rows_for_big_reads(bus)
+                + rows_for_big_reads(bus) + rows_for_read_turns(bus)
                 + rows_for_flood(bus) + rows_for_memory(bus) + rows_for_snapshot_and_start(bus)
                 + rows_for_polling(bus) + rows_for_durable_starts(bus) + rows_for_allocator(bus))
     finally:

@@ -20,6 +20,14 @@ import ProgressModel
 /// caller's later calls wait behind it, and each step is a call's worth of the caller's
 /// share, so other callers' calls run between the steps.
 ///
+/// What a caller runs in the rotation past its share (a step that ends in GDBus converting a
+/// large reply, whole) is its debt: it sits out rounds, each worth one share, until the
+/// others waiting have had as long, and the time it spends out of the rotation repays it
+/// too. A caller that left the rotation less than `betweenCallsMicros` ago counts as waiting
+/// (it may be between two calls, as a reader of pages is); once none is, the debts go. So
+/// two large readers share the main loop evenly even when one's replies are converted in
+/// pieces far longer than a share, and a reader alone never waits on its own debt.
+///
 /// The order of one caller's calls never changes (a call waits whenever one of its caller's
 /// is waiting), so neither does the order of one connection's: they are the same caller.
 /// A call from a caller within its share, with nothing of its own waiting, runs at once
@@ -51,6 +59,10 @@ final class FairCallQueue {
         fileprivate var inRotation = false
         /// The rest of a call that goes on in steps, ahead of the waiting calls.
         fileprivate var step: (() -> Step)?
+        /// What it may run in its next turn in the rotation (at most a share; below zero, the
+        /// rounds it sits out), and when it last left the rotation.
+        fileprivate var credit: Int64 = 0
+        fileprivate var leftRotation: Int64 = 0
 
         init(key: ChargeKey) { self.key = key }
 
@@ -75,6 +87,11 @@ final class FairCallQueue {
     private var callersThisWindow = 0
     private var callersLastWindow = 0
     private lazy var server = MainLoopTimer(clock: clock) { [unowned self] in serveRotation() }
+    /// The caller that last ran in the rotation, and when: one that left it a moment ago may be
+    /// between two calls (a bus round trip, longer on a loaded machine), still waiting.
+    private weak var lastServed: Turn?
+    private var lastServedAt: Int64 = 0
+    static let betweenCallsMicros: Int64 = 50_000
     /// The caller whose call is running, for `continueCall`.
     private var running: Turn?
 
@@ -130,9 +147,16 @@ final class FairCallQueue {
     private func enterRotation(_ turn: Turn) {
         if !turn.inRotation {
             turn.inRotation = true
+            // The time out of the rotation was others' to use: it repays a debt.
+            turn.credit = min(shareMicros, turn.credit + (clock.monotonicMicros - turn.leftRotation))
             rotation.append(turn)
         }
         server.arm(at: 0)
+    }
+
+    private func leaveRotation(_ turn: Turn, at now: Int64) {
+        turn.inRotation = false
+        turn.leftRotation = now
     }
 
     /// Queues `call` behind its caller's waiting calls, to run in the rotation.
@@ -156,16 +180,23 @@ final class FairCallQueue {
         }
     }
 
-    /// One round: each waiting caller in turn runs its calls for up to one share; then the
-    /// main loop takes in what has arrived, and the next round follows.
+    /// One round: each waiting caller in turn runs its calls for up to one share, less its
+    /// debt; then the main loop takes in what has arrived, and the next round follows.
     private func serveRotation() {
         let round = rotation
         rotation.removeAll(keepingCapacity: true)
+        var served = false
         for turn in round {
+            turn.credit = min(shareMicros, turn.credit + shareMicros)
+            guard turn.credit > 0 else {
+                rotation.append(turn)
+                continue
+            }
+            served = true
             let start = clock.monotonicMicros
             var now = start
             var parked = false
-            while turn.hasWaiting && now - start < shareMicros {
+            while turn.hasWaiting && now - start < turn.credit {
                 running = turn
                 defer { running = nil }
                 if let step = turn.step {
@@ -186,16 +217,29 @@ final class FairCallQueue {
             }
             startWindow(ifDueAt: now, for: turn)
             turn.usedMicros += now - start
+            turn.credit -= now - start
+            lastServed = turn
+            lastServedAt = now
             if parked {
-                turn.inRotation = false
+                leaveRotation(turn, at: now)
             } else if turn.hasWaiting {
                 rotation.append(turn)
             } else {
                 turn.waiting.removeAll(keepingCapacity: turn.waiting.count <= 64)
                 turn.next = 0
-                turn.inRotation = false
+                leaveRotation(turn, at: now)
                 forgetIfDone(turn)
             }
+        }
+        // Every caller waiting sits out. They wait for the caller that ran last if it left the
+        // rotation a moment ago (it may be between two calls); else none owes the others
+        // anything, and the rounds they would sit out together are skipped.
+        if !served, let most = rotation.map(\.credit).max() {
+            let resumeAt = lastServedAt + Self.betweenCallsMicros
+            if let last = lastServed, !last.inRotation, clock.monotonicMicros < resumeAt {
+                return server.arm(at: resumeAt)
+            }
+            for turn in rotation { turn.credit += shareMicros - most }
         }
         if !rotation.isEmpty { server.arm(at: 0) }
     }

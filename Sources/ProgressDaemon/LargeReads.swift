@@ -10,31 +10,43 @@ import ProgressModel
 ///   task takes at least `leastBytes(of:)` besides, from the keys and the types of its
 ///   properties. So a refusal costs the same among 100,000 tasks as among ten. A read the
 ///   bound lets through is still bounded as it is written (`SlicedReply`).
-/// - **In slices.** A reply is written `sliceTasks` tasks at a time. The first slice is written
-///   in the call itself, so a small read is answered as before; a larger one goes on as steps
-///   of its caller's call (`FairCallQueue.continueCall`): its caller's later calls wait for
-///   its reply, and between the steps the main loop serves everyone else.
-/// - **One at a time.** Only one reply of more than a slice is being written at once, so the
-///   memory held for replies being written stays one reply's (`Limits.maxReplyBytes`); the
-///   others wait after their first slice, each in its caller's turn, in the order they came.
+/// - **In slices, in turns.** A reply is written `sliceTasks` tasks at a time. The first slice
+///   is written in the call itself, so a small read is answered as before; a larger one goes
+///   on as steps of its caller's call (`FairCallQueue.continueCall`): its caller's later calls
+///   wait for its reply, and the steps take their caller's turns in the rotation, beside
+///   every other caller's calls and large reads. So several large reads of several callers
+///   are written side by side, a share of the main loop each in every round: none waits for
+///   another to be whole, and none can be passed over by a stream of others.
+/// - **Bounded room.** The replies being written past their first slice reserve their room
+///   (`SlicedReply.capacity`, at most `Limits.maxReplyBytes` each) from `maxWritingBytes`,
+///   twice the largest reply: a read that finds no room waits after its first slice, parked in
+///   its caller's turn, and reads get their room in the order they came, so a large one is
+///   never passed over by a stream of smaller ones.
 /// - **Signals first.** Held signals go out before a reply written over several passes of the
 ///   main loop, as they do before the first slice, since its tasks may have changed meanwhile.
 /// - **In order.** A reply leaves after those of the calls before it that wait for their
 ///   sync (`ChangeStream.replyInOrder`).
+/// - **What stays whole.** GDBus converts each reply to the wire format as it sends it, under
+///   its connection's lock (a Snapshot of 41,000 tasks: about a second); nothing else reaches
+///   the main loop meanwhile, so that conversion bounds how long another caller may wait. It
+///   runs in the reply's last step, so the rotation charges it to the reader's turn.
 final class LargeReads {
     /// Tasks a slice writes: a fraction of a caller's share of the main loop (`FairCallQueue`).
     static let defaultSliceTasks = 128
     var sliceTasks = LargeReads.defaultSliceTasks
     private unowned let context: DaemonContext
-    /// The reply of more than a slice being written, and the callers whose replies wait for it.
-    private var writing: SlicedReply?
-    private var waiting: [FairCallQueue.Turn] = []
+    /// Bytes reserved by the replies being written past their first slice, and their bound.
+    private var writingBytes = 0
+    let maxWritingBytes: Int
+    /// Reads waiting for room, in the order they came, each parked in its caller's turn.
+    private var waitingForRoom: [(reply: SlicedReply, turn: FairCallQueue.Turn)] = []
     /// The least bytes of each property's value on the bus, by its type; learned from the
     /// first task read (a property's type never changes).
     private var leastValueBytes: [Int]?
 
     init(context: DaemonContext) {
         self.context = context
+        maxWritingBytes = 2 * context.limits.maxReplyBytes
     }
 
     // MARK: Refusals
@@ -105,39 +117,49 @@ final class LargeReads {
     /// the replies of the caller's calls before it that wait for their sync.
     func write(_ reply: SlicedReply, reading scope: ReadScope, then answer: @escaping (SlicedReply) -> Void) {
         let finish = { [stream = context.stream] (reply: SlicedReply) in stream.replyInOrder { answer(reply) } }
-        // A small read (a poll, a short page) is answered at once, even while a large one is written.
+        // A small read (a poll, a short page) is answered at once, even while large ones are written.
         if context.read(scope, { reply.writeSlice(of: sliceTasks, from: $0) }) { return finish(reply) }
-        var turn: FairCallQueue.Turn?
-        turn = context.identities.continueCall { [unowned self] in step(reply, scope, turn!, finish) }
-        guard turn != nil else {
+        guard let turn = context.identities.continueCall({ [unowned self] in step(reply, scope, finish) }) else {
             // Not in a caller's turn: nothing could wait behind it, so it is written now.
             reply.reserveAll()
             context.read(scope) { tasks in while !reply.writeSlice(of: .max, from: tasks) {} }
             return finish(reply)
         }
-        if writing == nil { take(reply) }
+        if waitingForRoom.isEmpty && hasRoom(for: reply) {
+            reserve(reply)
+        } else {
+            waitingForRoom.append((reply, turn))
+        }
     }
 
-    private func take(_ reply: SlicedReply) {
-        writing = reply
+    private func hasRoom(for reply: SlicedReply) -> Bool {
+        writingBytes == 0 || writingBytes + reply.capacity <= maxWritingBytes
+    }
+
+    private func reserve(_ reply: SlicedReply) {
+        writingBytes += reply.capacity
         reply.reserveAll()
     }
 
-    private func step(
-        _ reply: SlicedReply, _ scope: ReadScope, _ turn: FairCallQueue.Turn, _ finish: (SlicedReply) -> Void
-    ) -> FairCallQueue.Step {
-        if writing == nil { take(reply) }
-        guard writing === reply else {
-            if !waiting.contains(where: { $0 === turn }) { waiting.append(turn) }
-            return .parked
-        }
+    private func step(_ reply: SlicedReply, _ scope: ReadScope, _ finish: (SlicedReply) -> Void) -> FairCallQueue.Step {
+        // Resumed once it has its room (`admitWaiting`).
+        guard reply.reserved else { return .parked }
         // Later slices apply held values; the signals of what they show are sent at the end.
         guard context.read(.tasks([]), { reply.writeSlice(of: sliceTasks, from: $0) }) else { return .more }
-        writing = nil
+        writingBytes -= reply.capacity
         // The tasks may have changed since the first slice: what outputs hold for them goes first.
         context.read(scope) { _ in }
         finish(reply)
-        if !waiting.isEmpty { context.identities.resume(waiting.removeFirst()) }
+        admitWaiting()
         return .done
+    }
+
+    /// Gives room to the reads that wait for it, in the order they came, as far as it goes.
+    private func admitWaiting() {
+        while let first = waitingForRoom.first, hasRoom(for: first.reply) {
+            waitingForRoom.removeFirst()
+            reserve(first.reply)
+            context.identities.resume(first.turn)
+        }
     }
 }

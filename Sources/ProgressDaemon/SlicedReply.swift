@@ -47,7 +47,7 @@ final class SlicedReply {
     private(set) var done = false
 
     /// The room `reserveAll` makes: for the tasks expected, up to the reply's bound.
-    private let capacity: Int
+    let capacity: Int
     static let firstCapacity = 1 << 16
 
     /// `expected` tasks size the buffer (up to `maxBytes`): at most `firstCapacity` at the
@@ -60,13 +60,17 @@ final class SlicedReply {
         if case .names(let first, _) = rows { after = first } else { after = "" }
         let perTask = switch element { case .name: 24; case .byName: 700; case .managedObject: 800 }
         capacity = min(expected.multipliedReportingOverflow(by: perTask).partialValue, maxBytes)
-        // A read that waits for another to be written holds no more than its first slice.
+        // A read that waits for room (`LargeReads`) holds no more than its first slice.
         writer = SerializedVariant(capacity: min(capacity, Self.firstCapacity))
         array = writer.openArray(alignment: element.alignment)
     }
 
+    /// Whether `reserveAll` made room for the whole reply.
+    private(set) var reserved = false
+
     /// Makes room for the whole reply, before it is written past its first slice.
     func reserveAll() {
+        reserved = true
         writer.reserveCapacity(capacity)
     }
 

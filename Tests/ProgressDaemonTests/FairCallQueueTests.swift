@@ -147,6 +147,36 @@ final class FairCallQueueTests: XCTestCase {
         XCTAssertEqual(queue.callerCount, 0)
     }
 
+    /// What a caller runs past its share in the rotation (a step that ends in a reply converted
+    /// whole) is a debt: it sits out rounds until another waiting caller has had as long.
+    func testACallerThatRanPastItsShareSitsOutUntilTheOthersHadAsLong() {
+        let queue = queueWithoutWindows()
+        let reader = queue.join(.process(1))
+        let other = queue.join(.process(2))
+        var ran: [String] = []
+        var steps = 0
+        // The other caller has used its share: its next calls wait in the rotation.
+        queue.run(other, ClientID(":1.2")) { [clock] _ in clock.monotonicMicros += 2_000 }
+        queue.run(reader, ClientID(":1.1")) { [clock] _ in
+            XCTAssertNotNil(queue.continueCall {
+                steps += 1
+                ran.append("step\(steps)")
+                clock.monotonicMicros += steps == 1 ? 10_000 : 100  // ten shares, then a tenth of one
+                return steps == 3 ? .done : .more
+            })
+        }
+        for index in 0..<30 {
+            queue.run(other, ClientID(":1.2")) { [clock] _ in
+                ran.append("other\(index)")
+                clock.monotonicMicros += 500
+            }
+        }
+        spin { ran.count == 33 }
+        let between = (ran.firstIndex(of: "step2") ?? 0) - (ran.firstIndex(of: "step1") ?? 0) - 1
+        // Two calls a round: nine rounds sat out and the one after the long step.
+        XCTAssertEqual(between, 20, "the other caller's calls between the long step and the next: \(ran)")
+    }
+
     /// A step that parks takes its caller out of the rotation, its later calls still behind
     /// it, until it is resumed.
     func testAParkedStepWaitsForResume() {

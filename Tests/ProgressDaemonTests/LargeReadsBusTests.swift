@@ -57,6 +57,75 @@ final class LargeReadsBusTests: DaemonTestCase {
     }
 }
 
+/// Large reads of two callers are written side by side, in turns: while one process reads a
+/// Snapshot of many slices, another process's pages of two slices (large reads too) are
+/// answered one after another, and the Snapshot is answered while they go on (the reader
+/// waits for its reply).
+/// The order is the daemon's own, read from the serials of its replies, never from a clock.
+final class LargeReadTurnsBusTests: DaemonTestCase {
+    static let tasks = 5_000
+    override var daemonArguments: [String] { ["--max-tasks-per-caller", "\(Self.tasks)"] }
+
+    /// Two processes (two callers), each with its own connection: the other one reads the
+    /// first page of 200 tasks back to back until the reader has its Snapshot; the reader
+    /// reads TaskCount, then the Snapshot.
+    private static let script = """
+        import dbus, os
+        NAME, PATH = '\(BusNames.busName)', '\(BusNames.managerPath)'
+        MANAGER, PROPERTIES = '\(BusNames.managerInterface)', 'org.freedesktop.DBus.Properties'
+        def call(bus, method, *args, interface=MANAGER):
+            message = dbus.lowlevel.MethodCallMessage(NAME, PATH, interface, method)
+            if args:
+                message.append(*args)
+            return bus.send_message_with_reply_and_block(message, 120000).get_serial()
+        def connect():
+            return dbus.bus.BusConnection(os.environ['DBUS_SESSION_BUS_ADDRESS'])
+        ready_r, ready_w = os.pipe()
+        stop_r, stop_w = os.pipe()
+        child = os.fork()
+        if child == 0:
+            os.close(ready_r)
+            os.close(stop_w)
+            os.set_blocking(stop_r, False)
+            bus, pages = connect(), []
+            while True:
+                pages.append(call(bus, 'SnapshotPage', '', '', dbus.UInt32(200)))
+                if len(pages) == 1:
+                    os.write(ready_w, b'r')
+                try:
+                    if os.read(stop_r, 1) == b'':
+                        break
+                except BlockingIOError:
+                    pass
+            print('pages', *pages, flush=True)
+            os._exit(0)
+        os.close(ready_w)
+        os.close(stop_r)
+        os.read(ready_r, 1)
+        bus = connect()
+        before = call(bus, 'Get', MANAGER, 'TaskCount', interface=PROPERTIES)
+        snapshot = call(bus, 'Snapshot', '')
+        os.close(stop_w)
+        os.waitpid(child, 0)
+        print('reader', before, snapshot, flush=True)
+        """
+
+    func testAnotherCallersPagesAreAnsweredWhileASnapshotIsWritten() throws {
+        try startTasks((0..<Self.tasks).map { String(format: "task-%05d", $0) })
+        let result = try CommandResult.run("/usr/bin/python3", ["-c", Self.script], environment: bus.environment)
+        XCTAssertEqual(result.status, 0, result.errors)
+        let lines = result.output.split(separator: "\n").map { $0.split(separator: " ") }
+        let pages = try XCTUnwrap(lines.first { $0.first == "pages" }).dropFirst().compactMap { Int($0) }
+        let reader = try XCTUnwrap(lines.first { $0.first == "reader" }).dropFirst().compactMap { Int($0) }
+        XCTAssertEqual(reader.count, 2)
+        let (before, snapshot) = (reader[0], reader[1])
+        let during = pages.filter { $0 > before && $0 < snapshot }.count
+        // One read at a time answered at most the page in hand when the Snapshot came (the
+        // next parked until the Snapshot was whole); in turns, the pages go on meanwhile.
+        XCTAssertGreaterThanOrEqual(during, 3, "pages answered meanwhile: \(during) of \(pages.count)")
+    }
+}
+
 /// A read of every task whose least size passes the limit is refused with the documented
 /// error, as one that is built and found too big is.
 final class LargeReadRefusalTests: DaemonTestCase {

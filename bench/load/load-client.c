@@ -23,9 +23,13 @@
  *   reader DEST SECONDS        reads every task back to back for SECONDS: a SnapshotPage walk
  *                              (1,000 a page), Snapshot, GetManagedObjects, List and Changes(0),
  *                              LimitExceeded taken as an answer; each refused Snapshot's ms
- *   probe DEST SECONDS KIND    one small call every 10 ms for SECONDS, each call's ms: KIND get
- *                              is Get(TaskCount), changes is Changes(serial) after a first
- *                              Changes(0) of names only */
+ *   probe DEST SECONDS KIND [MS]   a call every MS (10) ms for SECONDS (a late one is followed at
+ *                              the next time on that schedule), each call's ms, as it goes: KIND
+ *                              get is Get(TaskCount), changes is Changes(serial) after a first
+ *                              Changes(0) of names only, list is List (every name)
+ *   read DEST KIND TIMES       one large read TIMES times, each call's ms: KIND snapshot,
+ *                              objects (GetManagedObjects), list, or pages (a SnapshotPage walk,
+ *                              1,000 a page, timed whole) */
 #include <dbus/dbus.h>
 #include <math.h>
 #include <pthread.h>
@@ -378,20 +382,24 @@ static void read_back_to_back(const char *dest, double seconds) {
     printf("\nrounds=%ld\n", rounds);
 }
 
-/* probe: one small call every 10 ms; each call's round trip. */
-static void probe(const char *dest, double seconds, const char *kind) {
+/* probe: one call every `interval` ms; each call's round trip. */
+static void probe(const char *dest, double seconds, const char *kind, long interval) {
     int changes_kind = strcmp(kind, "changes") == 0;
+    int list_kind = strcmp(kind, "list") == 0;
     dbus_uint64_t serial = 0;
     double ms;
     if (changes_kind) {
         const char *name_only[] = {"Name"};
         serial = changes(dest, 0, name_only, 1, &ms);
     }
-    double end = now() + seconds;
+    double start = now(), end = start + seconds;
     printf("probe_ms=");
     for (long i = 0; now() < end; i++) {
         if (changes_kind) {
             serial = changes(dest, serial, NULL, 0, &ms);
+        } else if (list_kind) {
+            int refused;
+            ms = call_allowing(dbus_message_new_method_call(dest, PATH, MANAGER, "List"), "", &refused);
         } else {
             const char *interface = MANAGER, *property = "TaskCount";
             DBusMessage *message = dbus_message_new_method_call(dest, PATH, "org.freedesktop.DBus.Properties", "Get");
@@ -400,8 +408,39 @@ static void probe(const char *dest, double seconds, const char *kind) {
             ms = call_allowing(message, "", &refused);
         }
         printf("%s%.3f", i ? " " : "", ms);
-        struct timespec pause = {0, 10000000};
+        fflush(stdout);
+        /* On a schedule of `interval`: the next call at the next time on it that has not
+         * passed (a late call is not followed by a burst of the ones it missed). */
+        double period = interval / 1000.0, since = now() - start;
+        double left = period * (floor(since / period) + 1) - since;
+        struct timespec pause = {(time_t) left, (long) ((left - (time_t) left) * 1e9)};
         nanosleep(&pause, NULL);
+    }
+    printf("\n");
+}
+
+/* read: one large read, TIMES times; each call's ms. */
+static void read_large(const char *dest, const char *kind, long times) {
+    printf("read_ms=");
+    for (long i = 0; i < times; i++) {
+        double before = now();
+        int refused;
+        if (strcmp(kind, "pages") == 0) {
+            char after[4096] = "";
+            do snapshot_page(dest, after, 1000, after, sizeof after); while (after[0] != 0);
+        } else if (strcmp(kind, "list") == 0) {
+            call_allowing(dbus_message_new_method_call(dest, PATH, MANAGER, "List"), "", &refused);
+        } else if (strcmp(kind, "objects") == 0) {
+            const char *objects = "org.freedesktop.DBus.ObjectManager";
+            call_allowing(dbus_message_new_method_call(dest, PATH, objects, "GetManagedObjects"), "", &refused);
+        } else {
+            const char *locale = "";
+            DBusMessage *message = dbus_message_new_method_call(dest, PATH, MANAGER, "Snapshot");
+            dbus_message_append_args(message, DBUS_TYPE_STRING, &locale, DBUS_TYPE_INVALID);
+            call_allowing(message, "", &refused);
+        }
+        printf("%s%.3f", i ? " " : "", (now() - before) * 1000);
+        fflush(stdout);
     }
     printf("\n");
 }
@@ -574,7 +613,10 @@ int main(int argc, char **argv) {
         read_back_to_back(dest, atof(argv[3]));
         return 0;
     } else if (strcmp(mode, "probe") == 0) {
-        probe(dest, atof(argv[3]), argv[4]);
+        probe(dest, atof(argv[3]), argv[4], argc > 5 ? atol(argv[5]) : 10);
+        return 0;
+    } else if (strcmp(mode, "read") == 0) {
+        read_large(dest, argv[3], atol(argv[4]));
         return 0;
     } else if (strcmp(mode, "snapshot") == 0) {
         for (long i = 0; i < count; i++) {
