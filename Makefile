@@ -19,10 +19,30 @@ BASHCOMPDIR = $(DATADIR)/bash-completion/completions
 ZSHCOMPDIR = $(DATADIR)/zsh/site-functions
 FISHCOMPDIR = $(DATADIR)/fish/vendor_completions.d
 PROGRAMS = progressctl progress-render progressd
-# The GNOME Shell extension (gnome-shell/), installed where the shell looks for extensions.
+# The GNOME Shell extension (gnome-shell/), installed where the shell looks for extensions,
+# under one uuid in either of two forms: GNOME_SHELL_API=45, the ES modules GNOME Shell 45
+# and later load (gnome-shell/shared/ and the entry in gnome-shell/entry-45/), or
+# GNOME_SHELL_API=43, the scripts 43 and 44 load (gnome-shell/progressd@progressd.org/, whose
+# modules scripts/shell-extension.py writes from gnome-shell/shared/). By default, the one
+# for the GNOME Shell that `gnome-shell --version` names, 43 when there is none.
 SHELL_EXTENSION = progressd@progressd.org
-SHELL_EXTENSION_FILES = $(wildcard gnome-shell/$(SHELL_EXTENSION)/*.js gnome-shell/$(SHELL_EXTENSION)/*.json gnome-shell/$(SHELL_EXTENSION)/*.css)
+ifeq ($(origin GNOME_SHELL_API),undefined)
+GNOME_SHELL_API := $(shell v=$$(gnome-shell --version 2>/dev/null | sed -n 's/^GNOME Shell \([0-9][0-9]*\).*/\1/p'); \
+	[ -n "$$v" ] && [ "$$v" -ge 45 ] && echo 45 || echo 43)
+endif
+SHELL_EXTENSION_FILES_43 = $(wildcard gnome-shell/$(SHELL_EXTENSION)/*.js gnome-shell/$(SHELL_EXTENSION)/*.json \
+	gnome-shell/$(SHELL_EXTENSION)/*.css)
+SHELL_EXTENSION_FILES_45 = $(wildcard gnome-shell/shared/*.js gnome-shell/shared/*.css gnome-shell/entry-45/*.js \
+	gnome-shell/entry-45/*.json)
+SHELL_EXTENSION_FILES = $(or $(SHELL_EXTENSION_FILES_$(GNOME_SHELL_API)),\
+	$(error GNOME_SHELL_API is $(GNOME_SHELL_API): 43 for GNOME Shell 43 and 44, 45 for 45 and later))
 SHELL_EXTENSIONDIR = $(DATADIR)/gnome-shell/extensions/$(SHELL_EXTENSION)
+# What uninstall removes: the files of either form.
+SHELL_EXTENSION_NAMES = $(sort $(notdir $(SHELL_EXTENSION_FILES_43) $(SHELL_EXTENSION_FILES_45)))
+# `make extension`: the 45-and-later extension as `gnome-extensions pack` zips it, which
+# extensions.gnome.org takes (its folder is assembled in SHELL_EXTENSION_BUILD first).
+SHELL_EXTENSION_ZIP = $(SHELL_EXTENSION).shell-extension.zip
+SHELL_EXTENSION_BUILD = .build/gnome-shell-45/$(SHELL_EXTENSION)
 # Extra flags of the release build; debian/rules links Swift's runtime in (--static-swift-stdlib).
 RELEASE_FLAGS ?=
 # The Debian package: `make deb` copies the tree (what git does not ignore) into DEB_STAGE,
@@ -53,7 +73,7 @@ DEB13_STAGE = .build/deb13/progressd-$(VERSION)
 DEB13_AGAIN_STAGE = .build/deb13-again/progressd-$(VERSION)
 
 .PHONY: all deps interop-deps deb-deps catalogs man build release run test interop bench soak gallery install uninstall \
-	deb clean print-drawing-libraries
+	deb extension extension-43 clean print-drawing-libraries
 
 all: build
 
@@ -93,18 +113,19 @@ build: deps catalogs man
 # progress-render are links to progressd), which holds one copy of Swift's runtime. A release
 # build of every target would build the tests' support module, which needs XCTest (absent
 # from a static-stdlib build such as the package's). Drawing's libraries are loaded when
-# something is first drawn (Sources/CCairoLoader), so the file must not name them as needed:
-# pkg-config's flags for their headers also link them, and patchelf takes them out again.
+# something is first drawn (Sources/CCairoLoader), and no build links them (their headers
+# come without -l flags, Sources/CCairo/drawing-headers.pc): the check says so of this one.
 RELEASE_BIN = $(shell $(SWIFT) build -c release --show-bin-path)
-DRAWING_LIBRARIES = libpangocairo-1.0.so.0 libpango-1.0.so.0 libcairo.so.2 libharfbuzz.so.0 libpng16.so.16
 release: deps catalogs man
 	$(SWIFT) build -c release $(RELEASE_FLAGS) --product progress
-	patchelf $(foreach library,$(DRAWING_LIBRARIES),--remove-needed $(library)) "$(RELEASE_BIN)/progress"
-	@if nm -D --undefined-only "$(RELEASE_BIN)/progress" | grep -E ' (cairo|pango|png|hb)_'; then \
-	    echo "progress calls the functions above directly: add them to Sources/CCairoLoader" >&2; exit 1; \
+	@if readelf --dynamic "$(RELEASE_BIN)/progress" | grep -E 'NEEDED.*lib(cairo|pango|png|harfbuzz)'; then \
+	    echo "progress is linked against the drawing libraries above: see Sources/CCairo/drawing-headers.pc" >&2; exit 1; \
 	fi
 
-# debian/rules asks for the list, so that the package depends on what the program opens.
+# The drawing libraries: the two Sources/CCairoLoader opens, and the two whose functions it
+# finds through libpangocairo's handle. debian/rules asks for the list, so that the package
+# depends on each.
+DRAWING_LIBRARIES = libpangocairo-1.0.so.0 libpango-1.0.so.0 libcairo.so.2 libpng16.so.16
 print-drawing-libraries:
 	@echo $(DRAWING_LIBRARIES)
 
@@ -116,8 +137,12 @@ run: build
 # has its own bus and scratch directories; a failing test's output (with its daemon's
 # stderr tail) is printed, and the exit status says whether all passed.
 TEST_WORKERS ?= 3
-test: deps catalogs man
-	gjs gnome-shell/tests/runTests.js
+# The extension's checks come first: its 43/44 scripts are what scripts/shell-extension.py
+# writes, the gjs tests pass for both forms, and the zip follows extensions.gnome.org's rules.
+test: deps catalogs man extension
+	python3 scripts/shell-extension.py legacy --check
+	gjs -m gnome-shell/tests/runTests.js
+	python3 gnome-shell/tests/check-extension-zip.py $(SHELL_EXTENSION_ZIP)
 	$(SWIFT) build --build-tests
 	PROGRESSD_LOCALE_DIR=$(CURDIR)/$(LOCALE_BUILD) $(SWIFT) test --skip-build --parallel --num-workers $(TEST_WORKERS) \
 	    --skip ProgressInteropTests --skip ProgressSoakTests
@@ -211,14 +236,25 @@ uninstall:
 	    "$(DESTDIR)$(USERUNITDIR)/progress-render.service" \
 	    $(patsubst po/%.po,"$(DESTDIR)$(DATADIR)/locale/%/LC_MESSAGES/progressd.mo",$(wildcard po/*.po)) \
 	    $(foreach page,$(MAN_PAGES),"$(DESTDIR)$(MANDIR)/man$(subst .,,$(suffix $(page)))/$(page)") \
-	    $(foreach file,$(SHELL_EXTENSION_FILES),"$(DESTDIR)$(SHELL_EXTENSIONDIR)/$(notdir $(file))") \
+	    $(foreach file,$(SHELL_EXTENSION_NAMES),"$(DESTDIR)$(SHELL_EXTENSIONDIR)/$(file)") \
 	    $(foreach program,$(PROGRAMS),"$(DESTDIR)$(BASHCOMPDIR)/$(program)" "$(DESTDIR)$(ZSHCOMPDIR)/_$(program)" \
 	        "$(DESTDIR)$(FISHCOMPDIR)/$(program).fish")
 	rmdir "$(DESTDIR)$(SHELL_EXTENSIONDIR)" 2>/dev/null || true
 
+# The 43/44 extension's modules, written again from gnome-shell/shared/ (they are committed,
+# so that the folder is the extension as it is; make test fails while they are out of date).
+extension-43:
+	python3 scripts/shell-extension.py legacy
+
+# The 45-and-later extension's zip for extensions.gnome.org (see SHELL_EXTENSION_ZIP).
+extension: $(SHELL_EXTENSION_ZIP)
+$(SHELL_EXTENSION_ZIP): $(SHELL_EXTENSION_FILES_45) scripts/shell-extension.py
+	python3 scripts/shell-extension.py assemble $(SHELL_EXTENSION_BUILD)
+	python3 scripts/shell-extension.py zip $(SHELL_EXTENSION_BUILD) $@
+
 # The Debian package (debian/), built as debian/rules says, then checked by lintian; built
 # again only when what goes into it changed.
-DEB_INPUTS = Makefile Package.swift $(shell find Sources debian dbus systemd man po completions gnome-shell/$(SHELL_EXTENSION) -type f 2>/dev/null)
+DEB_INPUTS = Makefile Package.swift $(shell find Sources debian dbus systemd man po completions gnome-shell -type f 2>/dev/null)
 deb: $(if $(filter 13,$(DEBIAN)),$(DEB13_FILE),$(DEB_FILE))
 $(DEB_FILE): $(DEB_INPUTS) | deb-deps
 	sh scripts/build-deb.sh . $(DEB_STAGE)
@@ -249,3 +285,4 @@ $(DEB_PREVIOUS): $(DEB_INPUTS) | deb-deps
 
 clean:
 	$(SWIFT) package clean
+	rm -f $(SHELL_EXTENSION_ZIP)

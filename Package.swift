@@ -16,8 +16,13 @@ let package = Package(
             name: "CGLib", path: "Sources/CGLib", pkgConfig: "gio-unix-2.0",
             providers: [.apt(["libglib2.0-dev"])]),
 
+        // cairo, pango and libpng: their headers only (Sources/CCairo/drawing-headers.pc gives
+        // their include paths and no -l flag), so that no program is linked against them.
+        // CCairoLoader defines the functions the renderer calls and opens the libraries on
+        // first use; a function it lacks is an undefined symbol at link time.
         .systemLibrary(
-            name: "CCairo", path: "Sources/CCairo", pkgConfig: "pangocairo",
+            name: "CCairo", path: "Sources/CCairo",
+            pkgConfig: Context.packageDirectory + "/Sources/CCairo/drawing-headers.pc",
             providers: [.apt(["libcairo2-dev", "libpango1.0-dev", "libpng-dev"])]),
         // Debian's ICU (libicu-dev): numbers, sizes, durations and directions in CLDR's forms.
         .target(name: "CICU", linkerSettings: [.linkedLibrary("icui18n"), .linkedLibrary("icuuc")]),

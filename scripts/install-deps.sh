@@ -17,9 +17,6 @@ have_cmd gdbus || missing="$missing libglib2.0-bin"
 have_cmd dbus-daemon || missing="$missing dbus-daemon"
 have_cmd dbus-run-session || missing="$missing dbus-bin"
 have_cmd msgfmt || missing="$missing gettext"
-# make release takes the drawing libraries out of the installed program's needed list
-# (they are loaded when something is first drawn).
-have_cmd patchelf || missing="$missing patchelf"
 # The KDE forwarding tests' JobViewServer is a Python script (Debian's python3 with dbus and gi).
 /usr/bin/python3 -c 'import dbus, dbus.mainloop.glib, gi' 2>/dev/null || missing="$missing python3-dbus python3-gi"
 have_cmd systemd-analyze || missing="$missing systemd"

@@ -11,34 +11,56 @@
 
 /* progressd, progressctl and progress-render are one program installed under three names;
  * only drawing needs cairo, pango and libpng, whose forty libraries take a program 3 ms to
- * load (fontconfig, harfbuzz, freetype, X11's …). Each function below stands in for the
- * library's own: on its first call it opens the library (by its soname, as the package
- * depends on it) and finds the real function, then calls it; later calls go straight
- * through the pointer it keeps. A library that can not be opened is a broken
- * installation: the program says which and stops. */
+ * load (fontconfig, harfbuzz, freetype, X11's …). The program is linked against none of
+ * them: each function below stands in for the library's own, and finds the real function
+ * in the library (opened by its soname, as the package depends on it) on its first call;
+ * later calls go straight through the pointer it keeps.
+ *
+ * A library that can not be opened (missing, unreadable, broken) is not a crash: the
+ * renderer calls ccairo_loader_open before it draws, and says the reason it returns. Only a
+ * library that opens but lacks a function below, which the package's dependencies rule
+ * out, still stops the program, since a stand-in has nothing to return. */
 
 enum library { PANGOCAIRO, PNG };
 
-static void *open_library(enum library library) {
-    static void *handles[2];
-    void *handle = __atomic_load_n(&handles[library], __ATOMIC_ACQUIRE);
-    if (handle != NULL) return handle;
+static const char *const sonames[] = {
     /* dlsym on libpangocairo's handle also finds pango's and cairo's functions: a handle's
      * search covers the libraries it depends on. */
-    const char *name = library == PANGOCAIRO ? "libpangocairo-1.0.so.0" : "libpng16.so.16";
-    handle = dlopen(name, RTLD_NOW | RTLD_LOCAL);
-    if (handle == NULL) {
-        fprintf(stderr, "can not draw: %s\n", dlerror());
-        abort();
-    }
-    __atomic_store_n(&handles[library], handle, __ATOMIC_RELEASE);
+    [PANGOCAIRO] = "libpangocairo-1.0.so.0",
+    [PNG] = "libpng16.so.16",
+};
+
+static void *handles[2];
+
+/* The library's handle, opened now if it was not; NULL (and dlerror's reason) if it can not be. */
+static void *open_library(enum library library) {
+    void *handle = __atomic_load_n(&handles[library], __ATOMIC_ACQUIRE);
+    if (handle != NULL) return handle;
+    handle = dlopen(sonames[library], RTLD_NOW | RTLD_LOCAL);
+    if (handle != NULL) __atomic_store_n(&handles[library], handle, __ATOMIC_RELEASE);
     return handle;
 }
 
+const char *ccairo_loader_open(void) {
+    /* One thread draws at a time in each program; the buffer is the caller's until its next call. */
+    static _Thread_local char reason[512];
+    for (size_t library = 0; library < sizeof sonames / sizeof *sonames; library++) {
+        if (open_library((enum library) library) != NULL) continue;
+        const char *error = dlerror();
+        snprintf(reason, sizeof reason, "%s could not be loaded: %s", sonames[library],
+                 error != NULL ? error : "no reason given");
+        return reason;
+    }
+    return NULL;
+}
+
 static void *find(enum library library, const char *name) {
-    void *function = dlsym(open_library(library), name);
+    void *handle = open_library(library);
+    void *function = handle != NULL ? dlsym(handle, name) : NULL;
     if (function == NULL) {
-        fprintf(stderr, "can not draw: %s\n", dlerror());
+        /* Reached only when ccairo_loader_open was not asked first, or the library lacks `name`. */
+        const char *error = dlerror();
+        fprintf(stderr, "can not draw: %s: %s\n", sonames[library], error != NULL ? error : name);
         abort();
     }
     return function;

@@ -1,4 +1,5 @@
 import CCairo
+import CCairoLoader
 
 /// Pixels as cairo draws them: ARGB, premultiplied alpha, one UInt32 each, row by row.
 public struct Raster: Sendable {
@@ -8,6 +9,7 @@ public struct Raster: Sendable {
 
     /// Reads a PNG (through cairo), as tests and tools compare images.
     public init(png: [UInt8]) throws(RenderError) {
+        try Canvas.loadLibraries()
         let surface = try SkinPainter.decode(png, key: "image")
         defer { cairo_surface_destroy(surface) }
         let width = Int(cairo_image_surface_get_width(surface))
@@ -57,6 +59,7 @@ final class Canvas {
     private let output: StreamBuffer?
 
     init(_ spec: RenderSpec) throws(RenderError) {
+        try Self.loadLibraries()
         self.spec = spec
         switch spec.format {
         case .png, .apng:
@@ -87,6 +90,15 @@ final class Canvas {
     deinit {
         cairo_destroy(context)
         cairo_surface_destroy(surface)
+    }
+
+    /// cairo, pango and libpng, opened before anything is drawn or encoded (the program is
+    /// linked against none of them: Sources/CCairoLoader). One that can not be loaded is a
+    /// refusal that names it and the dynamic loader's reason, never a crash; the next
+    /// drawing tries again.
+    static func loadLibraries() throws(RenderError) {
+        guard let reason = ccairo_loader_open() else { return }
+        throw RenderError("can not draw: \(String(cString: reason))", name: "DrawingUnavailable")
     }
 
     static func devicePixels(_ logical: Int, _ scale: Double) -> Int { Int((Double(logical) * scale).rounded(.up)) }
@@ -183,6 +195,7 @@ public enum PNGEncoder {
     }
 
     static func encode(_ data: UnsafeMutablePointer<UInt8>, width: Int, height: Int, stride: Int, scale: Double) throws(RenderError) -> [UInt8] {
+        try Canvas.loadLibraries()
         var png: UnsafeMutablePointer<UInt8>?
         var length = 0
         let pixelsPerMetre = UInt32((96 / 0.0254 * scale).rounded())

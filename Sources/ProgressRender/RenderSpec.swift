@@ -1,7 +1,8 @@
 import ProgressModel
 
 /// A spec the renderer refuses: org.progressd.Renderer1.Error.InvalidSpec (or InvalidImage
-/// for a skin image that is not a usable PNG), with the key and value.
+/// for a skin image that is not a usable PNG), with the key and value; or DrawingUnavailable
+/// when cairo, pango or libpng can not be loaded, with the library and the reason.
 public struct RenderError: Error, Equatable, CustomStringConvertible {
     public let message: String
     /// The last part of the D-Bus error name.

@@ -63,7 +63,7 @@ struct TrayContent: Equatable {
     /// The sides drawn, in pixels: 16, 22, 24, 32 and 48 at scale 1 and 2, each once.
     static let iconSides = Array(Set([16, 22, 24, 32, 48].flatMap { [$0, $0 * 2] })).sorted()
 
-    /// `a(iiay)`, every side of `iconSides`; empty if the renderer refused (logged by the caller).
+    /// `a(iiay)`, every side of `iconSides`; the renderer's refusal is the caller's to handle.
     static func pixmaps(_ picture: IconPixels.Picture) throws(RenderError) -> OpaquePointer {
         var images: [OpaquePointer?] = []
         for side in iconSides {
@@ -75,6 +75,16 @@ struct TrayContent: Equatable {
             images.append(g_variant_new_tuple(&fields, 3))
         }
         return "(iiay)".withCString { g_variant_new_array(shim_variant_type($0), &images, gsize(images.count)) }
+    }
+
+    /// An icon of the freedesktop Icon Naming Specification for the picture's state, which
+    /// every icon theme has: shown instead of the ring when drawing is unavailable.
+    static func iconName(_ picture: IconPixels.Picture) -> String {
+        switch picture.state {
+        case .failed: "dialog-error"
+        case .paused: "media-playback-pause"
+        default: "emblem-synchronizing"
+        }
     }
 
     static var noPixmaps: OpaquePointer { "(iiay)".withCString { g_variant_new_array(shim_variant_type($0), nil, 0) } }

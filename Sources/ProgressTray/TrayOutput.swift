@@ -49,6 +49,10 @@ public final class TrayOutput: DaemonInput {
     private(set) var content: TrayContent?
     private(set) var menu = TrayMenu()
     private var cachedPixmaps: OpaquePointer?
+    /// While drawing is unavailable (cairo, pango or libpng can not be loaded): the standard
+    /// icon name hosts show instead of the ring, for the picture shown. nil while the ring draws.
+    private var fallbackIconName: String?
+    private var loggedDrawingUnavailable = false
     /// The name is ours: hosts may read the item, and signals go out.
     private(set) var registered = false
 
@@ -190,9 +194,10 @@ public final class TrayOutput: DaemonInput {
             emit(TrayInterfaces.menuPath, Self.menuSignals["LayoutUpdated"],
                  Variant.tuple([g_variant_new_uint32(menu.revision), g_variant_new_int32(0)]))
         }
-        if new.picture != old?.picture, let cachedPixmaps {
-            g_variant_unref(cachedPixmaps)
-            self.cachedPixmaps = nil
+        if new.picture != old?.picture {
+            if let cachedPixmaps { g_variant_unref(cachedPixmaps) }
+            cachedPixmaps = nil
+            fallbackIconName = nil
         }
         guard registered, let old else { return own() }
         if new.picture != old.picture {
@@ -212,17 +217,38 @@ public final class TrayOutput: DaemonInput {
         context.signals.broadcast(signal, path: path, parameters)
     }
 
-    /// The icon's pixmaps, drawn when first read after the picture changed.
+    /// The icon's pixmaps, drawn when first read after the picture changed; none while
+    /// drawing is unavailable, when `iconName` names an icon instead.
     var pixmaps: OpaquePointer {
+        drawIcon()
         if let cachedPixmaps { return g_variant_ref(cachedPixmaps) }
-        guard let picture = content?.picture else { return TrayContent.noPixmaps }
+        return TrayContent.noPixmaps
+    }
+
+    /// Empty while the ring is drawn (hosts prefer a name to the pixmaps); a standard icon
+    /// name for the state while drawing is unavailable, so that the item still shows.
+    var iconName: OpaquePointer {
+        drawIcon()
+        return Variant.string(fallbackIconName ?? "")
+    }
+
+    /// Draws the ring for the picture shown, once. A host reads IconName and IconPixmap in
+    /// either order (GetAll: the name first), so both draw first and agree.
+    private func drawIcon() {
+        guard cachedPixmaps == nil, fallbackIconName == nil, let picture = content?.picture else { return }
         do throws(RenderError) {
-            let drawn = g_variant_ref_sink(try TrayContent.pixmaps(picture))!
-            cachedPixmaps = drawn
-            return g_variant_ref(drawn)
+            cachedPixmaps = g_variant_ref_sink(try TrayContent.pixmaps(picture))!
+            loggedDrawingUnavailable = false
+        } catch where error.name == "DrawingUnavailable" {
+            // The daemon goes on without the ring; the next picture tries the libraries again.
+            let name = TrayContent.iconName(picture)
+            fallbackIconName = name
+            if !loggedDrawingUnavailable {
+                Log.warning("tray: \(error.message); the item shows the icon '\(name)' instead of the ring")
+            }
+            loggedDrawingUnavailable = true
         } catch {
             Log.warning("tray: could not draw the icon: \(error.message)")
-            return TrayContent.noPixmaps
         }
     }
 

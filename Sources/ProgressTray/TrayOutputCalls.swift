@@ -28,12 +28,12 @@ extension TrayOutput {
         ("IconThemePath", { _ in Variant.string("") }),
         ("Menu", { _ in Variant.objectPath(TrayInterfaces.menuPath) }),
         ("ItemIsMenu", { _ in g_variant_new_boolean(1) }),
-        // Empty: hosts prefer a name to the pixmaps.
-        ("IconName", { _ in Variant.string("") }),
+        // Empty while the ring is drawn: hosts prefer a name to the pixmaps.
+        ("IconName", { $0.iconName }),
         ("IconPixmap", { $0.pixmaps }),
         ("OverlayIconName", { _ in Variant.string("") }),
         ("OverlayIconPixmap", { _ in TrayContent.noPixmaps }),
-        ("AttentionIconName", { _ in Variant.string("") }),
+        ("AttentionIconName", { $0.iconName }),
         // The same ring (red while a task failed): hosts that swap in the attention icon
         // for NeedsAttention still show the tasks' progress.
         ("AttentionIconPixmap", { $0.pixmaps }),

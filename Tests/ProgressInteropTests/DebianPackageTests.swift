@@ -89,6 +89,19 @@ final class DebianPackageTests: DebianPackageTestCase {
         XCTAssertEqual(expected.subtracting(files).sorted(), [], "files the package lacks")
     }
 
+    /// Debian 12's GNOME Shell is 43: the package has the extension's 43/44 form (the folder
+    /// gnome-shell/progressd@progressd.org, whose modules are written from gnome-shell/shared),
+    /// not the ES modules of 45 and later, whose files have the same names.
+    func testTheExtensionIsTheFormForGnomeShell43() throws {
+        let folder = Self.repository.appendingPathComponent("gnome-shell/progressd@progressd.org")
+        for file in ["metadata.json", "extension.js", "indicator.js"] {
+            let member = "./usr/share/gnome-shell/extensions/progressd@progressd.org/\(file)"
+            let packaged = try run("/bin/sh", ["-c", "dpkg-deb --fsys-tarfile \"$0\" | tar -xOf - \"$1\"", deb, member])
+            XCTAssertEqual(packaged.status, 0, packaged.errors)
+            XCTAssertEqual(packaged.output, try String(contentsOf: folder.appendingPathComponent(file), encoding: .utf8), file)
+        }
+    }
+
     /// No errors; a warning may stay only when docs/installing.md says why.
     func testLintianFindsNoErrorsAndOnlyWarningsTheInstallingPageExplains() throws {
         let result = try run("lintian", ["--fail-on", "error", deb])

@@ -53,7 +53,7 @@ final class CatalogTests: XCTestCase {
     /// The words the GNOME Shell extension asks the catalogs for: gettext's `_('…')` and
     /// ngettext's `n_('…', '…', n)` in its taskView.js.
     static func extensionMessages() throws -> [(singular: String, plural: String?)] {
-        let file = poDirectory.deletingLastPathComponent().appendingPathComponent("gnome-shell/progressd@progressd.org/taskView.js")
+        let file = poDirectory.deletingLastPathComponent().appendingPathComponent("gnome-shell/shared/taskView.js")
         let source = try String(contentsOf: file, encoding: .utf8)
         func matches(_ pattern: String) -> [[String]] {
             let regex = try! NSRegularExpression(pattern: pattern)

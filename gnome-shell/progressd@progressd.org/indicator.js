@@ -1,3 +1,6 @@
+// Written by scripts/shell-extension.py from gnome-shell/shared/indicator.js for GNOME Shell 43 and 44:
+// edit that file, not this one (make test fails while the two differ).
+
 // The top bar's indicator: the ring of the overall progress, drawn with Cairo at the
 // panel's icon size in the theme's colours, named for the accessibility bus by the summary
 // ("2 jobs, 42 %"), and its menu, one row per top-level task. It draws what the view
@@ -5,10 +8,14 @@
 
 /* exported ProgressIndicator */
 
-const {Clutter, GObject, St} = imports.gi;
+const Me = imports.misc.extensionUtils.getCurrentExtension();
+const Clutter = imports.gi.Clutter;
+const GObject = imports.gi.GObject;
+const St = imports.gi.St;
+
 const PanelMenu = imports.ui.panelMenu;
 const PopupMenu = imports.ui.popupMenu;
-const Me = imports.misc.extensionUtils.getCurrentExtension();
+
 const {TaskRow} = Me.imports.taskRow;
 const {sameLook} = Me.imports.ringShape;
 
@@ -19,6 +26,7 @@ const COLOR_PROPERTIES = {
     paused: '-progressd-paused-color',
     failed: '-progressd-failure-color',
 };
+const OPAQUE_BLACK = Object.freeze({red: 0, green: 0, blue: 0, alpha: 255});
 
 const RingArea = GObject.registerClass(
 class RingArea extends St.DrawingArea {
@@ -50,6 +58,12 @@ class RingArea extends St.DrawingArea {
         return found ? color : fallback;
     }
 
+    // The theme's colours are Clutter.Color up to GNOME 46 and Cogl.Color from 47 (where
+    // Clutter.cairo_set_source_color went); both have 0-255 channels.
+    _source(cr, color, alpha = color.alpha / 255) {
+        cr.setSourceRGBA(color.red / 255, color.green / 255, color.blue / 255, alpha);
+    }
+
     vfunc_repaint() {
         const cr = this.get_context();
         const [width, height] = this.get_surface_size();
@@ -60,11 +74,11 @@ class RingArea extends St.DrawingArea {
         const radius = this._radius(Math.min(width, height));
         const [cx, cy] = [width / 2, height / 2];
         cr.setLineWidth(line);
-        cr.setSourceRGBA(foreground.red / 255, foreground.green / 255, foreground.blue / 255, 0.35);
+        this._source(cr, foreground, 0.35);
         cr.arc(cx, cy, radius, 0, 2 * Math.PI);
         cr.stroke();
         if (shape?.arc) {
-            Clutter.cairo_set_source_color(cr, this._color(node, COLOR_PROPERTIES[shape.color], foreground));
+            this._source(cr, this._color(node, COLOR_PROPERTIES[shape.color], foreground));
             cr.arc(cx, cy, radius, shape.arc.start, shape.arc.end);
             cr.stroke();
         }
@@ -73,11 +87,10 @@ class RingArea extends St.DrawingArea {
             // background so that it reads on the arc.
             const dot = Math.max(2.5, Math.min(width, height) / 5);
             const [mx, my] = [width - dot - 0.5, height - dot - 0.5];
-            const background = this._color(node, '-progressd-mark-outline-color', new Clutter.Color({alpha: 255}));
-            Clutter.cairo_set_source_color(cr, background);
+            this._source(cr, this._color(node, '-progressd-mark-outline-color', OPAQUE_BLACK));
             cr.arc(mx, my, dot + 1, 0, 2 * Math.PI);
             cr.fill();
-            Clutter.cairo_set_source_color(cr, this._color(node, COLOR_PROPERTIES.failed, foreground));
+            this._source(cr, this._color(node, COLOR_PROPERTIES.failed, foreground));
             cr.arc(mx, my, dot, 0, 2 * Math.PI);
             cr.fill();
         }

@@ -1,3 +1,6 @@
+// Written by scripts/shell-extension.py from gnome-shell/shared/progressSource.js for GNOME Shell 43 and 44:
+// edit that file, not this one (make test fails while the two differ).
+
 // progressd on the session bus, read without ever blocking the compositor: every call is
 // asynchronous (Gio.DBusConnection.call with a callback). It watches the name (no
 // activation: a session without progressd has nothing to show, and that is no error),
@@ -14,9 +17,10 @@
 // while that name has an owner, so a shell with an AppIndicator host shows one icon.
 // It uses Gio and GLib only, not the shell's modules.
 
-/* exported ProgressSource, BUS_NAME, INDICATOR_NAME */
+/* exported BUS_NAME, INDICATOR_NAME, ProgressSource */
 
-const {Gio, GLib} = imports.gi;
+const Gio = imports.gi.Gio;
+const GLib = imports.gi.GLib;
 
 var BUS_NAME = 'org.progressd.Progress1';
 var INDICATOR_NAME = 'org.progressd.ShellIndicator';
@@ -69,6 +73,8 @@ var ProgressSource = class ProgressSource {
         if (this._subscription && this._owner)
             this._call('Unsubscribe', new GLib.Variant('(o)', [this._subscription]), null);
         this._forget();
+        // A reply still on its way after this finds a newer generation and is dropped.
+        this._generation++;
         if (this._own)
             Gio.bus_unown_name(this._own);
         this._own = 0;

@@ -1,9 +1,12 @@
+// Written by scripts/shell-extension.py from gnome-shell/shared/redrawPacer.js for GNOME Shell 43 and 44:
+// edit that file, not this one (make test fails while the two differ).
+
 // At most one redraw per interval (four a second), however fast tasks move: the first
 // change after a quiet spell redraws at once, later ones are gathered and drawn together
 // when the interval is up, with what is current then. With no change there is no timer at
 // all. The clock and the timer come in as functions (GLib's in the shell, a fake in tests).
 
-/* exported RedrawPacer, INTERVAL_MS */
+/* exported INTERVAL_MS, RedrawPacer */
 
 var INTERVAL_MS = 250;
 

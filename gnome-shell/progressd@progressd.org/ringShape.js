@@ -1,12 +1,15 @@
+// Written by scripts/shell-extension.py from gnome-shell/shared/ringShape.js for GNOME Shell 43 and 44:
+// edit that file, not this one (make test fails while the two differ).
+
 // The ring's geometry and look from the view's ring: the arc of the overall fraction from
 // twelve o'clock, clockwise; a quarter arc that steps round while every live task is
 // indeterminate (the pulse, still when animations are off); a mark while a failure
 // lingers. Pure: the indicator's St.DrawingArea paints what this returns with Cairo.
 
-/* exported ringShape, sameLook, PULSE_STEPS */
-
 // The pulse steps an eighth of a turn at each of the pacer's redraws (four a second): a
 // turn in two seconds, at the same pace as every other redraw.
+/* exported PULSE_STEPS, ringShape, sameLook */
+
 var PULSE_STEPS = 8;
 
 const TOP = -Math.PI / 2;

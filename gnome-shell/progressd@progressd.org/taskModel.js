@@ -1,3 +1,6 @@
+// Written by scripts/shell-extension.py from gnome-shell/shared/taskModel.js for GNOME Shell 43 and 44:
+// edit that file, not this one (make test fails while the two differ).
+
 // What progressd said about its tasks, kept as plain values: fed by Changes(since)
 // replies, by the subscription's Changed and Removed signals (which come at once only for
 // a change of State, Indeterminate, Stalled or CancelRequested), and by the manager's
@@ -6,10 +9,10 @@
 // Shell or GObject module, so that gjs tests it alone and any entry point (GNOME 43/44's
 // imports, 45's ES modules) can sit over it.
 
-/* exported TaskModel, PROPERTIES, isLive, isEnded */
-
 // The task properties the extension shows or decides with; a change to any other (Serial,
 // Updated, Rate, AccessibleText...) can not change what is drawn, so it marks nothing.
+/* exported PROPERTIES, isLive, isEnded, TaskModel */
+
 var PROPERTIES = [
     'Title', 'State', 'Indeterminate', 'Fraction', 'Label', 'Detail', 'Message', 'Cancellable',
     'Pausable', 'CancelRequested', 'Parent', 'Weight', 'Created', 'Stalled',

@@ -1,11 +1,18 @@
+// Written by scripts/shell-extension.py from gnome-shell/shared/taskRow.js for GNOME Shell 43 and 44:
+// edit that file, not this one (make test fails while the two differ).
+
 // One top-level task in the menu: its title, a progress bar that is a progress bar on the
 // accessibility bus too (named by the title, valued by the percent), the daemon's label
 // and time remaining, and Pause, Resume or Cancel where the task allows them. Every text
 // is plain: a client's title never reaches Pango as markup.
 
-/* exported TaskRow, TaskBar */
+/* exported TaskBar, TaskRow */
 
-const {Atk, Clutter, GObject, St} = imports.gi;
+const Atk = imports.gi.Atk;
+const Clutter = imports.gi.Clutter;
+const GObject = imports.gi.GObject;
+const St = imports.gi.St;
+
 const PopupMenu = imports.ui.popupMenu;
 
 function plainLabel(styleClass) {
@@ -73,6 +80,12 @@ class TaskBar extends St.Widget {
     }
 });
 
+// St.BoxLayout has its own orientation from GNOME 48, where `vertical` is deprecated.
+function vertical() {
+    return GObject.Object.find_property.call(St.BoxLayout, 'orientation')
+        ? {orientation: Clutter.Orientation.VERTICAL} : {vertical: true};
+}
+
 const ACTIONS = {
     pause: {method: 'RequestPause', icon: 'media-playback-pause-symbolic'},
     resume: {method: 'RequestResume', icon: 'media-playback-start-symbolic'},
@@ -90,7 +103,7 @@ class TaskRow extends PopupMenu.PopupBaseMenuItem {
         this._request = request;
         this._words = words;
         this._name = null;
-        const column = new St.BoxLayout({vertical: true, x_expand: true, style_class: 'progressd-row-column'});
+        const column = new St.BoxLayout({x_expand: true, style_class: 'progressd-row-column', ...vertical()});
         this._title = plainLabel('progressd-row-title');
         this._bar = new TaskBar();
         this._status = plainLabel('progressd-row-status');
@@ -141,12 +154,13 @@ class TaskRow extends PopupMenu.PopupBaseMenuItem {
         return true;
     }
 
-    // Clutter hands the vfunc a ClutterKeyEvent struct: its keyval is the symbol.
-    vfunc_key_press_event(keyEvent) {
-        const step = this._step(keyEvent.keyval);
+    // GNOME 43 and 44 hand the vfunc a ClutterKeyEvent struct (its keyval is the symbol),
+    // 45 and later the Clutter.Event.
+    vfunc_key_press_event(event) {
+        const step = this._step(event.get_key_symbol?.() ?? event.keyval);
         if (step > 0 && this._moveFocus(this, step))
             return Clutter.EVENT_STOP;
-        return super.vfunc_key_press_event(keyEvent);
+        return super.vfunc_key_press_event(event);
     }
 
     _onButtonKey(button, event) {

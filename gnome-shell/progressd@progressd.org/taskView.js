@@ -1,9 +1,12 @@
+// Written by scripts/shell-extension.py from gnome-shell/shared/taskView.js for GNOME Shell 43 and 44:
+// edit that file, not this one (make test fails while the two differ).
+
 // From the model's top-level tasks to what the indicator and its menu show: the ring, the
 // summary (the indicator's accessible name), the rows, the words. Pure: the words and the
 // percent format come in as functions, so that gjs tests it alone and the entry point
 // passes the shell's gettext and locale.
 
-/* exported describe, isolated, mayReorder, screenfulRows, englishWords, catalogWords, formatPercent */
+/* exported mayReorder, isolated, formatPercent, englishWords, catalogWords, screenfulRows, describe */
 
 const FSI = '\u2068';
 const PDI = '\u2069';

@@ -1,19 +1,17 @@
 // The few assertions the gjs tests use; each throws with what it saw.
 
-/* exported equal, deepEqual, ok */
-
-function equal(actual, expected, what = '') {
+export function equal(actual, expected, what = '') {
     if (actual !== expected)
         throw new Error(`${what}: expected ${JSON.stringify(expected)}, got ${JSON.stringify(actual)}`);
 }
 
-function deepEqual(actual, expected, what = '') {
+export function deepEqual(actual, expected, what = '') {
     const [a, e] = [JSON.stringify(actual), JSON.stringify(expected)];
     if (a !== e)
         throw new Error(`${what}: expected ${e}, got ${a}`);
 }
 
-function ok(value, what = '') {
+export function ok(value, what = '') {
     if (!value)
         throw new Error(`${what}: expected a true value, got ${JSON.stringify(value)}`);
 }

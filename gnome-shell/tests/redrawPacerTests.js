@@ -1,6 +1,11 @@
-/* exported tests */
-const {equal, ok} = imports.assert;
-const {RedrawPacer} = imports.redrawPacer;
+import {equal, ok} from './assert.js';
+
+// The module under test, the ES module (GNOME 45 and later) or the 43/44 one written from
+// it: runTests.js sets it with use() before it runs the tests, once for each.
+let RedrawPacer;
+export function use(modules) {
+    ({RedrawPacer} = modules.redrawPacer);
+}
 
 // A fake clock and timer list: `advance` runs what falls due.
 function harness() {
@@ -33,7 +38,7 @@ function harness() {
     return {pacer, state};
 }
 
-var tests = {
+export const tests = {
     'the first change after a quiet spell draws at once'() {
         const {pacer, state} = harness();
         pacer.request();

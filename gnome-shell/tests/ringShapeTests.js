@@ -1,6 +1,11 @@
-/* exported tests */
-const {equal, ok} = imports.assert;
-const {ringShape, sameLook, PULSE_STEPS} = imports.ringShape;
+import {equal, ok} from './assert.js';
+
+// The module under test, the ES module (GNOME 45 and later) or the 43/44 one written from
+// it: runTests.js sets it with use() before it runs the tests, once for each.
+let ringShape, sameLook, PULSE_STEPS;
+export function use(modules) {
+    ({ringShape, sameLook, PULSE_STEPS} = modules.ringShape);
+}
 
 const TOP = -Math.PI / 2;
 const near = (a, b) => Math.abs(a - b) < 1e-9;
@@ -9,7 +14,7 @@ function ring(extra) {
     return {fraction: 0, indeterminate: false, failed: false, paused: false, stalled: false, live: 1, ...extra};
 }
 
-var tests = {
+export const tests = {
     'the arc is the fraction, from twelve o\'clock clockwise'() {
         const shape = ringShape(ring({fraction: 0.25}));
         ok(near(shape.arc.start, TOP), 'start');

@@ -1,12 +1,17 @@
-/* exported tests */
-const {equal, deepEqual, ok} = imports.assert;
-const {TaskModel} = imports.taskModel;
+import {equal, deepEqual, ok} from './assert.js';
+
+// The module under test, the ES module (GNOME 45 and later) or the 43/44 one written from
+// it: runTests.js sets it with use() before it runs the tests, once for each.
+let TaskModel;
+export function use(modules) {
+    ({TaskModel} = modules.taskModel);
+}
 
 function running(title, fraction, extra = {}) {
     return {Title: title, State: 'running', Fraction: fraction, Parent: '', Created: 1, ...extra};
 }
 
-var tests = {
+export const tests = {
     'a reset replaces what was known, and counts as a change'() {
         const model = new TaskModel();
         model.applyChanges(true, {a: running('A', 0.1)}, []);

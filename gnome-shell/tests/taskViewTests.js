@@ -1,15 +1,23 @@
-/* exported tests */
-const {equal, deepEqual, ok} = imports.assert;
-const {describe, isolated, screenfulRows, formatPercent, catalogWords} = imports.taskView;
-const Gettext = imports.gettext;
-const {GLib, Gio} = imports.gi;
+import Gettext from 'gettext';
+import GLib from 'gi://GLib';
+
+import {equal, deepEqual, ok} from './assert.js';
+
+// The module under test, the ES module (GNOME 45 and later) or the 43/44 one written from
+// it: runTests.js sets it with use() before it runs the tests, once for each.
+let describe, isolated, screenfulRows, formatPercent, catalogWords;
+let TaskModel;
+export function use(modules) {
+    ({describe, isolated, screenfulRows, formatPercent, catalogWords} = modules.taskView);
+    ({TaskModel} = modules.taskModel);
+}
+
 
 // progressd's catalogs as `make catalogs` builds them (make test builds them first).
 function builtCatalogs() {
-    const here = GLib.path_get_dirname(Gio.File.new_for_path(imports.system.programInvocationName).get_path());
+    const here = GLib.path_get_dirname(GLib.filename_from_uri(import.meta.url)[0]);
     return GLib.build_filenamev([here, '..', '..', '.build', 'share', 'locale']);
 }
-const {TaskModel} = imports.taskModel;
 
 function task(name, extra = {}) {
     return {
@@ -19,7 +27,7 @@ function task(name, extra = {}) {
     };
 }
 
-var tests = {
+export const tests = {
     'the summary names the live jobs and the overall percent, rounded down'() {
         const view = describe([task('a', {Fraction: 0.42}), task('b', {Fraction: 0.429})], {locale: 'en-US'});
         equal(view.summary, '2 jobs, 42%', 'summary');

@@ -1,0 +1,192 @@
+// Written by scripts/shell-extension.py from gnome-shell/shared/progressController.js for GNOME Shell 43 and 44:
+// edit that file, not this one (make test fails while the two differ).
+
+// Ties progressd's tasks (ProgressSource, TaskModel) to the top bar (ProgressIndicator),
+// redrawing at most four times a second and only when something that shows changed: the
+// ring when its arc moves a pixel, the summary when the whole percent moves, the rows only
+// while the menu is open (read then with Changes(since) at the same pace). The indicator is
+// in the bar only while a top-level task is live or a failure lingers. Everything it makes,
+// connects or starts it makes in its constructor and undoes in stop().
+
+/* exported ProgressController */
+
+const Me = imports.misc.extensionUtils.getCurrentExtension();
+const Gio = imports.gi.Gio;
+const GLib = imports.gi.GLib;
+const St = imports.gi.St;
+const Gettext = imports.gettext;
+
+const Main = imports.ui.main;
+
+const {TaskModel, PROPERTIES} = Me.imports.taskModel;
+const {describe, catalogWords, screenfulRows} = Me.imports.taskView;
+const {ringShape, PULSE_STEPS} = Me.imports.ringShape;
+const {RedrawPacer, INTERVAL_MS} = Me.imports.redrawPacer;
+const {ProgressSource} = Me.imports.progressSource;
+const {ProgressIndicator} = Me.imports.indicator;
+
+// The shell's locale for the daemon's texts (Label, Detail), as progressd reads its own:
+// "" (the daemon's) when the shell runs in C or POSIX, which progressd reads as English.
+function shellLocale() {
+    for (const variable of ['LC_ALL', 'LC_MESSAGES', 'LANG']) {
+        const value = GLib.getenv(variable);
+        if (value)
+            return value === 'C' || value === 'POSIX' || value.startsWith('C.') ? '' : value;
+    }
+    return '';
+}
+
+// progressd's catalogs sit in share/locale beside share/gnome-shell/extensions/<uuid>
+// (make install's PREFIX, ~/.local, or /usr for the package, gettext's own default).
+function bindCatalog(extensionDir) {
+    const locale = extensionDir.get_parent()?.get_parent()?.get_parent()?.get_child('locale');
+    if (locale?.query_exists(null))
+        Gettext.bindtextdomain('progressd', locale.get_path());
+}
+
+// The words in progressd's catalog where it has them, else English.
+function localWords(extensionDir) {
+    bindCatalog(extensionDir);
+    return catalogWords(Gettext.domain('progressd'));
+}
+
+// What the extension does while it is enabled; each entry point (extension.js for GNOME
+// 45 and later, the 43/44 one) makes one in enable() and stops it in disable().
+var ProgressController = class ProgressController {
+    // extensionDir: the Gio.File of the extension's folder.
+    constructor(extensionDir) {
+        this._model = new TaskModel();
+        this._words = localWords(extensionDir);
+        this._locale = shellLocale();
+        this._indicator = null;
+        this._drawn = null;
+        this._pulseStep = 0;
+        this._pulseTimer = 0;
+        this._pollTimer = 0;
+        this._settings = St.Settings.get();
+        this._animationsChanged = this._settings.connect('notify::enable-animations', () => this._changed());
+        this._pacer = new RedrawPacer({
+            now: () => GLib.get_monotonic_time() / 1000,
+            setTimer: (ms, callback) => GLib.timeout_add(GLib.PRIORITY_DEFAULT, Math.ceil(ms), () => {
+                callback();
+                return GLib.SOURCE_REMOVE;
+            }),
+            clearTimer: id => GLib.source_remove(id),
+            redraw: () => this._redraw(),
+        });
+        this._source = new ProgressSource(Gio.DBus.session, {
+            properties: PROPERTIES,
+            locale: this._locale,
+            onChanges: (kind, ...args) => this._apply(kind, args),
+        });
+        this._source.start();
+    }
+
+    stop() {
+        this._stopPolling();
+        this._source.stop();
+        this._source = null;
+        this._pacer.cancel();
+        this._stopPulse();
+        this._settings.disconnect(this._animationsChanged);
+        this._indicator?.destroy();
+        this._indicator = null;
+        this._model = null;
+    }
+
+    _apply(kind, args) {
+        let changed;
+        if (kind === 'changes')
+            changed = this._model.applyChanges(...args);
+        else if (kind === 'overall')
+            changed = this._model.applyOverall(...args);
+        else if (kind === 'changed')
+            changed = this._model.applyChanged(...args);
+        else if (kind === 'removed')
+            changed = this._model.applyRemoved(...args);
+        else
+            changed = this._model.clear();
+        if (changed)
+            this._changed();
+    }
+
+    _changed() {
+        this._drawn = null;
+        this._pacer.request();
+    }
+
+    _redraw() {
+        const animate = this._settings.enable_animations;
+        const key = `${this._model.version}/${this._pulseStep}/${animate}`;
+        if (key === this._drawn)
+            return;
+        this._drawn = key;
+        const monitor = Main.layoutManager.primaryMonitor;
+        const view = describe(this._model.topLevel(), {
+            maxRows: screenfulRows(monitor ? monitor.height : 800),
+            words: this._words,
+            locale: this._locale || undefined,
+            overall: this._model.overallFraction,
+        });
+        if (!view.visible) {
+            this._stopPulse();
+            this._stopPolling();
+            this._indicator?.destroy();
+            this._indicator = null;
+            return;
+        }
+        if (!this._indicator) {
+            this._indicator = new ProgressIndicator({
+                request: (method, name) => this._source.request(method, name),
+                clearEnded: () => {
+                    if (this._model.dismissEnded())
+                        this._changed();
+                },
+                menuOpen: open => open ? this._startPolling() : this._stopPolling(),
+            }, this._words);
+            Main.panel.addToStatusArea('progressd', this._indicator);
+        }
+        const shape = ringShape(view.ring, this._pulseStep, animate);
+        this._indicator.show(view, shape);
+        if (shape.pulsing)
+            this._startPulse();
+        else
+            this._stopPulse();
+    }
+
+    // While every live task is indeterminate and animations are on, the ring's quarter arc
+    // steps round at the pacer's pace; nothing runs otherwise.
+    _startPulse() {
+        if (this._pulseTimer)
+            return;
+        this._pulseTimer = GLib.timeout_add(GLib.PRIORITY_DEFAULT, INTERVAL_MS, () => {
+            this._pulseStep = (this._pulseStep + 1) % PULSE_STEPS;
+            this._pacer.request();
+            return GLib.SOURCE_CONTINUE;
+        });
+    }
+
+    // While the menu is open its rows follow the tasks: what changed since the last read,
+    // at the pacer's pace (a read waits for the one before it). Closed, nothing is read.
+    _startPolling() {
+        this._source.poll();
+        if (this._pollTimer)
+            return;
+        this._pollTimer = GLib.timeout_add(GLib.PRIORITY_DEFAULT, INTERVAL_MS, () => {
+            this._source.poll();
+            return GLib.SOURCE_CONTINUE;
+        });
+    }
+
+    _stopPolling() {
+        if (this._pollTimer)
+            GLib.source_remove(this._pollTimer);
+        this._pollTimer = 0;
+    }
+
+    _stopPulse() {
+        if (this._pulseTimer)
+            GLib.source_remove(this._pulseTimer);
+        this._pulseTimer = 0;
+    }
+};
