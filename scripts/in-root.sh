@@ -12,8 +12,10 @@
 # installs DEB with `apt install ./…`, as a user would. COMMAND then runs as root with a clean
 # environment (env -i): PATH, HOME=/root, LANG=C.UTF-8, and the --env values.
 set -eu
-[ "$(readlink /proc/self/ns/mnt)" != "$(readlink /proc/1/ns/mnt)" ] ||
-    exec unshare -m --propagation private sh "$0" "$@"
+# Always in a mount namespace of its own: /proc/1's namespace may be unreadable (a container),
+# so the marker, not a comparison with it, says that this is the copy unshare started.
+[ "${IN_ROOT_NAMESPACE:-}" = "$$" ] || IN_ROOT_NAMESPACE='' exec unshare -m --propagation private \
+    sh -c 'export IN_ROOT_NAMESPACE=$$; exec sh "$0" "$@"' "$0" "$@"
 
 root=$(cd "$1" && pwd)
 shift
