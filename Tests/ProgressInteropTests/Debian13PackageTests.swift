@@ -78,14 +78,35 @@ final class Debian13PackageTests: XCTestCase {
         XCTAssertFalse(fields.lowercased().contains("swift"), fields)
     }
 
-    /// Debian 13's lintian (inside the root) finds no error, as Debian 12's finds none in the
-    /// Debian 12 package.
+    /// Debian 13's GNOME Shell is 48: the package has the extension's form for 45 and later
+    /// (debian/rules: GNOME_SHELL_API=45), the ES modules of gnome-shell/entry-45, whose files
+    /// have the same names as the 43/44 form's.
+    func testTheExtensionIsTheFormForGnomeShell45AndLater() throws {
+        let folder = Debian13System.repository.appendingPathComponent("gnome-shell/entry-45")
+        for file in ["metadata.json", "extension.js"] {
+            let member = "./usr/share/gnome-shell/extensions/progressd@progressd.org/\(file)"
+            let packaged = try CommandResult.run(
+                "/bin/sh", ["-c", "dpkg-deb --fsys-tarfile \"$0\" | tar -xOf - \"$1\"", deb, member], environment: [:])
+            XCTAssertEqual(packaged.status, 0, packaged.errors)
+            XCTAssertEqual(packaged.output, try String(contentsOf: folder.appendingPathComponent(file), encoding: .utf8), file)
+        }
+    }
+
+    /// Debian 13's lintian (inside the root) finds no error, and no warning that
+    /// docs/installing.md does not explain.
     func testDebian13sLintianFindsNoError() throws {
         let copy = scratch.appendingPathComponent(URL(fileURLWithPath: deb).lastPathComponent)
         try FileManager.default.copyItem(atPath: deb, toPath: copy.path)
         let lintian = try system(install: .some(nil)).run("/usr/bin/lintian", ["--fail-on", "error", copy.path], environment: [:])
         XCTAssertEqual(lintian.status, 0, lintian.output + lintian.errors)
-        XCTAssertFalse(lintian.output.contains("E: "), lintian.output)
+        let tags = lintian.output.split(separator: "\n").filter { $0.hasPrefix("E: ") || $0.hasPrefix("W: ") }
+        XCTAssertFalse(tags.contains { $0.hasPrefix("E: ") }, lintian.output)
+        // A warning may stay only when docs/installing.md says why, as for Debian 12's.
+        let installing = try String(contentsOf: Debian13System.repository.appendingPathComponent("docs/installing.md"), encoding: .utf8)
+        for tag in tags {
+            let name = tag.split(separator: " ").dropFirst(2).first.map(String.init) ?? String(tag)
+            XCTAssertTrue(installing.contains("`\(name)`"), "lintian warns \(tag), and docs/installing.md does not say why")
+        }
     }
 
     /// The package's DEP-8 tests, run by Debian 13's autopkgtest against the package it installs.
