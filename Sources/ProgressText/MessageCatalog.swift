@@ -81,14 +81,16 @@ public final class MessageCatalog: @unchecked Sendable {
         let languages = ((try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []).sorted()
         for language in languages {
             let path = directory.appendingPathComponent("\(language)/LC_MESSAGES/\(Self.domain).mo").path
-            guard let data = FileManager.default.contents(atPath: path), let file = MessageFile(bytes: Array(data)) else { continue }
+            guard let data = FileManager.default.contents(atPath: path), let file = MessageFile(bytes: Array(data))
+            else { continue }
             var texts: [Message: String] = [:]
             var forms: [Message: [String]] = [:]
             // Without a translation, the English text (and English's plural rule), as gettext.
             for message in Self.messages {
                 if let many = message.plural {
                     forms[message] = (0..<Self.pluralSamples).map { count in
-                        file.text(message.singular, plural: many, count: count) ?? (count == 1 ? message.singular : many)
+                        file.text(message.singular, plural: many, count: count)
+                            ?? (count == 1 ? message.singular : many)
                     }
                 } else {
                     texts[message] = file.text(message.singular) ?? message.singular

@@ -31,7 +31,7 @@ struct MessageFile {
         else { return nil }
         func string(_ table: Int, _ index: Int) -> String? {
             guard let length = word(table + index * 8, bigEndian), let start = word(table + index * 8 + 4, bigEndian),
-                  start + length <= bytes.count
+                start + length <= bytes.count
             else { return nil }
             return String(decoding: bytes[start..<start + length], as: UTF8.self)
         }
@@ -55,7 +55,8 @@ struct MessageFile {
 
     /// The plural form for `count` of a message with two English forms, if the file has it.
     func text(_ singular: String, plural: String, count: Int) -> String? {
-        guard let forms = translations[singular + "\0" + plural]?.split(separator: "\0", omittingEmptySubsequences: false)
+        guard
+            let forms = translations[singular + "\0" + plural]?.split(separator: "\0", omittingEmptySubsequences: false)
         else { return nil }
         let index = pluralRule.form(for: count)
         return index < forms.count && !forms[index].isEmpty ? String(forms[index]) : nil

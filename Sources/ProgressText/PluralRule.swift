@@ -72,7 +72,8 @@ struct PluralRule: Sendable {
         }
 
         mutating func skipSpaces() {
-            while position < bytes.count, bytes[position] == UInt8(ascii: " ") || bytes[position] == UInt8(ascii: "\t") {
+            while position < bytes.count, bytes[position] == UInt8(ascii: " ") || bytes[position] == UInt8(ascii: "\t")
+            {
                 position += 1
             }
         }
@@ -81,10 +82,14 @@ struct PluralRule: Sendable {
         mutating func take(_ token: String) -> Bool {
             skipSpaces()
             let token = Array(token.utf8)
-            guard bytes.count - position >= token.count, Array(bytes[position..<position + token.count]) == token else { return false }
+            guard bytes.count - position >= token.count, Array(bytes[position..<position + token.count]) == token else {
+                return false
+            }
             let next = position + token.count < bytes.count ? bytes[position + token.count] : 0
-            if token.count == 1, [UInt8(ascii: "<"), UInt8(ascii: ">"), UInt8(ascii: "!"), UInt8(ascii: "=")].contains(token[0]),
-               next == UInt8(ascii: "=") {
+            if token.count == 1,
+                [UInt8(ascii: "<"), UInt8(ascii: ">"), UInt8(ascii: "!"), UInt8(ascii: "=")].contains(token[0]),
+                next == UInt8(ascii: "=")
+            {
                 return false
             }
             position += token.count
@@ -98,7 +103,9 @@ struct PluralRule: Sendable {
             return .choice(condition, then, otherwise)
         }
 
-        static let levels: [[String]] = [["||"], ["&&"], ["==", "!="], ["<=", ">=", "<", ">"], ["+", "-"], ["*", "/", "%"]]
+        static let levels: [[String]] = [
+            ["||"], ["&&"], ["==", "!="], ["<=", ">=", "<", ">"], ["+", "-"], ["*", "/", "%"],
+        ]
 
         mutating func binary(_ level: Int) -> Node? {
             guard level < Self.levels.count else { return unary() }
@@ -119,8 +126,12 @@ struct PluralRule: Sendable {
             if take("n") { return .n }
             skipSpaces()
             let start = position
-            while position < bytes.count, (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(bytes[position]) { position += 1 }
-            guard position > start, let value = Int(String(decoding: bytes[start..<position], as: UTF8.self)) else { return nil }
+            while position < bytes.count, (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(bytes[position]) {
+                position += 1
+            }
+            guard position > start, let value = Int(String(decoding: bytes[start..<position], as: UTF8.self)) else {
+                return nil
+            }
             return .number(value)
         }
     }

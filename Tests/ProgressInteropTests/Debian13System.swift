@@ -29,7 +29,9 @@ final class Debian13System {
             throw XCTSkip("the Debian 13 tests run with `make interop` (PROGRESSD_INTEROP=1)")
         }
         guard let value = environment[variable], FileManager.default.fileExists(atPath: value) else {
-            if environment["CI"] == "true" { throw TestSupportError("\(variable) names nothing: `make interop` makes it") }
+            if environment["CI"] == "true" {
+                throw TestSupportError("\(variable) names nothing: `make interop` makes it")
+            }
             throw XCTSkip("\(variable) is not set or names nothing: `make interop` sets it")
         }
         return value
@@ -41,20 +43,24 @@ final class Debian13System {
     init(root: String? = nil, install: String?? = .none, update: Bool = false, errors: URL) throws {
         let root = try root ?? Self.required("PROGRESSD_DEBIAN13_ROOT")
         let deb = try install ?? Self.required("PROGRESSD_DEB13")
-        var arguments = [Self.repository.appendingPathComponent("scripts/in-root.sh").path, root,
-                         "--bind-ro", Self.helpers.path, "--bind-ro", Self.repository.appendingPathComponent("scripts").path]
+        var arguments = [
+            Self.repository.appendingPathComponent("scripts/in-root.sh").path, root,
+            "--bind-ro", Self.helpers.path, "--bind-ro", Self.repository.appendingPathComponent("scripts").path,
+        ]
         if update { arguments.append("--update") }
         if let deb { arguments += ["--install", deb] }
         arguments += ["--", "/bin/sh", "-c", "echo \"root-ready $$\"; read -r _"]
-        let holder = try HelperProcess("/bin/sh", arguments, environment: ProcessInfo.processInfo.environment,
-                                       readsCommands: true, errorFile: errors)
+        let holder = try HelperProcess(
+            "/bin/sh", arguments, environment: ProcessInfo.processInfo.environment,
+            readsCommands: true, errorFile: errors)
         var line: String?
         _ = BusConnection.pump(seconds: 600) {
             line = holder.lines.first { $0.hasPrefix("root-ready ") }
             return line != nil || !holder.isRunning
         }
         guard let pid = line.flatMap({ Int32($0.dropFirst("root-ready ".count)) }) else {
-            throw TestSupportError("the Debian 13 root did not start: \((try? String(contentsOf: errors, encoding: .utf8)) ?? "")")
+            throw TestSupportError(
+                "the Debian 13 root did not start: \((try? String(contentsOf: errors, encoding: .utf8)) ?? "")")
         }
         self.holder = holder
         self.pid = pid
@@ -80,11 +86,14 @@ final class Debian13System {
     }
 
     /// A helper program inside the root, tied to the test process as HelperProcess's are.
-    func helper(_ executable: String, _ arguments: [String], environment: [String: String], readsCommands: Bool = false,
-                errorFile: URL? = nil) throws -> HelperProcess {
+    func helper(
+        _ executable: String, _ arguments: [String], environment: [String: String], readsCommands: Bool = false,
+        errorFile: URL? = nil
+    ) throws -> HelperProcess {
         let line = command(executable, arguments)
-        return try HelperProcess(line[0], Array(line.dropFirst()), environment: Self.inside(environment),
-                                 readsCommands: readsCommands, errorFile: errorFile)
+        return try HelperProcess(
+            line[0], Array(line.dropFirst()), environment: Self.inside(environment),
+            readsCommands: readsCommands, errorFile: errorFile)
     }
 
     /// D-Bus activation files for `services` from the root, written into `directory` with
@@ -95,7 +104,8 @@ final class Debian13System {
             guard result.status == 0 else { throw TestSupportError("no \(service) in the root: \(result.errors)") }
             let lines = result.output.split(separator: "\n").map { line -> String in
                 guard line.hasPrefix("Exec=") else { return String(line) }
-                return "Exec=" + command("/usr/bin/env", []).joined(separator: " ") + " " + line.dropFirst("Exec=".count)
+                return "Exec=" + command("/usr/bin/env", []).joined(separator: " ") + " "
+                    + line.dropFirst("Exec=".count)
             }
             try (lines.joined(separator: "\n") + "\n")
                 .write(to: directory.appendingPathComponent("\(service).service"), atomically: true, encoding: .utf8)

@@ -11,7 +11,8 @@ final class GnomeShell48InteropTests: GnomeShellTestCase {
     private var rootErrors: URL?
 
     override func setUpWithError() throws {
-        rootErrors = FileManager.default.temporaryDirectory.appendingPathComponent("progressd-debian13-\(UUID().uuidString).log")
+        rootErrors = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "progressd-debian13-\(UUID().uuidString).log")
         debian13 = try Debian13System(errors: try XCTUnwrap(rootErrors))
         try super.setUpWithError()
     }
@@ -26,7 +27,8 @@ final class GnomeShell48InteropTests: GnomeShellTestCase {
     override var daemonCommand: [String]? { debian13?.command("/usr/bin/progressd") }
 
     func testTheRingTheMenuAndCancelInGnomeShell48() throws {
-        let version = try debian13.map { try $0.run("/usr/bin/gnome-shell", ["--version"], environment: [:]).output } ?? ""
+        let version =
+            try debian13.map { try $0.run("/usr/bin/gnome-shell", ["--version"], environment: [:]).output } ?? ""
         XCTAssertTrue(version.hasPrefix("GNOME Shell 48."), version)
         try checkTheRingTheMenuAndCancel()
     }

@@ -9,7 +9,8 @@ final class KF6JobInteropTests: KioclientTestCase {
     private var rootErrors: URL?
 
     override func setUpWithError() throws {
-        rootErrors = FileManager.default.temporaryDirectory.appendingPathComponent("progressd-debian13-\(UUID().uuidString).log")
+        rootErrors = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "progressd-debian13-\(UUID().uuidString).log")
         debian13 = try Debian13System(errors: try XCTUnwrap(rootErrors))
         try super.setUpWithError()
     }
@@ -26,7 +27,9 @@ final class KF6JobInteropTests: KioclientTestCase {
 
     func testAKF6KioclientCopyIsATaskAndProgressctlCancelStopsIt() throws {
         let version = try XCTUnwrap(debian13).run(kioclient, ["--version"], environment: environment)
-        XCTAssertTrue(version.output.hasPrefix("kioclient 25.") || version.output.contains(" 6."), version.output + version.errors)
+        XCTAssertTrue(
+            version.output.hasPrefix("kioclient 25.") || version.output.contains(" 6."), version.output + version.errors
+        )
         try checkACopyIsATaskAndProgressctlCancelStopsIt()
     }
 }

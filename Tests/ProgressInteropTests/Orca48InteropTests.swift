@@ -11,7 +11,8 @@ final class Orca48InteropTests: XCTestCase {
     var errors: URL!
 
     override func setUpWithError() throws {
-        errors = FileManager.default.temporaryDirectory.appendingPathComponent("progressd-orca48-\(UUID().uuidString).log")
+        errors = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "progressd-orca48-\(UUID().uuidString).log")
     }
 
     override func tearDown() {
@@ -32,11 +33,13 @@ final class Orca48InteropTests: XCTestCase {
             guard let range = line.range(of: #"[0-9]+ percent"#, options: .regularExpression) else { return nil }
             return Int(line[range].split(separator: " ")[0])
         }
-        XCTAssertGreaterThanOrEqual(Set(percents).count, 3, "Orca spoke the task's percent: \(said)\n\(check.errors.suffix(2_000))")
+        XCTAssertGreaterThanOrEqual(
+            Set(percents).count, 3, "Orca spoke the task's percent: \(said)\n\(check.errors.suffix(2_000))")
         XCTAssertEqual(percents.filter { !set.contains($0) }, [], "only percents the task had: \(said)")
         XCTAssertEqual(percents, percents.sorted(), "in the order they came: \(said)")
         // Orca 45 and later also speak the AT-SPI Announcement events progressd sends, which
         // name the task ("Backing up home: 95 percent, about 5 seconds left", "… finished").
-        XCTAssertTrue(said.contains { $0.contains("Backing up home") && $0.contains("percent") }, "an announcement: \(said)")
+        XCTAssertTrue(
+            said.contains { $0.contains("Backing up home") && $0.contains("percent") }, "an announcement: \(said)")
     }
 }

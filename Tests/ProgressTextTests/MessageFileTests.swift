@@ -1,6 +1,7 @@
 import Foundation
-@testable import ProgressText
 import XCTest
+
+@testable import ProgressText
 
 /// progressd reads msgfmt's files itself (MessageFile) and evaluates their plural rules
 /// (PluralRule), because glibc 2.38 and later ignore LANGUAGE in the C.UTF-8 locale, where
@@ -53,7 +54,9 @@ final class MessageFileTests: XCTestCase {
             let file = try XCTUnwrap(MessageFile(bytes: Array(try Data(contentsOf: mo))), order)
             XCTAssertEqual(file.text("Cancel"), "Отменить", order)
             XCTAssertNil(file.text("no such message"))
-            let forms = [1, 2, 5].map { file.text("{title}: {percent} percent", plural: "{title}: {percent} percent", count: $0) }
+            let forms = [1, 2, 5].map {
+                file.text("{title}: {percent} percent", plural: "{title}: {percent} percent", count: $0)
+            }
             XCTAssertEqual(forms.compactMap { $0 }.count, 3, "\(order): \(forms)")
             XCTAssertEqual(Set(forms).count, 3, "three Russian forms: \(forms)")
         }
