@@ -110,7 +110,8 @@ let package = Package(
         .target(name: "ProgressTestSupport", dependencies: ["ProgressClient", "ProgressBus", "ProgressModel"], path: "Tests/Support"),
         .testTarget(name: "ProgressCoreTests", dependencies: ["ProgressModel", "ProgressCore", "ProgressPolicies", "ProgressTestSupport"]),
         .testTarget(name: "ProgressTextTests", dependencies: ["ProgressText", "ProgressModel", "ProgressCore", "ProgressPolicies", "ProgressTestSupport"]),
-        .testTarget(name: "ProgressStateTests", dependencies: ["ProgressState", "ProgressModel"]),
+        .testTarget(
+            name: "ProgressStateTests", dependencies: ["ProgressState", "ProgressModel", "ProgressTestSupport"]),
         .testTarget(
             name: "ProgressRenderTests",
             dependencies: [

@@ -51,8 +51,25 @@ public protocol ChangeRecorder: AnyObject {
     func record(_ batch: ChangeBatch)
     /// Whether recorded changes wait for `commit` before anyone may hear of them.
     var hasPending: Bool { get }
-    /// Makes every recorded change durable at once: one write and one sync for all.
-    func commit()
+    /// Makes every recorded change durable at once: one write and one sync for all. Throws
+    /// StorageFull or StorageFailed when they are not on the disk: then the group is refused.
+    func commit() throws(ProgressError)
+    /// Whether each batch that needs the disk is committed on its own, at once (the disk
+    /// refused a write before: a refusal then takes back that batch alone).
+    var commitsAtOnce: Bool { get }
+}
+
+/// What takes back changes the recorder refused (the front door): it keeps the tasks as
+/// they were until their changes are settled.
+public protocol ChangeUndo: AnyObject {
+    /// From now on, keep what it takes to take changes back (a recorder is on the stream).
+    func keepUndo()
+    /// The changes up to `sequence` are kept: they will not be taken back.
+    func settled(through sequence: UInt64)
+    /// Puts every task back as it was before the change numbered `sequence`.
+    func takeBack(from sequence: UInt64)
+    /// A client's departure was taken back with its group: its `caller` tasks fail again.
+    func departedAgain(_ client: ClientID) -> [ChangeBatch]
 }
 
 /// The ordered stream from the front door to the outputs. An input submits each batch with
@@ -62,14 +79,35 @@ public protocol ChangeRecorder: AnyObject {
 /// the main loop): one sync, then the replies and the outputs, in order. So every reply
 /// still means "on disk", and a burst of Starts costs one sync, not one each.
 ///
+/// A group the recorder refuses is taken back (`ChangeUndo`): the tasks are as they were
+/// before it, the reply of each of its batches that changed something is the recorder's
+/// error, and no output hears of those batches; a departure in it is delivered after its
+/// `caller` tasks fail again.
+///
 /// An output that acts while it hears an event (a bridge failing a departed client's jobs)
 /// submits again; that event is delivered after the one being delivered, to every output,
 /// so no output ever hears events out of order.
 public final class ChangeStream {
     private enum Event {
-        case batch(ChangeBatch, reply: (() -> Void)?)
+        case batch(ChangeBatch, reply: ((ProgressError?) -> Void)?)
+        /// A batch of a refused group: taken back, its reply told why, heard by no output.
+        case refused(ChangeBatch, reply: ((ProgressError?) -> Void)?, ProgressError)
         case departed(ClientID)
         case stopping
+
+        var lastSequence: UInt64? {
+            switch self {
+            case .batch(let batch, _), .refused(let batch, _, _): batch.lastSequence
+            case .departed, .stopping: nil
+            }
+        }
+
+        var firstSequence: UInt64? {
+            switch self {
+            case .batch(let batch, _), .refused(let batch, _, _): batch.changes.first?.sequence
+            case .departed, .stopping: nil
+            }
+        }
     }
 
     /// An output and its `interest`; nil for one that hears every batch.
@@ -96,12 +134,20 @@ public final class ChangeStream {
     /// Events being delivered now, and those submitted while they are.
     private var delivering: [Event] = []
     private var isDelivering = false
+    private var isCommitting = false
     /// Asks the daemon to call `commitWaiting` soon (after the calls already queued).
     public var scheduleCommit: () -> Void = {}
+    /// Takes back what a recorder refuses (the front door sets itself).
+    public weak var undo: ChangeUndo? {
+        didSet { if !recorders.isEmpty { undo?.keepUndo() } }
+    }
 
     public init() {}
 
-    public func add(recorder: ChangeRecorder) { recorders.append(recorder) }
+    public func add(recorder: ChangeRecorder) {
+        recorders.append(recorder)
+        undo?.keepUndo()
+    }
     public func add(_ output: ChangeOutput) { listeners.append(Listener(output)) }
 
     /// `output`'s interest may have changed (a listener of its own came or went): the
@@ -112,12 +158,14 @@ public final class ChangeStream {
         listener.interest = Listener.interest(of: output)
     }
 
-    /// A batch and what tells its caller (nil when nobody waits on a reply).
-    public func submit(_ batch: ChangeBatch, reply: (() -> Void)? = nil) {
+    /// A batch and what tells its caller (nil when nobody waits on a reply): `reply` gets
+    /// nil, or the recorder's error when the batch's group was refused and taken back.
+    public func submit(_ batch: ChangeBatch, reply: ((ProgressError?) -> Void)? = nil) {
         if !batch.isEmpty {
             for recorder in recorders { recorder.record(batch) }
         }
         enqueue(.batch(batch, reply: reply))
+        if !waiting.isEmpty && !isCommitting && recorders.contains(where: \.commitsAtOnce) { commitWaiting() }
     }
 
     /// A read's reply: at once, or after the replies that wait for their sync, so that a
@@ -125,7 +173,7 @@ public final class ChangeStream {
     /// the reply of a Start sent before it).
     public func replyInOrder(_ reply: @escaping () -> Void) {
         guard !waiting.isEmpty else { return reply() }
-        waiting.append(.batch(ChangeBatch(origin: .daemon("read"), changes: []), reply: reply))
+        waiting.append(.batch(ChangeBatch(origin: .daemon("read"), changes: []), reply: { _ in reply() }))
     }
 
     /// A client left the bus: after everything submitted before, every output lets go of it.
@@ -138,17 +186,48 @@ public final class ChangeStream {
     }
 
     private func enqueue(_ event: Event) {
-        if waiting.isEmpty && !recorders.contains(where: \.hasPending) { return deliver(event) }
+        if waiting.isEmpty && !recorders.contains(where: \.hasPending) {
+            if case .batch(let batch, _) = event, let last = batch.lastSequence { undo?.settled(through: last) }
+            return deliver(event)
+        }
         if waiting.isEmpty { scheduleCommit() }
         waiting.append(event)
     }
 
-    /// Makes what waits durable, then replies and publishes it, in order.
+    /// Makes what waits durable, then replies and publishes it, in order; or, when a
+    /// recorder refuses it, takes it back and tells each caller why.
     public func commitWaiting() {
-        for recorder in recorders where recorder.hasPending { recorder.commit() }
+        var refusal: ProgressError?
+        // What a recorder causes while it commits joins the group, and is committed with it.
+        isCommitting = true
+        defer { isCommitting = false }
+        for recorder in recorders where recorder.hasPending {
+            do throws(ProgressError) {
+                try recorder.commit()
+            } catch {
+                refusal = refusal ?? error
+            }
+        }
         let group = waiting
         waiting.removeAll()
-        deliver(group)
+        guard let refusal else {
+            if let last = group.lazy.compactMap(\.lastSequence).last { undo?.settled(through: last) }
+            return deliver(group)
+        }
+        if let first = group.lazy.compactMap(\.firstSequence).first { undo?.takeBack(from: first) }
+        var departed: [ClientID] = []
+        deliver(group.map { event in
+            switch event {
+            case .batch(let batch, let reply) where !batch.isEmpty: return .refused(batch, reply: reply, refusal)
+            case .departed(let client): departed.append(client)
+            default: break
+            }
+            return event
+        }.filter { if case .departed = $0 { false } else { true } })
+        for client in departed {
+            for batch in undo?.departedAgain(client) ?? [] { submit(batch) }
+            depart(client)
+        }
     }
 
     public var hasWaiting: Bool { !waiting.isEmpty }
@@ -179,8 +258,12 @@ public final class ChangeStream {
     private func handle(_ event: Event) {
         switch event {
         case .batch(let batch, let reply):
-            reply?()
+            reply?(nil)
             publish(batch)
+        case .refused(let batch, let reply, let refusal):
+            reply?(refusal)
+            // Its numbers are used: the next batch follows them.
+            if let last = batch.lastSequence { lastPublished = last }
         case .departed(let client):
             for listener in listeners { listener.output.clientLeft(client) }
         case .stopping:
@@ -215,4 +298,8 @@ public final class ChangeStream {
     func flushBeforeRead(_ scope: ReadScope, tasks: TaskView) {
         for listener in listeners { listener.output.flushBeforeRead(scope, tasks: tasks) }
     }
+}
+
+extension ChangeRecorder {
+    public var commitsAtOnce: Bool { false }
 }

@@ -37,6 +37,7 @@ public final class TaskFrontDoor {
         self.access = access
         self.stream = stream
         lastSequence = max(1, firstSequence) - 1
+        stream.undo = self
     }
 
     // MARK: What needs no read of the tasks
@@ -199,6 +200,25 @@ public final class TaskFrontDoor {
     }
 }
 
+extension TaskFrontDoor: ChangeUndo {
+    public func keepUndo() {
+        guard store.tasks.undo == nil else { return }
+        store.tasks.undo = TaskUndo { [unowned self] in lastSequence }
+    }
+
+    public func settled(through sequence: UInt64) { store.tasks.undo?.settled(through: sequence) }
+
+    /// Takes back every change numbered from `sequence` on; a value held for a task that
+    /// no longer takes one (it is gone, or ended) goes with them.
+    public func takeBack(from sequence: UInt64) {
+        guard let undo = store.tasks.undo else { return }
+        store.takeBack(undo.take(from: sequence))
+        staged.keep { store.takesHeldValue($0) }
+    }
+
+    public func departedAgain(_ client: ClientID) -> [ChangeBatch] { clientLeft(client) }
+}
+
 extension ChangeOrigin {
     /// The client charged for what this origin starts: the client behind it, or for the
     /// daemon's own sources a name of their own.
@@ -266,6 +286,14 @@ private struct StagedValues {
         entries[position].fraction = fraction
         entries[position].origin = origin
         entries[position].calls += 1
+    }
+
+    /// Keeps the values held for the tasks `isKept` says, in their order.
+    mutating func keep(_ isKept: (TaskName) -> Bool) {
+        let kept = entries.filter { isKept($0.name) }
+        guard kept.count != entries.count else { return }
+        entries = kept
+        positions = Dictionary(uniqueKeysWithValues: kept.enumerated().map { ($1.name, $0) })
     }
 
     /// Every held value, in order; nothing is held afterwards.

@@ -316,6 +316,9 @@ final class TaskStore {
         if lifetime == .caller { boundTasks[caller, default: []].insert(task.name) }
     }
 
+    /// A task taken back (`takeBack`) is bound to its connection again.
+    func bindAgain(_ name: TaskName, to caller: ClientID) { boundTasks[caller, default: []].insert(name) }
+
     func release(_ task: ProgressTask) {
         if let bound = task.boundConnection { boundTasks.remove(task.name, from: bound) }
         if let charged = task.chargedTo { caps.release(.task, from: charged) }

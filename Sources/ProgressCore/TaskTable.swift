@@ -20,6 +20,8 @@ final class TaskTable {
     }
 
     private var slots: [TaskName: Slot] = [:]
+    /// Where each change records the task as it was, while changes may have to be taken back.
+    var undo: TaskUndo?
     /// The names in byte order, for reads in name order and pages that start at a name.
     private var order = TaskNameOrder()
     private var overall = SummaryTotals()
@@ -57,6 +59,7 @@ final class TaskTable {
     subscript(name: TaskName) -> ProgressTask? {
         get { slots[name]?.task }
         set {
+            undo?.saw(name, before: slots[name]?.task)
             guard let newValue else {
                 removeValue(forKey: name)
                 return
@@ -97,6 +100,7 @@ final class TaskTable {
         _ name: TaskName, _ body: (inout ProgressTask, ProgressTask) throws(ProgressError) -> Result
     ) throws(ProgressError) -> Result? {
         guard let slot = slots[name] else { return nil }
+        undo?.saw(name, before: slot.task)
         let (result, due) = try change(&slot.task, body)
         // A recount and a rebuilt queue read every slot, this one's too: not while it changes.
         countChange()
@@ -126,6 +130,7 @@ final class TaskTable {
     @discardableResult
     func removeValue(forKey name: TaskName) -> ProgressTask? {
         guard let task = slots.removeValue(forKey: name)?.task else { return nil }
+        undo?.saw(name, before: task)
         order.remove(name)
         nameBytes -= name.text.utf8.count
         removeFromTotals(task)

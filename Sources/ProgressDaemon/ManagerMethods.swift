@@ -202,14 +202,18 @@ extension ProgressService {
 
     /// The handler order of every mutating call: front door (validate, authorize, mutate),
     /// persist, reply, publish (the stream holds the reply until what it says is on disk).
+    /// A change the disk refuses is taken back before the reply, which is then StorageFull
+    /// or StorageFailed, and no output hears of it.
     func run(_ mutation: Mutation, _ call: MethodCall) {
         let outcome = context.frontDoor.perform(mutation.command, by: .client(call.sender))
         context.submitHeld(outcome)
-        context.stream.submit(outcome.batch) { Self.reply(outcome, mutation, call) }
+        context.stream.submit(outcome.batch) { refusal in Self.reply(outcome, mutation, call, refusal) }
     }
 
-    private static func reply(_ outcome: CommandOutcome, _ mutation: Mutation, _ call: MethodCall) {
-        if let error = outcome.error { call.reply(error) } else { call.reply(mutation.replyValue()) }
+    private static func reply(
+        _ outcome: CommandOutcome, _ mutation: Mutation, _ call: MethodCall, _ refusal: ProgressError?
+    ) {
+        if let error = refusal ?? outcome.error { call.reply(error) } else { call.reply(mutation.replyValue()) }
     }
 
     func handleManagerCall(_ handler: ManagerHandler, _ client: ClientID, _ parameters: OpaquePointer, _ invocation: OpaquePointer) {

@@ -13,6 +13,8 @@ struct ManagerProperty: @unchecked Sendable {
         let context: DaemonContext
         let variants: TaskVariants
         let changeIndex: ChangeIndex
+        /// "ok", or "full" or "failed" while the state directory refuses writes.
+        let storageState: () -> String
     }
 
     let name: String
@@ -27,6 +29,7 @@ struct ManagerProperty: @unchecked Sendable {
         ManagerProperty(name: "TaskCount", signalled: true) { _, tasks in g_variant_new_uint32(UInt32(clamping: tasks.count)) },
         ManagerProperty(name: "Overall", signalled: true) { sources, tasks in sources.variants.summary(tasks.summary()) },
         ManagerProperty(name: "Serial", signalled: false) { sources, _ in g_variant_new_uint64(guint64(sources.changeIndex.lastSequence)) },
+        ManagerProperty(name: "StorageState", signalled: true) { sources, _ in Variant.string(sources.storageState()) },
     ]
     static let signalledRows = all.filter(\.signalled)
 }
@@ -58,7 +61,10 @@ final class ManagerPropertiesOutput: ChangeOutput {
     /// Nothing is sent once the daemon stops.
     func stop() { timer.cancel() }
 
-    func publish(_ batch: ChangeBatch) {
+    func publish(_ batch: ChangeBatch) { valuesMayHaveChanged() }
+
+    /// A value may differ from what was sent (a batch, or the state directory's state).
+    func valuesMayHaveChanged() {
         // Any batch may change them, and what changed is only known by comparing with what was
         // sent: so they are marked as maybe changed, and compared when a signal may go (at
         // the signal rate). Once a signal is held for both, another change adds nothing to it

@@ -66,9 +66,13 @@ public final class ProgressService {
         if let journal { context.stream.add(recorder: journal) }
         context.add(changeIndex)
         context.add(TaskSignalOutput(context: context, variants: variants))
+        let recorder = journal
         managerProperties = ManagerPropertiesOutput(
-            sources: ManagerProperty.Sources(context: context, variants: variants, changeIndex: changeIndex))
+            sources: ManagerProperty.Sources(
+                context: context, variants: variants, changeIndex: changeIndex,
+                storageState: { recorder?.storageState ?? "ok" }))
         context.add(managerProperties)
+        journal?.storageChanged = { [unowned managerProperties] in managerProperties.valuesMayHaveChanged() }
         context.add(AnnouncementOutput(context: context))
         subscriptions = try SubscriptionOutput(context: context, variants: variants, interface: interfaces.subscription)
         context.add(subscriptions)

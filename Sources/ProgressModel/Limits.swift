@@ -110,6 +110,10 @@ public struct Limits: Sendable, Equatable {
     /// How long a transition's reply may wait for its group to be synced while calls keep
     /// arriving: 5 ms is well under what a person notices, and enough to gather a burst.
     public var groupCommitMaxDelayMicros: Int64 = 5_000
+    /// How often a daemon whose state directory refused a write tries to rewrite it in full
+    /// (and so to take writes again): a compaction costs a write of every task, and a disk
+    /// freed by a person is seen within a couple of seconds.
+    public var storageRetryMicros: Int64 = 2_000_000
     /// A child's weight relative to its siblings.
     public static let weightRange = 0.0...1_000_000.0
 

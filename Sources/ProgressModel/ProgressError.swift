@@ -9,6 +9,13 @@ public enum ProgressError: Error, Equatable, Sendable {
     case notAllowed(String)
     /// The caller's identity may not do this to this task; the message says who may.
     case accessDenied(String)
+    /// The change could not be made durable because the state directory's disk is full (or
+    /// over quota): nothing of it was kept. The message names the path and the space left.
+    case storageFull(String)
+    /// The change could not be made durable because the state directory failed otherwise
+    /// (EIO, a read-only filesystem): nothing of it was kept. The message names the path
+    /// and the system's reason.
+    case storageFailed(String)
 
     /// A read whose reply would pass `Limits.maxReplyBytes`, with how to ask for less.
     public static func tooBigForOneReply(_ method: String, tasks: Int, limit: Int) -> ProgressError {
@@ -27,13 +34,16 @@ public enum ProgressError: Error, Equatable, Sendable {
         case .limitExceeded: "LimitExceeded"
         case .notAllowed: "NotAllowed"
         case .accessDenied: "AccessDenied"
+        case .storageFull: "StorageFull"
+        case .storageFailed: "StorageFailed"
         }
     }
 
     public var message: String {
         switch self {
         case .invalidName(let m), .invalidValue(let m), .noSuchTask(let m),
-             .unknownOption(let m), .limitExceeded(let m), .notAllowed(let m), .accessDenied(let m):
+             .unknownOption(let m), .limitExceeded(let m), .notAllowed(let m), .accessDenied(let m),
+             .storageFull(let m), .storageFailed(let m):
             m
         }
     }
@@ -49,11 +59,25 @@ public enum ProgressError: Error, Equatable, Sendable {
         case .limitExceeded: .limitExceeded(message)
         case .notAllowed: .notAllowed(message)
         case .accessDenied: .accessDenied(message)
+        case .storageFull: .storageFull(message)
+        case .storageFailed: .storageFailed(message)
         }
     }
 
     /// Every error name, for documentation and tests that keep the XML complete.
-    public static let allNames = ["InvalidName", "InvalidValue", "NoSuchTask", "UnknownOption", "LimitExceeded", "NotAllowed", "AccessDenied"]
+    public static let allNames = [
+        "InvalidName", "InvalidValue", "NoSuchTask", "UnknownOption", "LimitExceeded", "NotAllowed", "AccessDenied",
+        "StorageFull", "StorageFailed",
+    ]
+
+    /// Whether the error says the state directory could not keep the change (the call may
+    /// succeed later, once the disk does).
+    public var isStorage: Bool {
+        switch self {
+        case .storageFull, .storageFailed: true
+        default: false
+        }
+    }
 }
 
 /// Quotes a client's string for an error message, cut short so that a 1 MB value

@@ -57,7 +57,32 @@ final class OpenFile {
 
     /// fsync(2): the file's data and size are on the disk.
     func sync() throws(StateFileError) {
-        guard fsync(descriptor) == 0 else { throw StateFileError(path: path, action: "sync") }
+        while fsync(descriptor) != 0 {
+            guard errno == EINTR else { throw StateFileError(path: path, action: "sync") }
+        }
+    }
+
+    /// fdatasync(2): the file's data and size are on the disk (not its times). Where a write
+    /// the page cache took fails for real: EIO from the device, or ENOSPC from a filesystem
+    /// that allocates late.
+    func syncData() throws(StateFileError) {
+        while fdatasync(descriptor) != 0 {
+            guard errno == EINTR else { throw StateFileError(path: path, action: "sync") }
+        }
+    }
+
+    /// The file's length, from fstat(2).
+    func length() throws(StateFileError) -> Int {
+        var status = stat()
+        guard fstat(descriptor, &status) == 0 else { throw StateFileError(path: path, action: "stat") }
+        return Int(status.st_size)
+    }
+
+    /// ftruncate(2) to `length` bytes.
+    func truncate(to length: Int) throws(StateFileError) {
+        while ftruncate(descriptor, off_t(length)) != 0 {
+            guard errno == EINTR else { throw StateFileError(path: path, action: "truncate") }
+        }
     }
 
     /// mkdir -p with `mode` for the directories it makes; the error names the first that failed.
@@ -74,14 +99,28 @@ final class OpenFile {
 struct StateFileError: Error, CustomStringConvertible {
     let path: String
     let action: String
+    /// errno.
+    let code: Int32
     let reason: String
 
     /// Reads errno: make it right after the call that failed.
     init(path: String, action: String) {
         self.path = path
         self.action = action
-        reason = String(cString: strerror(errno))
+        code = errno
+        reason = String(cString: strerror(code))
     }
+
+    /// An error with a known errno (`code`), not read from errno.
+    init(path: String, action: String, code: Int32) {
+        self.path = path
+        self.action = action
+        self.code = code
+        reason = String(cString: strerror(code))
+    }
+
+    /// The disk is full or the user's quota is: the error that space coming back cures.
+    var isFull: Bool { code == ENOSPC || code == EDQUOT }
 
     var description: String { "could not \(action) \(path): \(reason)" }
 }

@@ -48,7 +48,13 @@ public final class StateDirectory: TaskJournal {
     }
 
     private let limits: Limits
+    /// The journal's last line may be torn (a crash, a failed write): the next write starts
+    /// on a line of its own.
     private var endTornLine = false
+    /// The journal's length in lines past which it compacts, unless twice the task count is more.
+    private var compactAfter = 1_024
+    /// errno of the last failed open of the journal.
+    private var openFailure: Int32 = 0
 
     /// Throws StateDirectoryError, one line naming the path and what to do, when the
     /// directory can not be made or written: the daemon must not start without it.
@@ -152,29 +158,77 @@ public final class StateDirectory: TaskJournal {
         self.recordCount = recordCount
     }
 
-    public func write(_ records: [TaskRecord], removed: [String]) {
+    /// Appends the records and removals and syncs them; throws StorageFull or StorageFailed
+    /// when they are not on the disk, with nothing of them kept: a record the disk took half
+    /// of (ENOSPC mid-record) is cut off again, so the space is free and the next record is
+    /// not glued to it (where the cut fails too, the next write starts on a line of its own).
+    public func write(_ records: [TaskRecord], removed: [String]) throws(ProgressError) {
         guard !records.isEmpty || !removed.isEmpty else { return }
         var data = Data()
+        if endTornLine { data.append(UInt8(ascii: "\n")) }
         for record in records { append(JournalEntry(put: record), to: &data) }
         for name in removed { append(JournalEntry(remove: name), to: &data) }
-        guard let journal else { return }
-        do throws(StateFileError) {
-            try journal.write(data)
-            _ = fdatasync(journal.descriptor)
-        } catch {
-            log("\(error)")
+        if journal == nil { openJournal() }
+        guard let journal else {
+            throw refusal(StateFileError(path: journalURL(generation).path, action: "open", code: openFailure))
         }
+        var length: Int?
+        do throws(StateFileError) {
+            length = try journal.length()
+            try journal.write(data)
+            try journal.syncData()
+        } catch {
+            if let length { try? journal.truncate(to: length) }
+            endTornLine = true
+            // Closed, so that a person can unmount the failed filesystem and mount it again
+            // (fixed, or with space): the next write opens the journal afresh.
+            self.journal = nil
+            throw refusal(error)
+        }
+        endTornLine = false
         journalLines += records.count + removed.count
-        if journalLines > max(1_024, 2 * recordCount()) { compact() }
+        if journalLines > max(compactAfter, 2 * recordCount()) {
+            do throws(StateFileError) {
+                try compact()
+            } catch {
+                // The journal still holds everything: try again after as many lines again.
+                compactAfter = journalLines + 1_024
+                log("could not compact the state into \(snapshotURL(generation + 1).path): \(error)")
+            }
+        }
+    }
+
+    /// Writes a new generation from every current record (a compaction); throws as `write`
+    /// does. After a failed write this makes the state directory whole again: what only the
+    /// daemon's memory held meanwhile is on the disk once it succeeds.
+    public func rewrite() throws(ProgressError) {
+        do throws(StateFileError) {
+            try compact()
+        } catch {
+            throw refusal(error)
+        }
+    }
+
+    /// The error a client hears for a write the state directory did not take.
+    private func refusal(_ error: StateFileError) -> ProgressError {
+        var status = statvfs()
+        let free = statvfs(url.path, &status) == 0 ? "\(Int(status.f_bavail) * Int(status.f_frsize)) bytes" : "unknown"
+        let kept = "nothing of this change was kept"
+        if error.isFull {
+            return .storageFull("the state directory \(url.path) is full (\(free) free): \(error); \(kept)")
+        }
+        return .storageFailed("the state directory \(url.path) failed (\(free) free): \(error); \(kept)")
     }
 
     /// Writes a new generation from `currentRecords` and drops the old one.
-    public func compact() {
+    private func compact() throws(StateFileError) {
         let records = currentRecords()
         let next = generation + 1
         let temporary = url.appendingPathComponent("tasks-\(next).json.tmp")
-        do {
-            let data = try encoder.encode(records)
+        do throws(StateFileError) {
+            guard let data = try? encoder.encode(records) else {
+                throw StateFileError(path: temporary.path, action: "encode", code: EINVAL)
+            }
             let file = try OpenFile(temporary.path, flags: O_WRONLY | O_CREAT | O_TRUNC)
             try file.write(data)
             // A generation that may not be on the disk must not replace the one that is.
@@ -184,13 +238,14 @@ public final class StateDirectory: TaskJournal {
             }
             syncDirectory()
         } catch {
-            log("could not compact the state into \(snapshotURL(next).path): \(error)")
-            try? FileManager.default.removeItem(at: temporary)
-            return
+            unlink(temporary.path)
+            throw error
         }
         journal = nil
         generation = next
         journalLines = 0
+        compactAfter = 1_024
+        endTornLine = false
         removeOtherGenerations()
         openJournal()
     }
@@ -219,14 +274,11 @@ public final class StateDirectory: TaskJournal {
             journal = try OpenFile(path, flags: O_WRONLY | O_APPEND | O_CREAT)
         } catch {
             log("\(error)")
+            openFailure = error.code
             journal = nil
             return
         }
         if !existed { syncDirectory() }
-        if endTornLine {
-            try? journal?.write(Data([UInt8(ascii: "\n")]))
-            endTornLine = false
-        }
     }
 
     private func removeOtherGenerations() {

@@ -44,6 +44,6 @@ final class ManagerPropertyTableTests: XCTestCase {
             index += 1
         }
         XCTAssertEqual(ManagerProperty.all.map(\.name), declared)
-        XCTAssertEqual(ManagerProperty.signalledRows.map(\.name), ["TaskCount", "Overall"])
+        XCTAssertEqual(ManagerProperty.signalledRows.map(\.name), ["TaskCount", "Overall", "StorageState"])
     }
 }

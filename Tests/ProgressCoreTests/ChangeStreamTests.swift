@@ -51,7 +51,7 @@ final class ChangeStreamTests: XCTestCase {
     @discardableResult
     func call(_ command: TaskCommand, by client: ClientID? = nil) -> ProgressError? {
         let outcome = door.perform(command, by: .client(client ?? job))
-        stream.submit(outcome.batch) { self.output.log.append("reply \(outcome.batch.lastSequence ?? 0)") }
+        stream.submit(outcome.batch) { _ in self.output.log.append("reply \(outcome.batch.lastSequence ?? 0)") }
         return outcome.error
     }
 

@@ -43,8 +43,8 @@ final class StateDirectoryTests: XCTestCase {
     func testWritesAreThereAfterAReopen() throws {
         let state = try StateDirectory(url: url)
         XCTAssertTrue(state.load().records.isEmpty)
-        state.write([record("a"), record("b")], removed: [])
-        state.write([record("a", fraction: 0.5, state: .finished)], removed: ["b"])
+        try state.write([record("a"), record("b")], removed: [])
+        try state.write([record("a", fraction: 0.5, state: .finished)], removed: ["b"])
         let (records, problems) = try StateDirectory(url: url).load()
         XCTAssertEqual(problems, [])
         XCTAssertEqual(records, [record("a", fraction: 0.5, state: .finished)])
@@ -56,7 +56,7 @@ final class StateDirectoryTests: XCTestCase {
     func testATornLastLineIsCutBeforeAnythingIsAppended() throws {
         let state = try StateDirectory(url: url)
         _ = state.load()
-        state.write([record("a")], removed: [])
+        try state.write([record("a")], removed: [])
         let torn = #"{"put":{"name":"b","tit"#
         try appendToJournal(torn)
         let reopened = try StateDirectory(url: url)
@@ -64,7 +64,7 @@ final class StateDirectoryTests: XCTestCase {
         XCTAssertEqual(records.map(\.name), ["a"])
         XCTAssertEqual(problems.count, 1)
         XCTAssertTrue(problems[0].contains("cut \(torn.utf8.count) bytes"), problems[0])
-        reopened.write([record("c")], removed: [])
+        try reopened.write([record("c")], removed: [])
         let (after, again) = try StateDirectory(url: url).load()
         XCTAssertEqual(after.map(\.name), ["a", "c"], "the record written after the cut survives")
         XCTAssertEqual(again, [])
@@ -73,9 +73,9 @@ final class StateDirectoryTests: XCTestCase {
     func testADamagedLineInTheMiddleIsSkippedAndReported() throws {
         let state = try StateDirectory(url: url)
         _ = state.load()
-        state.write([record("a")], removed: [])
+        try state.write([record("a")], removed: [])
         try appendToJournal("garbage\n")
-        state.write([record("b")], removed: [])
+        try state.write([record("b")], removed: [])
         let (records, problems) = try StateDirectory(url: url).load()
         XCTAssertEqual(records.map(\.name), ["a", "b"])
         XCTAssertEqual(problems.count, 1)
@@ -91,7 +91,7 @@ final class StateDirectoryTests: XCTestCase {
         XCTAssertEqual(problems.count, 1)
         XCTAssertTrue(problems[0].contains("unreadable"), problems[0])
         XCTAssertTrue(files().contains { $0.hasPrefix("tasks-3.json.") && $0.hasSuffix(".corrupt") }, "\(files())")
-        state.write([record("fresh")], removed: [])
+        try state.write([record("fresh")], removed: [])
         XCTAssertEqual(try StateDirectory(url: url).load().records.map(\.name), ["fresh"], "and it goes on working")
     }
 
@@ -103,7 +103,7 @@ final class StateDirectoryTests: XCTestCase {
         for step in 0..<1_100 {
             let changed = record("t\(step % 10)", fraction: Double(step) / 1_100)
             current[changed.name] = changed
-            state.write([changed], removed: [])
+            try state.write([changed], removed: [])
         }
         XCTAssertEqual(files(), ["journal-1.jsonl", "tasks-1.json"])
         let (records, problems) = try StateDirectory(url: url).load()
@@ -116,9 +116,9 @@ final class StateDirectoryTests: XCTestCase {
     func testALeftoverOlderGenerationIsNeverReplayed() throws {
         let state = try StateDirectory(url: url)
         _ = state.load()
-        state.write([record("a", fraction: 0.9)], removed: [])
+        try state.write([record("a", fraction: 0.9)], removed: [])
         state.attach(recordsSource: { [self.record("a", fraction: 0.9)] }, recordCount: { 1 })
-        state.compact()
+        try state.rewrite()
         // Put back an old journal, as if the crash came before its removal.
         try Data((#"{"put":"# + String(decoding: try JSONEncoder().encode(record("a", fraction: 0.1)), as: UTF8.self) + "}\n").utf8)
             .write(to: url.appendingPathComponent("journal-0.jsonl"))
@@ -141,9 +141,9 @@ final class StateDirectoryTests: XCTestCase {
     func testDamageInTheMiddleIsCountedInOneLogLine() throws {
         let state = try StateDirectory(url: url)
         _ = state.load()
-        state.write([record("a")], removed: [])
+        try state.write([record("a")], removed: [])
         try appendToJournal("garbage\n" + String(repeating: "\0", count: 5_000) + "\n{\"put\":\n")
-        state.write([record("b")], removed: [])
+        try state.write([record("b")], removed: [])
         let (records, problems) = try StateDirectory(url: url).load()
         XCTAssertEqual(records.map(\.name), ["a", "b"])
         XCTAssertEqual(problems.count, 1, "\(problems)")
@@ -158,8 +158,8 @@ final class StateDirectoryTests: XCTestCase {
         let state = try StateDirectory(url: url)
         _ = state.load()
         state.attach(recordsSource: { [self.record("a")] }, recordCount: { 1 })
-        state.write([record("a")], removed: [])
-        state.compact()
+        try state.write([record("a")], removed: [])
+        try state.rewrite()
         return state
     }
 
@@ -188,7 +188,7 @@ final class StateDirectoryTests: XCTestCase {
         try tail.close()
         let reopened = try StateDirectory(url: url)
         _ = reopened.load()
-        reopened.write([record("c")], removed: [])
+        try reopened.write([record("c")], removed: [])
         let (after, damage) = try StateDirectory(url: url).load()
         XCTAssertEqual(after.map(\.name), ["a", "b", "c"])
         XCTAssertEqual(damage.count, 1)
