@@ -58,14 +58,29 @@ DEB_AGAIN_STAGE = .build/deb-again/progressd-$(VERSION)
 DEB_PREVIOUS_VERSION = $(VERSION)~previous
 DEB_PREVIOUS_STAGE = .build/deb-previous/progressd-$(DEB_PREVIOUS_VERSION)
 DEB_PREVIOUS = .build/deb-previous/progressd_$(DEB_PREVIOUS_VERSION)_$(DEB_ARCH).deb
+# `make deb DEBIAN=13`: the package for Debian 13, built inside a Debian 13 root that
+# scripts/debian13-root.sh makes with mmdebstrap and keeps (its stamp says it is whole), with
+# this machine's Swift toolchain bind-mounted (docs/installing.md says why not Debian's swiftlang).
+# Its version says the release (0.1.0+deb13): the .deb's name differs from Debian 12's, and on
+# a machine upgraded from 12 to 13 it is the newer package. make interop also builds it again
+# in another folder, and makes the bare root (apt and the essential packages) it installs on.
+DEBIAN ?= 12
+DEBIAN13_ROOT = .build/debian13/root
+DEBIAN13_BARE_ROOT = .build/debian13/bare
+DEB13_VERSION = $(VERSION)+deb13
+DEB13_FILE = progressd_$(DEB13_VERSION)_$(DEB_ARCH).deb
+DEB13_STAGE = .build/deb13/progressd-$(VERSION)
+DEB13_AGAIN_STAGE = .build/deb13-again/progressd-$(VERSION)
 
 .PHONY: all deps interop-deps deb-deps catalogs man build release run test interop bench soak gallery install uninstall \
-	deb extension extension-43 clean
+	deb extension extension-43 clean print-drawing-libraries
 
 all: build
 
+# A package build has its Build-Depends and installs nothing (debian/rules: INSTALL_DEPS=no).
+INSTALL_DEPS ?= yes
 deps:
-	@sh scripts/install-deps.sh
+	@[ "$(INSTALL_DEPS)" = no ] || sh scripts/install-deps.sh
 
 # What the real-client tests need: libunity's typelib, PyGObject, dunst, Xvfb.
 interop-deps: deps
@@ -107,6 +122,13 @@ release: deps catalogs man
 	    echo "progress is linked against the drawing libraries above: see Sources/CCairo/drawing-headers.pc" >&2; exit 1; \
 	fi
 
+# The drawing libraries: the two Sources/CCairoLoader opens, and the two whose functions it
+# finds through libpangocairo's handle. debian/rules asks for the list, so that the package
+# depends on each.
+DRAWING_LIBRARIES = libpangocairo-1.0.so.0 libpango-1.0.so.0 libcairo.so.2 libpng16.so.16
+print-drawing-libraries:
+	@echo $(DRAWING_LIBRARIES)
+
 run: build
 	@sh scripts/run-daemon.sh $(DEBUG_BIN)/progressd --locale-directory $(LOCALE_BUILD) $(ARGS)
 
@@ -130,10 +152,14 @@ test: deps catalogs man extension
 # what they need first. The tests skip themselves without PROGRESSD_INTEROP=1, and `make test`
 # skips them too.
 # It builds the Debian package first (make deb), which DebianPackageTests install and use.
-interop: interop-deps catalogs man deb .build/deb-again/$(DEB_FILE) $(DEB_PREVIOUS)
+# And the Debian 13 package, twice, with the Debian 13 roots its tests run in (Debian13*Tests).
+interop: interop-deps catalogs man $(DEB_FILE) .build/deb-again/$(DEB_FILE) $(DEB_PREVIOUS) \
+	$(DEB13_FILE) .build/deb13-again/$(DEB13_FILE) $(DEBIAN13_BARE_ROOT).stamp
 	$(SWIFT) build --build-tests
 	PROGRESSD_INTEROP=1 PROGRESSD_DEB=$(CURDIR)/$(DEB_FILE) PROGRESSD_LOCALE_DIR=$(CURDIR)/$(LOCALE_BUILD) \
 	PROGRESSD_DEB_BUILDS="$(CURDIR)/.build/deb $(CURDIR)/.build/deb-again" PROGRESSD_DEB_PREVIOUS=$(CURDIR)/$(DEB_PREVIOUS) \
+	PROGRESSD_DEB13=$(CURDIR)/$(DEB13_FILE) PROGRESSD_DEB13_BUILDS="$(CURDIR)/.build/deb13 $(CURDIR)/.build/deb13-again" \
+	PROGRESSD_DEBIAN13_ROOT=$(CURDIR)/$(DEBIAN13_ROOT) PROGRESSD_DEBIAN13_BARE_ROOT=$(CURDIR)/$(DEBIAN13_BARE_ROOT) \
 	    $(SWIFT) test --filter ProgressInteropTests
 
 # The benchmark: progressd (release) against bench/reference on one private bus; see bench/run-bench.py.
@@ -229,17 +255,31 @@ $(SHELL_EXTENSION_ZIP): $(SHELL_EXTENSION_FILES_45) scripts/shell-extension.py
 # The Debian package (debian/), built as debian/rules says, then checked by lintian; built
 # again only when what goes into it changed.
 DEB_INPUTS = Makefile Package.swift $(shell find Sources debian dbus systemd man po completions gnome-shell -type f 2>/dev/null)
-deb: $(DEB_FILE)
+deb: $(if $(filter 13,$(DEBIAN)),$(DEB13_FILE),$(DEB_FILE))
 $(DEB_FILE): $(DEB_INPUTS) | deb-deps
 	sh scripts/build-deb.sh . $(DEB_STAGE)
 	lintian --fail-on error $(DEB_STAGE)/../$(DEB_FILE)
 	cp $(DEB_STAGE)/../$(DEB_FILE) $(DEB_FILE)
+
+# Debian 13's: built and checked by Debian 13's lintian inside its root (scripts/in-root.sh).
+# The roots are made once (a list of packages that changed makes them again).
+$(DEBIAN13_ROOT).stamp: scripts/debian13-root.sh
+	sh scripts/debian13-root.sh $(DEBIAN13_ROOT)
+$(DEBIAN13_BARE_ROOT).stamp: scripts/debian13-root.sh
+	sh scripts/debian13-root.sh $(DEBIAN13_BARE_ROOT) --bare
+$(DEB13_FILE): $(DEB_INPUTS) $(DEBIAN13_ROOT).stamp | deb-deps
+	sh scripts/build-deb.sh . $(DEB13_STAGE) $(DEB13_VERSION) $(DEBIAN13_ROOT)
+	sh scripts/in-root.sh $(DEBIAN13_ROOT) --bind $(CURDIR)/.build/deb13 -- \
+	    lintian --fail-on error $(CURDIR)/.build/deb13/$(DEB13_FILE)
+	cp .build/deb13/$(DEB13_FILE) $(DEB13_FILE)
 
 # make interop's two other builds (scripts/build-deb.sh): make deb's copy built again in
 # another folder, which must give the same bytes, and this tree as the version before it,
 # which DebianUpgradeTests install and upgrade from.
 .build/deb-again/$(DEB_FILE): $(DEB_FILE)
 	sh scripts/build-deb.sh $(DEB_STAGE) $(DEB_AGAIN_STAGE)
+.build/deb13-again/$(DEB13_FILE): $(DEB13_FILE)
+	sh scripts/build-deb.sh $(DEB13_STAGE) $(DEB13_AGAIN_STAGE) $(DEB13_VERSION) $(DEBIAN13_ROOT)
 $(DEB_PREVIOUS): $(DEB_INPUTS) | deb-deps
 	sh scripts/build-deb.sh . $(DEB_PREVIOUS_STAGE) $(DEB_PREVIOUS_VERSION)
 

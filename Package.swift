@@ -24,8 +24,6 @@ let package = Package(
             name: "CCairo", path: "Sources/CCairo",
             pkgConfig: Context.packageDirectory + "/Sources/CCairo/drawing-headers.pc",
             providers: [.apt(["libcairo2-dev", "libpango1.0-dev", "libpng-dev"])]),
-        // libc's gettext (libintl.h), for ProgressText's message catalogs.
-        .systemLibrary(name: "CGettext", path: "Sources/CGettext"),
         // Debian's ICU (libicu-dev): numbers, sizes, durations and directions in CLDR's forms.
         .target(name: "CICU", linkerSettings: [.linkedLibrary("icui18n"), .linkedLibrary("icuuc")]),
 
@@ -35,7 +33,7 @@ let package = Package(
         .target(name: "ProgressCore", dependencies: ["ProgressModel"]),
         .target(name: "ProgressPolicies", dependencies: ["ProgressModel"]),
         // Locale resolution and labels, through Debian's ICU.
-        .target(name: "ProgressText", dependencies: ["ProgressModel", "CGettext", "CICU"]),
+        .target(name: "ProgressText", dependencies: ["ProgressModel", "CICU"]),
         // The state directory: a journal and snapshots of TaskRecords (Foundation, no GLib).
         .target(name: "ProgressState", dependencies: ["ProgressModel", "ProgressCore"]),
         // GDBus plumbing: variants, method tables, the main-loop timer, the service runner, and

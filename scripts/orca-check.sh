@@ -4,6 +4,7 @@
 # progressBarVerbosity 0 ("all"; 1, Orca's default, would say nothing) and a 1 s interval.
 # progressctl drives one task from 5 % to done; the script prints what Orca said.
 # Usage: sh scripts/orca-check.sh [BUILD_DIR] [VERBOSITY]   (needs: orca xvfb at-spi2-core)
+# (BUILD_DIR /usr/bin: the installed package's; ORCA_DISPLAY: another X display than :93.)
 set -u
 BIN=$(cd "${1:-.build/debug}" && pwd)
 VERBOSITY=${2:-0}
@@ -11,7 +12,7 @@ D=$(mktemp -d)
 mkdir -p "$D/home" "$D/run" "$D/prefs"
 chmod 700 "$D/run"
 # GSETTINGS_BACKEND=memory: the launcher keeps IsEnabled without a dconf service.
-export HOME="$D/home" XDG_RUNTIME_DIR="$D/run" GSETTINGS_BACKEND=memory DISPLAY=:93 LC_ALL=C.UTF-8
+export HOME="$D/home" XDG_RUNTIME_DIR="$D/run" GSETTINGS_BACKEND=memory DISPLAY=:${ORCA_DISPLAY:-93} LC_ALL=C.UTF-8
 cat > "$D/prefs/user-settings.conf" <<JSON
 {"general": {"progressBarVerbosity": $VERBOSITY, "progressBarUpdateInterval": 1, "speakProgressBarUpdates": true,
              "enableSpeech": true, "activeProfile": ["Default", "default"], "startingProfile": ["Default", "default"]},
@@ -24,7 +25,7 @@ cat > "$D/bus.conf" <<XML
 <policy context="default"><allow send_destination="*"/><allow eavesdrop="true"/><allow own="*"/></policy></busconfig>
 XML
 pids=""
-Xvfb :93 -screen 0 1024x768x24 -nolisten tcp >"$D/xvfb.log" 2>&1 & pids="$! $pids"
+Xvfb "$DISPLAY" -screen 0 1024x768x24 -nolisten tcp >"$D/xvfb.log" 2>&1 & pids="$! $pids"
 sleep 1
 dbus-daemon --config-file="$D/bus.conf" --nofork --nopidfile --print-address=1 >"$D/address" 2>/dev/null & pids="$! $pids"
 sleep 0.5

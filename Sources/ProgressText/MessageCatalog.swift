@@ -1,20 +1,14 @@
-import CGettext
 import FoundationEssentials
 import ProgressModel
 
-#if canImport(Glibc)
-import Glibc
-#endif
-
-/// The sentence templates, translated by gettext from `po/` (compiled with msgfmt into
+/// The sentence templates, translated from `po/` (compiled with msgfmt into
 /// `<prefix>/share/locale/<language>/LC_MESSAGES/progressd.mo`).
 ///
-/// gettext answers in the process's language only. To answer each caller in its own,
-/// the catalog asks gettext once per shipped language at start-up — before the daemon
-/// has any other thread, because switching languages means setting LANGUAGE — and
-/// keeps the answers. A plural message keeps gettext's answer for counts 0 to 199; a
-/// larger count is asked as 100 plus its last two digits, which selects the same form
-/// in every plural rule gettext's catalogs use (they look at n, n % 10 and n % 100).
+/// To answer each caller in its own language, the catalog reads every shipped language's
+/// file at start-up (MessageFile) and keeps the answers. A plural message keeps the form for
+/// counts 0 to 199; a larger count is asked as 100 plus its last two digits, which selects
+/// the same form in every plural rule gettext's catalogs use (they look at n, n % 10 and
+/// n % 100).
 public final class MessageCatalog: @unchecked Sendable {
     public static let domain = "progressd"
 
@@ -82,43 +76,29 @@ public final class MessageCatalog: @unchecked Sendable {
     /// English only.
     public init() {}
 
-    /// Reads every catalog under `directory`. Call before starting any thread.
+    /// Reads every catalog under `directory` (`<language>/LC_MESSAGES/progressd.mo`).
     public init(directory: URL) {
-        let languages = ((try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []).filter {
-            FileManager.default.fileExists(
-                atPath: directory.appendingPathComponent("\($0)/LC_MESSAGES/\(Self.domain).mo").path)
-        }
-        guard !languages.isEmpty else { return }
-        let savedLanguage = getenv("LANGUAGE").map { String(cString: $0) }
-        let savedMessages = String(cString: setlocale(LC_MESSAGES, nil))
-        // gettext ignores LANGUAGE in the C locale; C.UTF-8 is always there.
-        setlocale(LC_MESSAGES, "C.UTF-8")
-        bindtextdomain(Self.domain, directory.path)
-        bind_textdomain_codeset(Self.domain, "UTF-8")
+        let languages = ((try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []).sorted()
         for language in languages {
-            setenv("LANGUAGE", language, 1)
-            Self.forgetCachedTranslations()
+            let path = directory.appendingPathComponent("\(language)/LC_MESSAGES/\(Self.domain).mo").path
+            guard let data = FileManager.default.contents(atPath: path), let file = MessageFile(bytes: Array(data))
+            else { continue }
             var texts: [Message: String] = [:]
             var forms: [Message: [String]] = [:]
-            // Without a translation gettext returns the id it was given: the answer is read
-            // while the Swift string's C form still lives.
+            // Without a translation, the English text (and English's plural rule), as gettext.
             for message in Self.messages {
                 if let many = message.plural {
-                    forms[message] = message.singular.withCString { one in
-                        many.withCString { other in
-                            (0..<Self.pluralSamples).map { String(cString: dngettext(Self.domain, one, other, UInt($0))) }
-                        }
+                    forms[message] = (0..<Self.pluralSamples).map { count in
+                        file.text(message.singular, plural: many, count: count)
+                            ?? (count == 1 ? message.singular : many)
                     }
                 } else {
-                    texts[message] = message.singular.withCString { String(cString: dgettext(Self.domain, $0)) }
+                    texts[message] = file.text(message.singular) ?? message.singular
                 }
             }
             singular[language] = texts
             plural[language] = forms
         }
-        if let savedLanguage { setenv("LANGUAGE", savedLanguage, 1) } else { unsetenv("LANGUAGE") }
-        Self.forgetCachedTranslations()
-        setlocale(LC_MESSAGES, savedMessages)
     }
 
     /// The catalog language for a locale: its language and region ("pt_BR"), else its language.
@@ -137,12 +117,6 @@ public final class MessageCatalog: @unchecked Sendable {
             return forms[sample]
         }
         return singular[language]?[message] ?? message.singular
-    }
-
-    /// gettext keeps answers it found; after LANGUAGE changes it must be told, through the
-    /// counter its manual documents for this (`_nl_msg_cat_cntr`).
-    private static func forgetCachedTranslations() {
-        shim_gettext_forget_cached_translations()
     }
 }
 

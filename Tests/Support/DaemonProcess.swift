@@ -14,17 +14,25 @@ public final class DaemonProcess {
     /// Open from the start, so that stderr can be read after the bus's directory is gone.
     private let errorReader: FileHandle
     private let exit: ProcessExit
+    /// progressd's own arguments, and what runs it (nil: the build's progressd).
+    public let arguments: [String]
+    public let command: [String]?
 
     /// Starts the daemon and waits until it owns its bus name.
     /// Without `--state-directory` in `arguments`, state goes to a directory of the bus's,
-    /// never the user's.
-    public init(bus: PrivateBus, arguments: [String] = [], environment: [String: String] = [:]) throws {
+    /// never the user's. `command` runs another progressd (an installed one, with the program
+    /// that takes it there first), which finds its catalogs where it was installed.
+    public init(bus: PrivateBus, arguments: [String] = [], environment: [String: String] = [:], command: [String]? = nil) throws {
         process = Process()
-        process.executableURL = BuildProducts.url(of: "progressd")
+        process.executableURL = command.map { URL(fileURLWithPath: $0[0]) } ?? BuildProducts.url(of: "progressd")
         var arguments = arguments
         if !arguments.contains("--state-directory") { arguments += ["--state-directory", bus.stateDirectory.path] }
-        if !arguments.contains("--locale-directory") { arguments += ["--locale-directory", BuildProducts.localeDirectory.path] }
-        process.arguments = arguments
+        if command == nil, !arguments.contains("--locale-directory") {
+            arguments += ["--locale-directory", BuildProducts.localeDirectory.path]
+        }
+        process.arguments = (command.map { Array($0.dropFirst()) } ?? []) + arguments
+        self.arguments = arguments
+        self.command = command
         // English unless a test asks otherwise, so labels are predictable.
         // The bus's runtime directory, as an activated daemon has: its lock goes there.
         let fixture = ["LC_ALL": "C.UTF-8", "XDG_RUNTIME_DIR": bus.runtimeDirectory.path]

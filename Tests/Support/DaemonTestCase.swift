@@ -37,6 +37,8 @@ open class DaemonTestCase: XCTestCase {
     open var daemonArguments: [String] { [] }
     /// Extra environment for the daemon.
     open var daemonEnvironment: [String: String] { [:] }
+    /// Another progressd than the build's, with what runs it (DaemonProcess's `command`).
+    open var daemonCommand: [String]? { nil }
     /// Whether setUp starts the daemon; a suite that starts it later calls `startDaemon`.
     open var startsDaemonAtSetUp: Bool { true }
     /// Whether setUp starts the bus (and the connections) at all; without it, `startDaemon`
@@ -107,7 +109,8 @@ open class DaemonTestCase: XCTestCase {
         daemon = nil
         startedEnvironment = environment
         daemon = try DaemonProcess(
-            bus: bus, arguments: arguments ?? daemonArguments, environment: daemonEnvironment.merging(environment) { $1 })
+            bus: bus, arguments: arguments ?? daemonArguments, environment: daemonEnvironment.merging(environment) { $1 },
+            command: daemonCommand)
         return daemon
     }
 
@@ -119,7 +122,8 @@ open class DaemonTestCase: XCTestCase {
         if killing { running.kill() } else { XCTAssertEqual(running.stop(), 0, "progressd exits 0 on SIGTERM", file: file, line: line) }
         daemon = nil
         daemon = try DaemonProcess(
-            bus: bus, arguments: running.process.arguments ?? [], environment: daemonEnvironment.merging(startedEnvironment) { $1 })
+            bus: bus, arguments: running.arguments, environment: daemonEnvironment.merging(startedEnvironment) { $1 },
+            command: running.command)
         return daemon
     }
 
