@@ -20,29 +20,29 @@ ZSHCOMPDIR = $(DATADIR)/zsh/site-functions
 FISHCOMPDIR = $(DATADIR)/fish/vendor_completions.d
 PROGRAMS = progressctl progress-render progressd
 # The GNOME Shell extension (gnome-shell/), installed where the shell looks for extensions,
-# under one uuid in either of two forms: GNOME_SHELL_API=45, the ES modules GNOME Shell 45
-# and later load (gnome-shell/shared/ and the entry in gnome-shell/entry-45/), or
-# GNOME_SHELL_API=43, the scripts 43 and 44 load (gnome-shell/progressd@progressd.org/, whose
-# modules scripts/shell-extension.py writes from gnome-shell/shared/). By default, the one
-# for the GNOME Shell that `gnome-shell --version` names, 43 when there is none.
+# under one uuid in either of two forms, each written into .build/gnome-shell-API/ by
+# scripts/shell-extension.py (`make extension-forms`): GNOME_SHELL_API=45, the ES modules
+# GNOME Shell 45 and later load (gnome-shell/shared/ and the entry in gnome-shell/entry-45/),
+# or GNOME_SHELL_API=43, the scripts 43 and 44 load (the same modules rewritten, beside the
+# entry in gnome-shell/entry-43/). By default, the one for the GNOME Shell that
+# `gnome-shell --version` names, 43 when there is none.
 SHELL_EXTENSION = progressd@progressd.org
 ifeq ($(origin GNOME_SHELL_API),undefined)
 GNOME_SHELL_API := $(shell v=$$(gnome-shell --version 2>/dev/null | sed -n 's/^GNOME Shell \([0-9][0-9]*\).*/\1/p'); \
 	[ -n "$$v" ] && [ "$$v" -ge 45 ] && echo 45 || echo 43)
 endif
-SHELL_EXTENSION_FILES_43 = $(wildcard gnome-shell/$(SHELL_EXTENSION)/*.js gnome-shell/$(SHELL_EXTENSION)/*.json \
-	gnome-shell/$(SHELL_EXTENSION)/*.css)
-SHELL_EXTENSION_FILES_45 = $(wildcard gnome-shell/shared/*.js gnome-shell/shared/*.css gnome-shell/entry-45/*.js \
-	gnome-shell/entry-45/*.json)
-SHELL_EXTENSION_FILES = $(or $(SHELL_EXTENSION_FILES_$(GNOME_SHELL_API)),\
+SHELL_EXTENSION_SOURCES = $(wildcard gnome-shell/shared/* gnome-shell/entry-43/* gnome-shell/entry-45/*) \
+	scripts/shell-extension.py
+SHELL_EXTENSION_BUILD_43 = .build/gnome-shell-43/$(SHELL_EXTENSION)
+SHELL_EXTENSION_BUILD_45 = .build/gnome-shell-45/$(SHELL_EXTENSION)
+SHELL_EXTENSION_BUILD = $(or $(SHELL_EXTENSION_BUILD_$(GNOME_SHELL_API)),\
 	$(error GNOME_SHELL_API is $(GNOME_SHELL_API): 43 for GNOME Shell 43 and 44, 45 for 45 and later))
 SHELL_EXTENSIONDIR = $(DATADIR)/gnome-shell/extensions/$(SHELL_EXTENSION)
 # What uninstall removes: the files of either form.
-SHELL_EXTENSION_NAMES = $(sort $(notdir $(SHELL_EXTENSION_FILES_43) $(SHELL_EXTENSION_FILES_45)))
+SHELL_EXTENSION_NAMES = $(sort $(notdir $(wildcard gnome-shell/shared/* gnome-shell/entry-43/* gnome-shell/entry-45/*)))
 # `make extension`: the 45-and-later extension as `gnome-extensions pack` zips it, which
-# extensions.gnome.org takes (its folder is assembled in SHELL_EXTENSION_BUILD first).
+# extensions.gnome.org takes.
 SHELL_EXTENSION_ZIP = $(SHELL_EXTENSION).shell-extension.zip
-SHELL_EXTENSION_BUILD = .build/gnome-shell-45/$(SHELL_EXTENSION)
 # Extra flags of the release build; debian/rules links Swift's runtime in (--static-swift-stdlib).
 RELEASE_FLAGS ?=
 # The Debian package: `make deb` copies the tree (what git does not ignore) into DEB_STAGE,
@@ -73,7 +73,7 @@ DEB13_STAGE = .build/deb13/progressd-$(VERSION)
 DEB13_AGAIN_STAGE = .build/deb13-again/progressd-$(VERSION)
 
 .PHONY: all deps interop-deps deb-deps catalogs man build release run test interop bench soak gallery install uninstall \
-	deb extension extension-43 clean print-drawing-libraries
+	deb extension extension-forms clean print-drawing-libraries
 
 all: build
 
@@ -137,10 +137,9 @@ run: build
 # has its own bus and scratch directories; a failing test's output (with its daemon's
 # stderr tail) is printed, and the exit status says whether all passed.
 TEST_WORKERS ?= 3
-# The extension's checks come first: its 43/44 scripts are what scripts/shell-extension.py
-# writes, the gjs tests pass for both forms, and the zip follows extensions.gnome.org's rules.
-test: deps catalogs man extension
-	python3 scripts/shell-extension.py legacy --check
+# The extension's checks come first: the gjs tests pass for both forms, and the zip follows
+# extensions.gnome.org's rules.
+test: deps catalogs man extension-forms extension
 	gjs -m gnome-shell/tests/runTests.js
 	python3 gnome-shell/tests/check-extension-zip.py $(SHELL_EXTENSION_ZIP)
 	$(SWIFT) build --build-tests
@@ -153,7 +152,7 @@ test: deps catalogs man extension
 # skips them too.
 # It builds the Debian package first (make deb), which DebianPackageTests install and use.
 # And the Debian 13 package, twice, with the Debian 13 roots its tests run in (Debian13*Tests).
-interop: interop-deps catalogs man $(DEB_FILE) .build/deb-again/$(DEB_FILE) $(DEB_PREVIOUS) \
+interop: interop-deps catalogs man extension-forms $(DEB_FILE) .build/deb-again/$(DEB_FILE) $(DEB_PREVIOUS) \
 	$(DEB13_FILE) .build/deb13-again/$(DEB13_FILE) $(DEBIAN13_BARE_ROOT).stamp
 	$(SWIFT) build --build-tests
 	PROGRESSD_INTEROP=1 PROGRESSD_DEB=$(CURDIR)/$(DEB_FILE) PROGRESSD_LOCALE_DIR=$(CURDIR)/$(LOCALE_BUILD) \
@@ -164,7 +163,7 @@ interop: interop-deps catalogs man $(DEB_FILE) .build/deb-again/$(DEB_FILE) $(DE
 
 # The benchmark: progressd (release) against bench/reference on one private bus; see bench/run-bench.py.
 BENCH_BUILD = .build/bench
-bench: release
+bench: release extension-forms
 	$(SWIFT) build -c release --product render-bench
 	mkdir -p $(BENCH_BUILD)
 	cc -O2 -Wall -o $(BENCH_BUILD)/reference-server bench/reference/reference-server.c $$(pkg-config --cflags --libs gio-2.0)
@@ -193,7 +192,7 @@ soak: deps catalogs
 	SOAK_SECONDS=$(SOAK_SECONDS) FUZZ_CALLS=$(FUZZ_CALLS) SOAK_CONNECTIONS=$(SOAK_CONNECTIONS) PROGRESSD_LOCALE_DIR=$(CURDIR)/$(LOCALE_BUILD) \
 	    $(SWIFT) test --filter 'ProgressSoakTests|FaultTests|RestartTests'
 
-install: release
+install: release extension-forms
 	install -Dm755 "$(RELEASE_BIN)/progress" "$(DESTDIR)$(BINDIR)/progressd"
 	ln -sf progressd "$(DESTDIR)$(BINDIR)/progressctl"
 	ln -sf progressd "$(DESTDIR)$(BINDIR)/progress-render"
@@ -217,7 +216,7 @@ install: release
 	for page in $(MAN_PAGES); do \
 	    install -Dm644 "$(MAN_BUILD)/$$page" "$(DESTDIR)$(MANDIR)/man$${page##*.}/$$page" || exit 1; \
 	done
-	for file in $(SHELL_EXTENSION_FILES); do \
+	for file in $(SHELL_EXTENSION_BUILD)/*; do \
 	    install -Dm644 "$$file" "$(DESTDIR)$(SHELL_EXTENSIONDIR)/$$(basename $$file)" || exit 1; \
 	done
 	for program in $(PROGRAMS); do \
@@ -241,16 +240,20 @@ uninstall:
 	        "$(DESTDIR)$(FISHCOMPDIR)/$(program).fish")
 	rmdir "$(DESTDIR)$(SHELL_EXTENSIONDIR)" 2>/dev/null || true
 
-# The 43/44 extension's modules, written again from gnome-shell/shared/ (they are committed,
-# so that the folder is the extension as it is; make test fails while they are out of date).
-extension-43:
-	python3 scripts/shell-extension.py legacy
+# Both forms of the extension, written from gnome-shell/ into their build folders (a file
+# already as it should be is left alone).
+extension-forms: $(SHELL_EXTENSION_BUILD_43)/metadata.json $(SHELL_EXTENSION_BUILD_45)/metadata.json
+$(SHELL_EXTENSION_BUILD_43)/metadata.json: $(SHELL_EXTENSION_SOURCES)
+	python3 scripts/shell-extension.py legacy $(SHELL_EXTENSION_BUILD_43)
+	touch $@
+$(SHELL_EXTENSION_BUILD_45)/metadata.json: $(SHELL_EXTENSION_SOURCES)
+	python3 scripts/shell-extension.py assemble $(SHELL_EXTENSION_BUILD_45)
+	touch $@
 
 # The 45-and-later extension's zip for extensions.gnome.org (see SHELL_EXTENSION_ZIP).
 extension: $(SHELL_EXTENSION_ZIP)
-$(SHELL_EXTENSION_ZIP): $(SHELL_EXTENSION_FILES_45) scripts/shell-extension.py
-	python3 scripts/shell-extension.py assemble $(SHELL_EXTENSION_BUILD)
-	python3 scripts/shell-extension.py zip $(SHELL_EXTENSION_BUILD) $@
+$(SHELL_EXTENSION_ZIP): $(SHELL_EXTENSION_BUILD_45)/metadata.json
+	python3 scripts/shell-extension.py zip $(SHELL_EXTENSION_BUILD_45) $@
 
 # The Debian package (debian/), built as debian/rules says, then checked by lintian; built
 # again only when what goes into it changed.

@@ -775,7 +775,8 @@ def rows_for_accessibility():
         subprocess.run(["rm", "-rf", scratch])
 
 
-SHELL_EXTENSION = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "gnome-shell", "progressd@progressd.org")
+SHELL_EXTENSION = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", ".build", "gnome-shell-43",
+                               "progressd@progressd.org")
 # GnomeShellInteropTests' test-only extension that turns on unsafe mode, so that Eval (which
 # opens the menu) answers; in both shells, so that they differ only in progressd's.
 UNSAFE_MODE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "Tests", "ProgressInteropTests", "helpers",

@@ -15,7 +15,7 @@ mirror=${DEBIAN_MIRROR:-http://deb.debian.org/debian}
 # The build: what debian/control's Build-Depends names, build-essential, lintian, and the
 # libraries the Swift toolchain's own programs load (it is bind-mounted from this machine).
 build="build-essential debhelper fakeroot gettext libcairo2-dev libglib2.0-dev libicu-dev libpango1.0-dev
-libpng-dev pkg-config rsync scdoc lintian libcurl4t64 libncurses6 libsqlite3-0 libxml2"
+libpng-dev pkg-config python3 rsync scdoc lintian libcurl4t64 libncurses6 libsqlite3-0 libxml2"
 # The package's DEP-8 tests (debian/tests/control's Depends) and their runner.
 dep8="autopkgtest dbus-daemon libglib2.0-bin man-db systemd"
 # The real clients: GNOME Shell 48 with pyatspi to read it, KF6's kioclient (kde-cli-tools 6,

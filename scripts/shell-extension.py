@@ -4,17 +4,16 @@
 gnome-shell/shared/ holds the extension's modules as ES modules, as GNOME Shell 45 and later
 load them; gnome-shell/entry-45/ holds that shell's entry point and metadata. GNOME Shell 43
 and 44 load only `imports`-style scripts, so this script writes the same modules in that
-form into gnome-shell/progressd@progressd.org/, beside that shell's own entry point and
-metadata. The rewrite is of the module lines alone (imports, exports); every other line is
-copied as it is, so the two extensions cannot differ in what they do.
+form, beside that shell's own entry point and metadata (gnome-shell/entry-43/). The rewrite
+is of the module lines alone (imports, exports); every other line is copied as it is, so the
+two extensions cannot differ in what they do. Both forms are written into build folders
+(`make extension-forms`), never kept in the source tree.
 
-  shell-extension.py legacy          write gnome-shell/progressd@progressd.org's modules
-  shell-extension.py legacy --check  exit 1 if they are not what `legacy` would write
+  shell-extension.py legacy DIR      the 43/44 extension's files into DIR
   shell-extension.py assemble DIR    the 45-and-later extension's files into DIR
   shell-extension.py zip DIR ZIP     DIR as `gnome-extensions pack` would zip it
 """
 
-import difflib
 import os
 import re
 import sys
@@ -23,7 +22,7 @@ import zipfile
 ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "gnome-shell")
 SHARED = os.path.join(ROOT, "shared")
 ENTRY_45 = os.path.join(ROOT, "entry-45")
-LEGACY = os.path.join(ROOT, "progressd@progressd.org")
+ENTRY_43 = os.path.join(ROOT, "entry-43")
 # Files that are the same in both extensions, copied as they are.
 COPIED = ["stylesheet.css"]
 
@@ -89,7 +88,7 @@ def legacy_module(name, source):
         raise ConversionError(f"gnome-shell/shared/{name}.js exports nothing")
     lead = [
         f"// Written by scripts/shell-extension.py from gnome-shell/shared/{name}.js for GNOME Shell 43 and 44:",
-        "// edit that file, not this one (make test fails while the two differ).",
+        "// edit that file, not this one.",
         "",
     ]
     declarations = [f"/* exported {', '.join(exported)} */", ""]
@@ -101,60 +100,45 @@ def legacy_module(name, source):
 
 
 def legacy_files():
-    """What `legacy` writes: {file name: text}."""
+    """The 43/44 extension: {file name: bytes}, its modules written from the shared ones."""
     files = {}
     for entry in sorted(os.listdir(SHARED)):
         path = os.path.join(SHARED, entry)
         with open(path, encoding="utf-8") as handle:
             text = handle.read()
         if entry.endswith(".js"):
-            files[entry] = legacy_module(entry[:-3], text)
+            files[entry] = legacy_module(entry[:-3], text).encode("utf-8")
         elif entry in COPIED:
-            files[entry] = text
+            files[entry] = text.encode("utf-8")
         else:
             raise ConversionError(f"gnome-shell/shared/{entry}: neither a module nor a file to copy")
+    files.update(folder_files(ENTRY_43))
     return files
 
 
-def legacy(check):
-    stale = []
-    for entry, text in legacy_files().items():
-        path = os.path.join(LEGACY, entry)
-        try:
-            with open(path, encoding="utf-8") as handle:
-                current = handle.read()
-        except FileNotFoundError:
-            current = None
-        if current == text:
-            continue
-        if check:
-            stale.append(entry)
-            sys.stderr.writelines(difflib.unified_diff(
-                (current or "").splitlines(True), text.splitlines(True),
-                f"gnome-shell/progressd@progressd.org/{entry}", f"from gnome-shell/shared/{entry}"))
-        else:
-            with open(path, "w", encoding="utf-8") as handle:
-                handle.write(text)
-    if stale:
-        print(f"gnome-shell/progressd@progressd.org is out of date ({', '.join(stale)}): "
-              "run `python3 scripts/shell-extension.py legacy`", file=sys.stderr)
-        return 1
-    return 0
+def modern_files():
+    """The 45-and-later extension: {file name: bytes}, the shared modules and its entry."""
+    files = folder_files(SHARED)
+    files.update(folder_files(ENTRY_45))
+    return files
 
 
-def assemble(directory):
-    """The 45-and-later extension: the shared modules and files, its entry and metadata."""
+def folder_files(folder):
+    files = {}
+    for entry in os.listdir(folder):
+        with open(os.path.join(folder, entry), "rb") as handle:
+            files[entry] = handle.read()
+    return files
+
+
+def write_folder(directory, files):
+    """DIRECTORY holds FILES and nothing else; a file already as wanted is not written again,
+    so that make sees it unchanged."""
     os.makedirs(directory, exist_ok=True)
-    wanted = {}
-    for folder in (SHARED, ENTRY_45):
-        for entry in os.listdir(folder):
-            wanted[entry] = os.path.join(folder, entry)
     for entry in os.listdir(directory):
-        if entry not in wanted:
+        if entry not in files:
             os.remove(os.path.join(directory, entry))
-    for entry, source in sorted(wanted.items()):
-        with open(source, "rb") as handle:
-            data = handle.read()
+    for entry, data in sorted(files.items()):
         target = os.path.join(directory, entry)
         if os.path.exists(target):
             with open(target, "rb") as handle:
@@ -182,10 +166,10 @@ def pack(directory, archive):
 
 def main(arguments):
     try:
-        if arguments[:1] == ["legacy"] and arguments[1:] in ([], ["--check"]):
-            return legacy(arguments[1:] == ["--check"])
+        if arguments[:1] == ["legacy"] and len(arguments) == 2:
+            return write_folder(arguments[1], legacy_files())
         if arguments[:1] == ["assemble"] and len(arguments) == 2:
-            return assemble(arguments[1])
+            return write_folder(arguments[1], modern_files())
         if arguments[:1] == ["zip"] and len(arguments) == 3:
             return pack(arguments[1], arguments[2])
     except ConversionError as error:

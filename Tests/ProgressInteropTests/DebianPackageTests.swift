@@ -79,7 +79,7 @@ final class DebianPackageTests: DebianPackageTestCase {
             expected.insert("/usr/share/locale/\(catalog.dropLast(3))/LC_MESSAGES/progressd.mo")
         }
         // The GNOME Shell extension, every file of its folder.
-        let extensionFolder = Self.repository.appendingPathComponent("gnome-shell/progressd@progressd.org")
+        let extensionFolder = Self.repository.appendingPathComponent(".build/gnome-shell-43/progressd@progressd.org")
         let extensionFiles = try FileManager.default.contentsOfDirectory(atPath: extensionFolder.path)
         XCTAssertTrue(extensionFiles.contains("metadata.json") && extensionFiles.contains("extension.js"), "\(extensionFiles)")
         for file in extensionFiles {
@@ -90,10 +90,10 @@ final class DebianPackageTests: DebianPackageTestCase {
     }
 
     /// Debian 12's GNOME Shell is 43: the package has the extension's 43/44 form (the folder
-    /// gnome-shell/progressd@progressd.org, whose modules are written from gnome-shell/shared),
+    /// `make extension-forms` writes into .build/gnome-shell-43 from gnome-shell/shared),
     /// not the ES modules of 45 and later, whose files have the same names.
     func testTheExtensionIsTheFormForGnomeShell43() throws {
-        let folder = Self.repository.appendingPathComponent("gnome-shell/progressd@progressd.org")
+        let folder = Self.repository.appendingPathComponent(".build/gnome-shell-43/progressd@progressd.org")
         for file in ["metadata.json", "extension.js", "indicator.js"] {
             let member = "./usr/share/gnome-shell/extensions/progressd@progressd.org/\(file)"
             let packaged = try run("/bin/sh", ["-c", "dpkg-deb --fsys-tarfile \"$0\" | tar -xOf - \"$1\"", deb, member])

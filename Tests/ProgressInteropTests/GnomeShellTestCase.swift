@@ -81,7 +81,7 @@ class GnomeShellTestCase: InteropTestCase {
         let extensions = scratch.appendingPathComponent("data/gnome-shell/extensions")
         try files.createDirectory(at: extensions, withIntermediateDirectories: true)
         if debian13 == nil {
-            try files.copyItem(at: Self.repository.appendingPathComponent("gnome-shell/\(Self.uuid)"),
+            try files.copyItem(at: Self.repository.appendingPathComponent(".build/gnome-shell-43/\(Self.uuid)"),
                                to: extensions.appendingPathComponent(Self.uuid))
         }
         try files.copyItem(at: Self.helperDirectory.appendingPathComponent(unsafeModeExtension),

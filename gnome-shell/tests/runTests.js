@@ -1,8 +1,9 @@
 // make test's gjs step: the extension's modules that run without GNOME Shell (model, view,
 // ring, pacer, plan), tested twice: as the ES modules in gnome-shell/shared/ that GNOME 45 and
 // later load, and as the 43/44 scripts scripts/shell-extension.py writes from them into
-// gnome-shell/progressd@progressd.org/. Each *Tests.js here exports `tests`, a map of name
-// to function (a test throws to fail), and `use(modules)`, which sets the modules it tests.
+// .build/gnome-shell-43/progressd@progressd.org/ (`make extension-forms`). Each *Tests.js
+// here exports `tests`, a map of name to function (a test throws to fail), and
+// `use(modules)`, which sets the modules it tests.
 // Both forms must also export the same names, those of the D-Bus source too. Exits 1 if any
 // test failed.
 //   gjs -m gnome-shell/tests/runTests.js
@@ -25,7 +26,8 @@ import * as indicatorPlanTests from './indicatorPlanTests.js';
 
 const suites = {taskModelTests, taskViewTests, ringShapeTests, redrawPacerTests, indicatorPlanTests};
 const here = GLib.path_get_dirname(GLib.filename_from_uri(import.meta.url)[0]);
-imports.searchPath.unshift(GLib.build_filenamev([here, '..', 'progressd@progressd.org']));
+const legacyFolder = ['..', '..', '.build', 'gnome-shell-43', 'progressd@progressd.org'];
+imports.searchPath.unshift(GLib.build_filenamev([here, ...legacyFolder]));
 // The shell's misc/extensionUtils, for the 43/44 modules that import their siblings.
 imports.searchPath.push(GLib.build_filenamev([here, 'shell43']));
 
