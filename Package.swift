@@ -85,6 +85,9 @@ let package = Package(
         // The cairo, pango and libpng functions the renderer calls, each loading its library
         // on first use, so that a program that does not draw does not load them.
         .target(name: "CCairoLoader", dependencies: ["CCairo"], linkerSettings: [.linkedLibrary("dl")]),
+        // The process and terminal calls glibc declares only for GNU sources (pipe2, posix_openpt,
+        // ptsname_r, posix_spawn's new session and closefrom), in C built with _GNU_SOURCE.
+        .target(name: "CPlatform"),
         // cairo and pango drawing, PNG through libpng: the only module that imports CCairo.
         .target(name: "ProgressRender", dependencies: ["ProgressModel", "CCairo", "CCairoLoader"]),
         // progress-render's flags, the image it draws from them, and its D-Bus service.
@@ -101,7 +104,8 @@ let package = Package(
 
         // progressctl's commands, argument parsing and terminal drawing.
         .target(
-            name: "ProgressControl", dependencies: ["ProgressCommandLine", "ProgressClient", "ProgressBus", "ProgressText", "ProgressModel"]),
+            name: "ProgressControl",
+            dependencies: ["ProgressCommandLine", "ProgressClient", "ProgressBus", "ProgressText", "ProgressModel", "CPlatform"]),
         .executableTarget(name: "progressctl", dependencies: ["ProgressControl"]),
         // The three programs in one executable, chosen by the name it is started by.
         .executableTarget(name: "progress", dependencies: ["ProgressdProgram", "ProgressRenderProgram", "ProgressControl"]),

@@ -186,6 +186,26 @@ final class ProgressctlTests: DaemonTestCase {
         XCTAssertEqual(try ctl("run", "missing", "--", "/nonexistent/command").status, 127)
     }
 
+    /// The command gets stdin, stdout and stderr, and no other descriptor progressctl had
+    /// (here 7, left open by the shell that starts it), on pipes and on a terminal of its own
+    /// (under script(1)); `ls` lists them, with 3, the folder it reads.
+    func testRunPassesOnlyTheThreeStandardDescriptors() throws {
+        let binary = BuildProducts.url(of: "progressctl").path
+        var env = bus.environment
+        env["LC_ALL"] = "C.UTF-8"
+        let run = "exec 7</dev/null; \"$0\" run fds -- ls -1 /proc/self/fd"
+        for (mode, line) in [("pipes", ["-c", run, binary]),
+                             ("terminal", ["-c", "script -qec \"$1\" /dev/null", binary, run.replacingOccurrences(
+                                 of: "\"$0\"", with: "'\(binary)'")])] {
+            let result = try CommandResult.run("/bin/sh", line, environment: env)
+            XCTAssertEqual(result.status, 0, "\(mode): \(result.errors)")
+            // The terminal echoes the end of script's empty input as "^@" before the first line.
+            let descriptors = result.output.split(whereSeparator: \.isNewline)
+                .map { $0.replacingOccurrences(of: "^@", with: "") }.filter { Int($0) != nil }
+            XCTAssertEqual(descriptors.sorted(), ["0", "1", "2", "3"], "\(mode): \(result.output)")
+        }
+    }
+
     func testPipeCopiesAndReportsBytes() throws {
         let input = String(repeating: "progress ", count: 20_000)
         let copied = try ctl("pipe", "data", "--size", "\(input.utf8.count)", stdin: input)

@@ -1,3 +1,4 @@
+import CPlatform
 import FoundationEssentials
 
 #if canImport(Glibc)
@@ -33,18 +34,10 @@ final class CommandProcess {
     /// session of its own with it as controlling terminal. Its stdin is the terminal when
     /// `terminalInput`, else progressctl's own stdin.
     static func onTerminal(_ command: [String], mode: termios?, size: winsize?, terminalInput: Bool) throws -> CommandProcess {
-        // posix_openpt, unlockpt and ptsname as glibc does them on Linux (Swift sees them only
-        // with _XOPEN_SOURCE): /dev/ptmx, then TIOCSPTLCK and TIOCGPTN.
-        let master = open("/dev/ptmx", O_RDWR | O_NOCTTY | O_CLOEXEC)
+        var path = [CChar](repeating: 0, count: Int(PATH_MAX))
+        let master = cplatform_open_pty(&path, path.count)
         guard master >= 0 else { throw SpawnError(code: errno) }
-        var unlock: Int32 = 0
-        var number: UInt32 = 0
-        guard ioctl(master, Self.setPtyLock, &unlock) == 0, ioctl(master, Self.getPtyNumber, &number) == 0 else {
-            let code = errno
-            close(master)
-            throw SpawnError(code: code)
-        }
-        let name = "/dev/pts/\(number)"
+        let name = String(cString: path)
         let slave = open(name, O_RDWR | O_NOCTTY | O_CLOEXEC)
         guard slave >= 0 else {
             let code = errno
@@ -126,10 +119,6 @@ final class CommandProcess {
         return String(decoding: output, as: UTF8.self)
     }
 
-    /// linux/asm-generic/ioctls.h: _IOW('T', 0x31, int) and _IOR('T', 0x30, unsigned int).
-    static let setPtyLock = UInt(0x4004_5431)
-    static let getPtyNumber = UInt(0x8004_5430)
-
     /// `environment` replaces progressctl's own for the command (the PATH searched is still
     /// progressctl's, as posix_spawnp does).
     private static func spawn(
@@ -137,14 +126,9 @@ final class CommandProcess {
     ) throws -> pid_t {
         // Only stdin, stdout and stderr, as Foundation's Process gave it: an inherited
         // descriptor (the test runner's status socket, a caller's pipe) would outlive
-        // progressctl in the command and keep whoever waits on it waiting. (glibc's
-        // addclosefrom_np is not visible to Swift without _GNU_SOURCE.)
-        for entry in (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd")) ?? [] {
-            if let descriptor = Int32(entry), descriptor > 2 {
-                let flags = fcntl(descriptor, F_GETFD)
-                if flags >= 0 { _ = fcntl(descriptor, F_SETFD, flags | FD_CLOEXEC) }
-            }
-        }
+        // progressctl in the command and keep whoever waits on it waiting. Closed after the
+        // caller's actions, which may read descriptors above 2.
+        guard cplatform_spawn_close_from(&actions, 3) == 0 else { throw SpawnError(code: errno) }
         var attributes = posix_spawnattr_t()
         posix_spawnattr_init(&attributes)
         defer { posix_spawnattr_destroy(&attributes) }
@@ -156,9 +140,8 @@ final class CommandProcess {
         var mask = sigset_t()
         sigemptyset(&mask)
         posix_spawnattr_setsigmask(&attributes, &mask)
-        // POSIX_SPAWN_SETSID is glibc's (2.26) 0x80; Swift does not see it without _GNU_SOURCE.
-        let setsid: Int32 = 0x80
-        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK | (newSession ? setsid : 0)))
+        let setsid = newSession ? Int32(cplatform_spawn_new_session_flag()) : 0
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK | setsid))
         var argv: [UnsafeMutablePointer<CChar>?] = command.map { strdup($0) } + [nil]
         var envp: [UnsafeMutablePointer<CChar>?]? = environment.map { $0.map { strdup("\($0.key)=\($0.value)") } + [nil] }
         defer { (argv + (envp ?? [])).forEach { free($0) } }
@@ -200,12 +183,8 @@ final class CommandProcess {
     }
 }
 
-/// pipe(2) with both ends closed on exec (pipe2 is not visible to Swift without _GNU_SOURCE).
+/// A pipe with both ends closed on exec (pipe2), and non-blocking ends when asked.
 func pipeClosedOnExec(_ ends: inout [Int32], nonBlocking: Bool = false) -> Int32 {
-    guard pipe(&ends) == 0 else { return -1 }
-    for end in ends {
-        _ = fcntl(end, F_SETFD, FD_CLOEXEC)
-        if nonBlocking { _ = fcntl(end, F_SETFL, fcntl(end, F_GETFL) | O_NONBLOCK) }
-    }
-    return 0
+    precondition(ends.count == 2)
+    return ends.withUnsafeMutableBufferPointer { cplatform_pipe($0.baseAddress, nonBlocking ? 1 : 0) }
 }
