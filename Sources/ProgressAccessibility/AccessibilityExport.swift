@@ -110,9 +110,6 @@ public final class AccessibilityExport: DaemonInput, AccessibleModel {
         drop(reason: nil)
     }
 
-    /// Whether the application is embedded on an accessibility bus now (for tests and logs).
-    public var isConnected: Bool { bus != nil }
-
     func read<Result>(_ body: (AccessibleLook) -> Result) -> Result {
         configuration.frontDoor.read(.tasks([])) { body(AccessibleLook(tasks: $0, texts: configuration.texts)) }
     }

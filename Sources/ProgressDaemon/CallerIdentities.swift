@@ -63,11 +63,6 @@ final class CallerIdentities {
         fairness = FairCallQueue(clock: clock)
     }
 
-    /// Connections whose identity is known, for tests of the cache and for the log.
-    var knownCount: Int { known.count }
-    /// Connections and callers anything is kept for (none once all have left).
-    var keptCount: Int { known.count + pending.count + fairness.callerCount }
-
     /// Runs `body` with the sender's ClientID, identity included: at once when it is known,
     /// else once the bus has answered, after the sender's earlier calls.
     func withIdentity(of sender: String, _ body: @escaping (ClientID) -> Void) {

@@ -47,9 +47,6 @@ public final class JobViewForwarder: DaemonInput {
     private var userData: gpointer { Unmanaged.passUnretained(self).toOpaque() }
     private var ownName: String { String(cString: g_dbus_connection_get_unique_name(context.connection)) }
 
-    /// The number of views requested or held on the current server (for tests and logs).
-    public var forwardedCount: Int { jobs.count }
-
     public func start() {
         watchID = g_bus_watch_name_on_connection(
             context.connection, KDEInterfaces.serverName, G_BUS_NAME_WATCHER_FLAGS_NONE,

@@ -1,5 +1,5 @@
 /// One value of an `a{sv}` from a client, reduced to what option parsing needs.
-/// The bus adapter builds these; Core never sees GLib types.
+/// ProgressBus builds these from GVariants; Core never sees GLib types.
 public struct OptionValue: Sendable, Equatable {
     public enum Kind: Sendable, Equatable {
         case string(String)
@@ -20,7 +20,7 @@ public struct OptionValue: Sendable, Equatable {
         case tooLarge(count: Int, limit: Int)
     }
 
-    /// What the bus adapter reads of one option's value at most; anything longer is refused
+    /// What ProgressBus reads of one option's value at most; anything longer is refused
     /// as `tooLarge` from its length alone, before a byte of it is copied, so a client can
     /// not make the daemon or the renderer read a megabyte-sized value to be told it is too
     /// long. Each is above the largest limit of an option of that type.
@@ -58,7 +58,7 @@ public struct OptionValue: Sendable, Equatable {
     public static func int32(_ value: Int32) -> OptionValue { OptionValue(.signedInteger(Int64(value)), signature: "i") }
 }
 
-/// A value a task property has, for the bus adapter to put into a GVariant.
+/// A value a task property has, for ProgressBus to put into a GVariant.
 public enum PropertyValue: Sendable, Equatable {
     case string(String)
     case double(Double)

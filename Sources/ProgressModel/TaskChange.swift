@@ -1,4 +1,4 @@
-/// What a store mutation did, for the bus adapter to turn into a reply and signals.
+/// What a store mutation did, for ProgressDaemon and its outputs to turn into a reply and signals.
 public struct TaskChange: Sendable, Equatable {
     /// Equal when they say the same thing; the task it carries is a copy of what the store
     /// had, so it takes no part.

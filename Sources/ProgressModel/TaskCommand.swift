@@ -41,13 +41,4 @@ public enum TaskCommand: Sendable, Equatable {
             nil
         }
     }
-
-    /// Whether the command asks the job to do something (a request from a user interface),
-    /// rather than reporting what the job did.
-    public var isRequest: Bool {
-        switch self {
-        case .requestCancel, .requestPause, .requestResume: true
-        default: false
-        }
-    }
 }

@@ -24,9 +24,6 @@ public final class ManualTimerClock: TimerClock {
         self.wallMicros = wallMicros
     }
 
-    /// Timers armed and not yet run.
-    public var pendingTimers: Int { timers.count }
-
     public func addTimer(at deadline: Int64, _ action: @escaping () -> Void) -> Int {
         defer { nextId += 1 }
         timers.append((nextId, deadline, action))

@@ -2,7 +2,7 @@ import ProgressModel
 
 /// Decides when changed values (not transitions, which are written at once) go to disk:
 /// at most once a second, and never more than a second after they changed. Pure policy;
-/// the bus adapter owns the timer and the writing.
+/// ProgressDaemon's JournalRecorder owns the timer and the writing.
 public struct SaveThrottle: Sendable {
     public static let intervalMicros: Int64 = 1_000_000
     private var dirty = Set<TaskName>()

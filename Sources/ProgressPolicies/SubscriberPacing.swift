@@ -11,7 +11,7 @@ import ProgressModel
 /// - a connection that does not answer a Ping within `answerMicros` is not reading: it
 ///   gets nothing more (its changes wait, merged, bounded by the number of tasks) until it
 ///   answers, and it is pinged again at most every `answerMicros`.
-/// The bus adapter sends the pings and calls back; this type only keeps the books.
+/// ProgressDaemon's SubscriptionOutput sends the pings and calls back; this type only keeps the books.
 public struct SubscriberPacing: Sendable {
     public let signalsPerSecond: Int
     public let answerMicros: Int64
@@ -66,11 +66,6 @@ public struct SubscriberPacing: Sendable {
         if peer.silent { return nil }
         let missing = max(0, 1 - peer.tokens)
         return peer.refilled + Int64((missing * 1e6 / Double(signalsPerSecond)).rounded(.up))
-    }
-
-    /// When the outstanding ping to `owner` counts as unanswered, for a timer.
-    public func pingDeadline(_ owner: ClientID) -> Int64? {
-        peers[owner]?.pingSent.map { $0 + answerMicros }
     }
 
     /// Whether to ping `owner` now: no ping is out, and it is silent or its last answer is

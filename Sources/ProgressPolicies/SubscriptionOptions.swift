@@ -1,7 +1,7 @@
 import ProgressModel
 
 /// What a subscriber asked for with Subscribe: its locale, its pace, which tasks, and which
-/// signals. Parsed and checked here; the bus adapter keeps the subscriptions.
+/// signals. Parsed and checked here; ProgressDaemon's SubscriptionOutput keeps the subscriptions.
 public struct SubscriptionOptions: Sendable, Equatable {
     /// "" for the daemon's locale; checked by the caller, which knows the locales.
     public var locale = ""
