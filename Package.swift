@@ -34,7 +34,7 @@ let package = Package(
         .target(name: "ProgressPolicies", dependencies: ["ProgressModel"]),
         // Locale resolution and labels, through Debian's ICU.
         .target(name: "ProgressText", dependencies: ["ProgressModel", "CICU"]),
-        // The state directory: a journal and snapshots of TaskRecords (Foundation, no GLib).
+        // The state directory: a journal and snapshots of TaskRecords (POSIX files, no GLib).
         .target(name: "ProgressState", dependencies: ["ProgressModel", "ProgressCore"]),
         // GDBus plumbing: variants, method tables, the main-loop timer, the service runner, and
         // the names and XML of the Progress1 API that both sides share.
