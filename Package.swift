@@ -35,11 +35,11 @@ let package = Package(
         // Locale resolution and labels, through Debian's ICU.
         .target(name: "ProgressText", dependencies: ["ProgressModel", "CICU"]),
         // The state directory: a journal and snapshots of TaskRecords (POSIX files, no GLib).
-        .target(name: "ProgressState", dependencies: ["ProgressModel", "ProgressCore"]),
+        .target(name: "ProgressState", dependencies: ["ProgressModel"]),
         // GDBus plumbing: variants, method tables, the main-loop timer, the service runner, and
         // the names and XML of the Progress1 API that both sides share.
         .target(
-            name: "ProgressBus", dependencies: ["ProgressModel", "ProgressCore", "ProgressPolicies", "CGLib"],
+            name: "ProgressBus", dependencies: ["ProgressModel", "CGLib"],
             resources: [.embedInCode("org.progressd.Progress1.xml")]),
         // The client side: calls and signals, for progressctl, progress-render and the tests.
         .target(name: "ProgressClient", dependencies: ["ProgressBus", "CGLib"]),

@@ -1,6 +1,5 @@
 import CGLib
 import ProgressModel
-import ProgressPolicies
 
 /// A clock as the daemon's main loop runs on it: what time it is, and where a MainLoopTimer
 /// armed for a deadline on it waits. Whoever starts the daemon hands it one, so no part of

@@ -1,5 +1,4 @@
 import CGLib
-import ProgressCore
 
 /// A one-shot timer on the GLib main loop that can be armed again: `arm(at:)` keeps the
 /// earlier of the armed and the new deadline, and the action runs once when it comes,

@@ -1,5 +1,4 @@
 import ProgressModel
-import ProgressPolicies
 
 /// The signals of the Progress1 interfaces, declared once: what the daemon's outputs send,
 /// checked against the embedded XML when the daemon starts.

@@ -1,4 +1,5 @@
-/// Time as the store sees it. The daemon passes a real clock; tests pass `ManualClock`.
+/// Time as the store sees it. The daemon passes a real clock; tests pass `ManualClock`
+/// (ProgressTestSupport).
 public protocol Clock: AnyObject {
     /// Monotonic microseconds: for intervals (coalescing, rate detection).
     var monotonicMicros: Int64 { get }
@@ -6,22 +7,12 @@ public protocol Clock: AnyObject {
     var wallMicros: Int64 { get }
 }
 
-/// A clock that moves only when told to.
-public final class ManualClock: Clock {
-    public var monotonicMicros: Int64
-    public var wallMicros: Int64
-
-    public init(monotonicMicros: Int64 = 1_000_000, wallMicros: Int64 = 1_700_000_000_000_000) {
-        self.monotonicMicros = monotonicMicros
-        self.wallMicros = wallMicros
-    }
-
-    public func advance(micros: Int64) {
-        monotonicMicros += micros
-        wallMicros += micros
-    }
-
-    public func advance(seconds: Double) {
-        advance(micros: Int64(seconds * 1_000_000))
-    }
+/// A clock that runs the timers armed on it. A test hands one to the daemon (ProgressBus's
+/// `MainLoopClock(runningTimersOn:)`), whose timers then wait on it rather than on the main
+/// loop, so a daemon part on it is timed in-process without waiting.
+public protocol TimerClock: Clock {
+    /// Runs `action` once the clock reaches `deadline` (monotonic microseconds), unless
+    /// removed first; returns the timer's id.
+    func addTimer(at deadline: Int64, _ action: @escaping () -> Void) -> Int
+    func removeTimer(_ id: Int)
 }

@@ -1,6 +1,5 @@
 import FoundationEssentials
 import ProgressModel
-import ProgressCore
 
 #if canImport(Glibc)
 import Glibc

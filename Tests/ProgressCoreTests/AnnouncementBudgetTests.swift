@@ -1,6 +1,7 @@
 @testable import ProgressModel
 @testable import ProgressCore
 @testable import ProgressPolicies
+import ProgressTestSupport
 import XCTest
 
 /// Issue 12: starting 5,000 tasks sent 5,000 Announcements in 1.6 s, and progressing them

@@ -1,6 +1,7 @@
 @testable import ProgressModel
 @testable import ProgressCore
 @testable import ProgressPolicies
+import ProgressTestSupport
 import XCTest
 
 final class AnnouncementPolicyTests: XCTestCase {

@@ -1,5 +1,6 @@
 @testable import ProgressModel
 @testable import ProgressCore
+import ProgressTestSupport
 import XCTest
 
 /// Changes(since) on a fake clock: what a poller gets is what changed after its last poll.

@@ -1,5 +1,6 @@
 @testable import ProgressModel
 @testable import ProgressCore
+import ProgressTestSupport
 import XCTest
 
 /// A group of changes the recorder refuses (the disk is full) is taken back: the store is

@@ -1,5 +1,6 @@
 @testable import ProgressModel
 @testable import ProgressCore
+import ProgressTestSupport
 import XCTest
 
 /// Issue 12: ESC, OSC, CR and LF in titles, units and messages cleared terminals and forged

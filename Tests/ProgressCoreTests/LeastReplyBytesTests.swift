@@ -1,5 +1,6 @@
 @testable import ProgressCore
 @testable import ProgressModel
+import ProgressTestSupport
 import XCTest
 
 /// The store's bytes of every name, which a large read is refused by before it is built:

@@ -1,5 +1,6 @@
 @testable import ProgressModel
 @testable import ProgressCore
+import ProgressTestSupport
 import XCTest
 
 /// The owner rules at the front door: who may do what to whose task.

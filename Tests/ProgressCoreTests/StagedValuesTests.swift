@@ -1,5 +1,6 @@
 @testable import ProgressModel
 @testable import ProgressCore
+import ProgressTestSupport
 import XCTest
 
 /// The front door holds the SetFraction values of tasks that update frequently and applies

@@ -1,5 +1,6 @@
 @testable import ProgressModel
 @testable import ProgressCore
+import ProgressTestSupport
 import XCTest
 
 /// The name order kept by the task table: always what sorting the names would give, and a

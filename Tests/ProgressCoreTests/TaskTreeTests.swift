@@ -1,5 +1,6 @@
 @testable import ProgressModel
 @testable import ProgressCore
+import ProgressTestSupport
 import XCTest
 
 /// Each combination rule of parents and children, one by one.

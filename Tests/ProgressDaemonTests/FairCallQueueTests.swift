@@ -3,6 +3,7 @@ import Foundation
 import ProgressBus
 import ProgressModel
 @testable import ProgressDaemon
+import ProgressTestSupport
 import XCTest
 
 /// Fair service between callers: a busy caller past its share waits its turn, a quiet

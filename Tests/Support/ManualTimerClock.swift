@@ -1,18 +1,8 @@
 import ProgressModel
 
-/// A clock that runs the timers armed on it: time moves only when told to, and what comes
-/// due runs then, in deadline order, with the clock reading each deadline. A test hands one
-/// to the daemon (ProgressBus's `MainLoopClock(runningTimersOn:)`), whose timers then wait
-/// on it rather than on the main loop, so a daemon part on it is timed in-process without
-/// waiting: a test that advances ten seconds takes microseconds.
-public protocol TimerClock: Clock {
-    /// Runs `action` once the clock reaches `deadline` (monotonic microseconds), unless
-    /// removed first; returns the timer's id.
-    func addTimer(at deadline: Int64, _ action: @escaping () -> Void) -> Int
-    func removeTimer(_ id: Int)
-}
-
-/// A ManualClock that also runs timers.
+/// A ManualClock that also runs timers: time moves only when told to, and what comes due
+/// runs then, in deadline order, with the clock reading each deadline; a test that advances
+/// ten seconds takes microseconds.
 public final class ManualTimerClock: TimerClock {
     public private(set) var monotonicMicros: Int64
     public private(set) var wallMicros: Int64

@@ -1,8 +1,6 @@
-import ProgressModel
-
 /// Where the daemon's state goes. The journal recorder writes every transition through it
 /// before replying, and other changes at most once a second; ProgressState implements
-/// it on files. Core only defines the shape.
+/// it on files. The model only defines the shape.
 public protocol TaskJournal: AnyObject {
     /// Writes these records and removals durably before returning; throws StorageFull or
     /// StorageFailed, naming the path and the reason, when they are not on the disk, and
