@@ -105,7 +105,9 @@ let package = Package(
         // progressctl's commands, argument parsing and terminal drawing.
         .target(
             name: "ProgressControl",
-            dependencies: ["ProgressCommandLine", "ProgressClient", "ProgressBus", "ProgressText", "ProgressModel", "CPlatform"]),
+            dependencies: [
+                "ProgressCommandLine", "ProgressClient", "ProgressBus", "ProgressText", "ProgressModel", "CPlatform", "CGLib",
+            ]),
         .executableTarget(name: "progressctl", dependencies: ["ProgressControl"]),
         // The three programs in one executable, chosen by the name it is started by.
         .executableTarget(name: "progress", dependencies: ["ProgressdProgram", "ProgressRenderProgram", "ProgressControl"]),
