@@ -52,7 +52,7 @@ let package = Package(
             resources: [.embedInCode("org.kde.JobViews.xml")]),
         // The Renderer1 server (progress-render --service).
         .target(
-            name: "ProgressRendererService", dependencies: ["ProgressBus", "ProgressModel", "CGLib"],
+            name: "ProgressRenderService", dependencies: ["ProgressBus", "ProgressModel", "CGLib"],
             resources: [.embedInCode("org.progressd.Renderer1.xml")]),
         // The three programs' flags: the one parser, and the help printed from each option table.
         .target(name: "ProgressCommandLine"),
@@ -94,7 +94,7 @@ let package = Package(
         .target(
             name: "ProgressRenderProgram",
             dependencies: [
-                "ProgressRender", "ProgressCommandLine", "ProgressRendererService", "ProgressClient", "ProgressText",
+                "ProgressRender", "ProgressCommandLine", "ProgressRenderService", "ProgressClient", "ProgressText",
                 "ProgressBus", "ProgressModel",
             ]),
         .executableTarget(name: "progress-render", dependencies: ["ProgressRenderProgram"]),
@@ -104,13 +104,13 @@ let package = Package(
 
         // progressctl's commands, argument parsing and terminal drawing.
         .target(
-            name: "ProgressControl",
+            name: "ProgressctlProgram",
             dependencies: [
                 "ProgressCommandLine", "ProgressClient", "ProgressBus", "ProgressText", "ProgressModel", "CPlatform", "CGLib",
             ]),
-        .executableTarget(name: "progressctl", dependencies: ["ProgressControl"]),
+        .executableTarget(name: "progressctl", dependencies: ["ProgressctlProgram"]),
         // The three programs in one executable, chosen by the name it is started by.
-        .executableTarget(name: "progress", dependencies: ["ProgressdProgram", "ProgressRenderProgram", "ProgressControl"]),
+        .executableTarget(name: "progress", dependencies: ["ProgressdProgram", "ProgressRenderProgram", "ProgressctlProgram"]),
 
         // Private dbus-daemon and daemon processes for the integration tests.
         .target(name: "ProgressTestSupport", dependencies: ["ProgressClient", "ProgressBus", "ProgressModel"], path: "Tests/Support"),
@@ -121,14 +121,14 @@ let package = Package(
         .testTarget(
             name: "ProgressRenderTests",
             dependencies: [
-                "ProgressRender", "ProgressRendererService", "ProgressModel", "ProgressBus", "ProgressClient", "ProgressTestSupport",
+                "ProgressRender", "ProgressRenderService", "ProgressModel", "ProgressBus", "ProgressClient", "ProgressTestSupport",
                 "progress-render", "progressd", "progressctl",
             ],
             exclude: ["References"]),
         .testTarget(
-            name: "ProgressControlTests",
+            name: "ProgressctlProgramTests",
             dependencies: [
-                "ProgressControl", "ProgressCommandLine", "ProgressBus", "ProgressClient", "ProgressTestSupport", "progressctl",
+                "ProgressctlProgram", "ProgressCommandLine", "ProgressBus", "ProgressClient", "ProgressTestSupport", "progressctl",
                 "progressd", "progress-render",
             ],
             exclude: ["help"]),
@@ -149,7 +149,7 @@ let package = Package(
         .testTarget(
             name: "ProgressDaemonTests",
             dependencies: [
-                "ProgressDaemon", "ProgressBus", "ProgressClient", "ProgressCommandLine", "ProgressRendererService", "ProgressModel", "ProgressCore", "ProgressPolicies",
+                "ProgressDaemon", "ProgressBus", "ProgressClient", "ProgressCommandLine", "ProgressRenderService", "ProgressModel", "ProgressCore", "ProgressPolicies",
                 "ProgressTestSupport", "progressd", "progress",
             ]),
         // What depends on the machine (resident memory, floods of thousands of tasks, long

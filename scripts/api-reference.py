@@ -8,7 +8,7 @@ pages carry what the XML says, generated, between their reference markers.
     python3 scripts/api-reference.py dbus/org.progressd.Progress1.xml   # prints that part
     python3 scripts/api-reference.py --write                            # rewrites both pages
 
-ApiReferenceTests (Tests/ProgressControlTests) fails when a page differs from what this
+ApiReferenceTests (Tests/ProgressctlProgramTests) fails when a page differs from what this
 prints, so an XML change without `--write` does not go unnoticed.
 """
 import os

@@ -3,12 +3,12 @@ import ProgressBus
 import ProgressModel
 
 /// Lost connections as an input: a unique name (":1.42") that loses its owner is a client
-/// that left the bus, and the daemon lets go of what it held (through `CallerIdentities`,
+/// that left the bus, and the daemon lets go of what it held (through `CallerIdentityCache`,
 /// which handles the departure after any call still waiting for the client's identity).
 /// The departure itself reaches the outputs as a stream event (`ChangeOutput.clientLeft`).
 final class ConnectionWatch: DaemonInput {
     private let context: DaemonContext
-    private var identities: CallerIdentities { context.identities }
+    private var identities: CallerIdentityCache { context.identities }
     private var subscription: UInt32 = 0
 
     init(context: DaemonContext) {

@@ -28,7 +28,7 @@ public final class DaemonContext {
     public let clock: MainLoopClock
     public let signals: SignalSender
     /// Each connection's identity, learned before anything it sent is acted on.
-    let identities: CallerIdentities
+    let identities: CallerIdentityCache
     private var inputs: [DaemonInput] = []
     private var started = false
     private var stopped = false
@@ -39,7 +39,7 @@ public final class DaemonContext {
         self.configuration = configuration
         self.clock = clock
         signals = SignalSender(connection: connection)
-        identities = CallerIdentities(connection: connection, clock: clock)
+        identities = CallerIdentityCache(connection: connection, clock: clock)
         // Sequence numbers start from the clock, so they keep growing across restarts.
         // Names are kept in NFC (GLib's normalizer: Core imports none), and every client
         // input is checked by the owner rules.

@@ -47,11 +47,11 @@ public final class ProgressService {
     let subscriptions: SubscriptionOutput
     let changeIndex: ChangeIndex
     /// Reads over many tasks: refused before they are built, written in slices.
-    let largeReads: LargeReads
+    let largeReads: LargeReadScheduler
     private let managerProperties: ManagerPropertiesOutput
     private let journal: JournalRecorder?
     /// Each connection's identity, learned before its calls are handled.
-    var identities: CallerIdentities { context.identities }
+    var identities: CallerIdentityCache { context.identities }
     private var commitWhenIdle: MainLoopTimer!
     private var commitAtLatest: MainLoopTimer!
 
@@ -62,7 +62,7 @@ public final class ProgressService {
         let context = DaemonContext(connection: connection, configuration: configuration, clock: clock)
         self.context = context
         variants = TaskVariants(table: context.frontDoor.properties)
-        largeReads = LargeReads(context: context)
+        largeReads = LargeReadScheduler(context: context)
         changeIndex = ChangeIndex(firstSequence: context.frontDoor.lastSequence + 1, maxRemovals: configuration.limits.maxRemovalsKept)
 
         journal = configuration.journal.map { JournalRecorder(journal: $0, frontDoor: context.frontDoor, clock: context.clock) }

@@ -79,7 +79,7 @@ final class RestoredBindings: DaemonInput {
             return "its name belongs to process \(pid.map(String.init) ?? "unknown"), not \(recordedPid)"
         }
         guard let recordedStart = recorded.processStart else { return nil }
-        guard CallerIdentities.processStart(of: pid) == recordedStart else {
+        guard CallerIdentityCache.processStart(of: pid) == recordedStart else {
             return "process \(pid) is not the one that started its tasks (it started at another time)"
         }
         return nil

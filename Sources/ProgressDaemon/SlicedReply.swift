@@ -5,7 +5,7 @@ import ProgressModel
 
 /// A large read's bounded array (Snapshot's, SnapshotPage's, Changes', GetManagedObjects',
 /// List's), written a slice of tasks at a time, so that the main loop serves other callers
-/// between the slices (`LargeReads`). Written in one slice or in many, the bytes are the same.
+/// between the slices (`LargeReadScheduler`). Written in one slice or in many, the bytes are the same.
 ///
 /// Each slice reads the tasks as they are then: a task that changed meanwhile shows its new
 /// values, one removed meanwhile is left out, and a walk in name order (`.names`) goes on
@@ -60,7 +60,7 @@ final class SlicedReply {
         if case .names(let first, _) = rows { after = first } else { after = "" }
         let perTask = switch element { case .name: 24; case .byName: 700; case .managedObject: 800 }
         capacity = min(expected.multipliedReportingOverflow(by: perTask).partialValue, maxBytes)
-        // A read that waits for room (`LargeReads`) holds no more than its first slice.
+        // A read that waits for room (`LargeReadScheduler`) holds no more than its first slice.
         writer = SerializedVariant(capacity: min(capacity, Self.firstCapacity))
         array = writer.openArray(alignment: element.alignment)
     }

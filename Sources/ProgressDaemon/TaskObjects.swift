@@ -4,7 +4,7 @@ import ProgressModel
 
 /// The Progress1 objects on the bus: the manager (Manager and ObjectManager) and the task
 /// subtree, exported through ProgressBus's exporter. Every incoming call waits its caller's
-/// turn (`CallerIdentities`, the fair queue): method calls, GetManagedObjects and property
+/// turn (`CallerIdentityCache`, the fair queue): method calls, GetManagedObjects and property
 /// reads alike, so that a client that pipelines a Start and then reads what it started
 /// never reads before its Start is applied.
 final class TaskObjects {

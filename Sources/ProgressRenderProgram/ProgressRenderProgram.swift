@@ -5,7 +5,7 @@ import Glibc
 #endif
 import ProgressCommandLine
 import ProgressBus
-import ProgressRendererService
+import ProgressRenderService
 import ProgressModel
 import ProgressRender
 import ProgressText

@@ -1,6 +1,6 @@
 import FoundationEssentials
 import ProgressBus
-import ProgressRendererService
+import ProgressRenderService
 import ProgressClient
 import ProgressModel
 import ProgressRender

@@ -10,8 +10,8 @@ public final class TaskDescriber: TaskDescribing, @unchecked Sendable {
     private let language: String?
     private let percents: PercentLabels
     private let counts: ICUNumberFormat?
-    private let sizes: ByteCounts
-    private let durations: Durations
+    private let sizes: ByteCountFormat
+    private let durations: DurationFormat
 
     public init(locale: LocaleName, catalog: MessageCatalog) {
         self.locale = locale
@@ -20,8 +20,8 @@ public final class TaskDescriber: TaskDescribing, @unchecked Sendable {
         language = catalog.language(for: locale)
         percents = PercentLabels(locale: icuLocale)
         counts = ICUNumberFormat(locale: icuLocale, skeleton: "precision-integer")
-        sizes = ByteCounts(locale: icuLocale)
-        durations = Durations(locale: icuLocale)
+        sizes = ByteCountFormat(locale: icuLocale)
+        durations = DurationFormat(locale: icuLocale)
     }
 
     public func label(wholePercent: Int) -> String { percents.label(wholePercent: wholePercent) }

@@ -1,5 +1,5 @@
 import FoundationEssentials
-import ProgressControl
+import ProgressctlProgram
 import ProgressRenderProgram
 import ProgressdProgram
 
@@ -14,7 +14,7 @@ import Glibc
 let arguments = Array(CommandLine.arguments.dropFirst())
 let environment = ProcessInfo.processInfo.environment
 switch CommandLine.arguments.first.map({ $0.split(separator: "/").last.map(String.init) ?? $0 }) {
-case "progressctl": exit(ProgressControl.main(arguments, context: Context(environment: environment)))
+case "progressctl": exit(ProgressctlProgram.main(arguments, context: Context(environment: environment)))
 case "progress-render": ProgressRenderProgram.main(arguments, environment: environment)
 default: ProgressdProgram.main(arguments, environment: environment)
 }

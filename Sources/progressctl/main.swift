@@ -3,7 +3,7 @@ import FoundationEssentials
 #if canImport(Glibc)
 import Glibc
 #endif
-import ProgressControl
+import ProgressctlProgram
 
 /// progressctl: the command-line client of progressd.
-exit(ProgressControl.main(Array(CommandLine.arguments.dropFirst()), context: Context(environment: ProcessInfo.processInfo.environment)))
+exit(ProgressctlProgram.main(Array(CommandLine.arguments.dropFirst()), context: Context(environment: ProcessInfo.processInfo.environment)))

@@ -1,6 +1,6 @@
 import Foundation
 import ProgressBus
-import ProgressRendererService
+import ProgressRenderService
 import ProgressModel
 import ProgressPolicies
 import ProgressTestSupport

@@ -1,7 +1,7 @@
 import Foundation
 import ProgressBus
 import ProgressModel
-import ProgressRendererService
+import ProgressRenderService
 import ProgressTestSupport
 import XCTest
 

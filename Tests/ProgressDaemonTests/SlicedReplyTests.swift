@@ -143,7 +143,7 @@ final class SlicedReplyTests: XCTestCase {
             let (store, _) = try store(tasks: 40, plain: plain)
             let variants = TaskVariants(table: store.properties)
             let first = store.read(.everything) { $0.task($0.sortedNames[0])! }
-            let valueBytes = LargeReads.leastValueBytes(of: first, table: store.properties, texts: texts)
+            let valueBytes = LargeReadScheduler.leastValueBytes(of: first, table: store.properties, texts: texts)
             let cases: [(SlicedReply.Element, TaskProperties)] = [
                 (.byName(variants, texts), store.properties.all), (.byName(variants, texts), [.name]),
                 (.byName(variants, texts), [.fraction, .completed]), (.managedObject(variants, texts), store.properties.all),
@@ -152,7 +152,7 @@ final class SlicedReplyTests: XCTestCase {
             for (element, properties) in cases {
                 let reply = written(store, .names(after: "", properties), element, slice: .max)
                 let least = store.read(.everything) {
-                    $0.leastReplyBytes(perTask: LargeReads.leastBytes(of: element, properties, table: store.properties, valueBytes: valueBytes))
+                    $0.leastReplyBytes(perTask: LargeReadScheduler.leastBytes(of: element, properties, table: store.properties, valueBytes: valueBytes))
                 }
                 XCTAssertLessThanOrEqual(least, reply.bytes.count, "\(element.arrayType) of \(properties)")
                 XCTAssertGreaterThan(least, reply.bytes.count / 3, "a bound that refuses what is far too big")

@@ -3,7 +3,7 @@ import ProgressBus
 import ProgressClient
 import ProgressModel
 import ProgressRender
-import ProgressRendererService
+import ProgressRenderService
 import ProgressTestSupport
 import XCTest
 #if canImport(Glibc)

@@ -1,5 +1,5 @@
 import Foundation
-import ProgressControl
+import ProgressctlProgram
 import XCTest
 
 /// Each parser against what its tool really printed (CapturedOutput), fed in small chunks

@@ -1,6 +1,6 @@
 import Foundation
 import ProgressBus
-import ProgressControl
+import ProgressctlProgram
 import ProgressTestSupport
 import XCTest
 

@@ -1,5 +1,5 @@
 import Foundation
-import ProgressControl
+import ProgressctlProgram
 import ProgressTestSupport
 import XCTest
 

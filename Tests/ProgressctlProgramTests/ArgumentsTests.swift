@@ -1,5 +1,5 @@
 import ProgressCommandLine
-@testable import ProgressControl
+@testable import ProgressctlProgram
 import XCTest
 
 final class ArgumentsTests: XCTestCase {

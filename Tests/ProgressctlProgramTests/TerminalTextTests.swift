@@ -1,5 +1,5 @@
 import Foundation
-@testable import ProgressControl
+@testable import ProgressctlProgram
 import ProgressTestSupport
 import XCTest
 

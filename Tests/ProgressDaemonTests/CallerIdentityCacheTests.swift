@@ -5,24 +5,24 @@ import XCTest
 
 /// The adapter's identity rules on their own: Snap labels, a process's sandbox from /proc,
 /// and the NFC the daemon hands Core.
-final class CallerIdentitiesTests: XCTestCase {
+final class CallerIdentityCacheTests: XCTestCase {
     func testASnapIsTheNameInItsAppArmorLabel() {
-        XCTAssertEqual(CallerIdentities.snapName(fromLabel: "snap.firefox.firefox (enforce)"), "firefox")
-        XCTAssertEqual(CallerIdentities.snapName(fromLabel: "snap.vlc.hook.configure (complain)"), "vlc")
-        XCTAssertNil(CallerIdentities.snapName(fromLabel: "unconfined"))
-        XCTAssertNil(CallerIdentities.snapName(fromLabel: "/usr/bin/evince (enforce)"))
-        XCTAssertNil(CallerIdentities.snapName(fromLabel: "snap."))
+        XCTAssertEqual(CallerIdentityCache.snapName(fromLabel: "snap.firefox.firefox (enforce)"), "firefox")
+        XCTAssertEqual(CallerIdentityCache.snapName(fromLabel: "snap.vlc.hook.configure (complain)"), "vlc")
+        XCTAssertNil(CallerIdentityCache.snapName(fromLabel: "unconfined"))
+        XCTAssertNil(CallerIdentityCache.snapName(fromLabel: "/usr/bin/evince (enforce)"))
+        XCTAssertNil(CallerIdentityCache.snapName(fromLabel: "snap."))
     }
 
     func testThisProcessIsTheHostAndAGoneProcessIsUnknown() {
-        XCTAssertEqual(CallerIdentities.sandbox(ofProcess: UInt32(ProcessInfo.processInfo.processIdentifier)), .host)
+        XCTAssertEqual(CallerIdentityCache.sandbox(ofProcess: UInt32(ProcessInfo.processInfo.processIdentifier)), .host)
         // Above the kernel's pid_max (4194304 at most): no such process.
-        XCTAssertNil(CallerIdentities.sandbox(ofProcess: 4_194_305), "a process that is gone proves nothing")
+        XCTAssertNil(CallerIdentityCache.sandbox(ofProcess: 4_194_305), "a process that is gone proves nothing")
     }
 
     /// A caller gone before it was read is logged at the first and at each doubling.
     func testCallersGoneBeforeTheyWereReadAreLoggedAtPowersOfTwo() {
-        XCTAssertEqual((0...20).filter(CallerIdentities.isLogged), [1, 2, 4, 8, 16])
+        XCTAssertEqual((0...20).filter(CallerIdentityCache.isLogged), [1, 2, 4, 8, 16])
     }
 
     func testNamesReachCoreInNFC() {

@@ -12,7 +12,7 @@ import ProgressModel
 ///   bound lets through is still bounded as it is written (`SlicedReply`).
 /// - **In slices, in turns.** A reply is written `sliceTasks` tasks at a time. The first slice
 ///   is written in the call itself, so a small read is answered as before; a larger one goes
-///   on as steps of its caller's call (`FairCallQueue.continueCall`): its caller's later calls
+///   on as steps of its caller's call (`FairCallScheduler.continueCall`): its caller's later calls
 ///   wait for its reply, and the steps take their caller's turns in the rotation, beside
 ///   every other caller's calls and large reads. So several large reads of several callers
 ///   are written side by side, a share of the main loop each in every round: none waits for
@@ -30,16 +30,16 @@ import ProgressModel
 ///   its connection's lock (a Snapshot of 41,000 tasks: about a second); nothing else reaches
 ///   the main loop meanwhile, so that conversion bounds how long another caller may wait. It
 ///   runs in the reply's last step, so the rotation charges it to the reader's turn.
-final class LargeReads {
-    /// Tasks a slice writes: a fraction of a caller's share of the main loop (`FairCallQueue`).
+final class LargeReadScheduler {
+    /// Tasks a slice writes: a fraction of a caller's share of the main loop (`FairCallScheduler`).
     static let defaultSliceTasks = 128
-    var sliceTasks = LargeReads.defaultSliceTasks
+    var sliceTasks = LargeReadScheduler.defaultSliceTasks
     private unowned let context: DaemonContext
     /// Bytes reserved by the replies being written past their first slice, and their bound.
     private var writingBytes = 0
     let maxWritingBytes: Int
     /// Reads waiting for room, in the order they came, each parked in its caller's turn.
-    private var waitingForRoom: [(reply: SlicedReply, turn: FairCallQueue.Turn)] = []
+    private var waitingForRoom: [(reply: SlicedReply, turn: FairCallScheduler.Turn)] = []
     /// The least bytes of each property's value on the bus, by its type; learned from the
     /// first task read (a property's type never changes).
     private var leastValueBytes: [Int]?
@@ -141,7 +141,7 @@ final class LargeReads {
         reply.reserveAll()
     }
 
-    private func step(_ reply: SlicedReply, _ scope: ReadScope, _ finish: (SlicedReply) -> Void) -> FairCallQueue.Step {
+    private func step(_ reply: SlicedReply, _ scope: ReadScope, _ finish: (SlicedReply) -> Void) -> FairCallScheduler.Step {
         // Resumed once it has its room (`admitWaiting`).
         guard reply.reserved else { return .parked }
         // Later slices apply held values; the signals of what they show are sent at the end.

@@ -11,7 +11,7 @@ import XCTest
 /// share comes back with the next window, one caller's calls keep their order, and nothing
 /// of a caller stays once its connections have left. The queue reads a `ManualClock` that
 /// the calls themselves move, so each call "takes" exactly the time the test says.
-final class FairCallQueueTests: XCTestCase {
+final class FairCallSchedulerTests: XCTestCase {
     private let clock = ManualClock()
 
     /// Runs the main loop until `done`, or gives up after 20 s (a hang, not a timing).
@@ -21,8 +21,8 @@ final class FairCallQueueTests: XCTestCase {
     }
 
     /// A queue whose window is far longer than any test, so no share is given back meanwhile.
-    private func queueWithoutWindows() -> FairCallQueue {
-        FairCallQueue(clock: MainLoopClock(realTimeFrom: clock), shareMicros: 1_000, windowMicros: 600_000_000)
+    private func queueWithoutWindows() -> FairCallScheduler {
+        FairCallScheduler(clock: MainLoopClock(realTimeFrom: clock), shareMicros: 1_000, windowMicros: 600_000_000)
     }
 
     func testAQuietCallerGoesAheadOfABusyCallersQueueAndOrderIsKept() {
@@ -78,7 +78,7 @@ final class FairCallQueueTests: XCTestCase {
     }
 
     func testAShareComesBackInTheNextWindowAndContentionIsRememberedForOne() {
-        let queue = FairCallQueue(clock: MainLoopClock(realTimeFrom: clock), shareMicros: 1_000, windowMicros: 10_000)
+        let queue = FairCallScheduler(clock: MainLoopClock(realTimeFrom: clock), shareMicros: 1_000, windowMicros: 10_000)
         let busy = queue.join(.process(1))
         let quiet = queue.join(.process(2))
         var ran: [String] = []
@@ -108,7 +108,7 @@ final class FairCallQueueTests: XCTestCase {
     }
 
     func testNothingOfACallerIsKeptOnceItsLastConnectionLeaves() {
-        let queue = FairCallQueue(clock: MainLoopClock(realTimeFrom: clock))
+        let queue = FairCallScheduler(clock: MainLoopClock(realTimeFrom: clock))
         let first = queue.join(.process(7))
         let second = queue.join(.process(7))
         XCTAssertTrue(first === second, "connections of one process share one turn")
@@ -185,7 +185,7 @@ final class FairCallQueueTests: XCTestCase {
         let reader = queue.join(.process(1))
         var ran: [String] = []
         var mayGoOn = false
-        var turn: FairCallQueue.Turn?
+        var turn: FairCallScheduler.Turn?
         queue.run(reader, ClientID(":1.1")) { _ in
             turn = queue.continueCall {
                 ran.append(mayGoOn ? "went on" : "parked")

@@ -25,7 +25,7 @@ public struct Command: Sendable {
 }
 
 /// The tool: finds the command, parses its arguments, maps failures to exit codes.
-public enum ProgressControl {
+public enum ProgressctlProgram {
     /// sysexits.h: a usage error, and a service that can not be reached.
     public static let usageStatus: Int32 = 64
     public static let unavailableStatus: Int32 = 69

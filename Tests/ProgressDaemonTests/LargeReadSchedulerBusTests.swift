@@ -10,9 +10,9 @@ import XCTest
 /// tasks than a slice, then a Start, then a SnapshotPage, sent at once on one connection,
 /// are answered in that order; the Snapshot does not show the Start that came after it, and
 /// the page does.
-final class LargeReadsBusTests: DaemonTestCase {
+final class LargeReadSchedulerBusTests: DaemonTestCase {
     /// More tasks than two slices.
-    static let tasks = 2 * LargeReads.defaultSliceTasks + 45
+    static let tasks = 2 * LargeReadScheduler.defaultSliceTasks + 45
 
     private func startTasks() throws {
         try startTasks((0..<Self.tasks).map { String(format: "task-%04d", $0) })

@@ -21,7 +21,7 @@ import ProgressModel
 ///
 /// Calls that arrive before the answer wait for it, in a queue per connection, and are
 /// handled in arrival order once it comes; later calls from a known connection are handled
-/// at once, unless its caller has used its share of the main loop (`FairCallQueue`). A
+/// at once, unless its caller has used its share of the main loop (`FairCallScheduler`). A
 /// connection that leaves while its calls wait has its departure handled after them, so
 /// that a `caller` task it started in its last call still fails when it goes; then nothing
 /// of it is kept here.
@@ -31,22 +31,22 @@ import ProgressModel
 /// new process's sandbox is read (the window is one bus round trip). Newer buses
 /// (dbus-daemon 1.15.2 and dbus-broker) also give a ProcessFD, which would close that
 /// window; Debian 12's dbus-daemon 1.14 does not.
-final class CallerIdentities {
+final class CallerIdentityCache {
     private let connection: OpaquePointer
     private let ownUserID = getuid()
     private var known: [String: Known] = [:]
     private var pending: [String: Waiting] = [:]
     /// Connections whose identity could not be read (`noteUnread`).
     private var unread = 0
-    private let fairness: FairCallQueue
+    private let fairness: FairCallScheduler
     /// Handles a connection's departure (what it held goes, its `caller` tasks fail).
     var clientLeft: (ClientID) -> Void = { _ in }
 
     /// A connection whose identity is known: its ClientID, made once, and its caller's turn.
     private final class Known {
         let client: ClientID
-        let turn: FairCallQueue.Turn
-        init(_ client: ClientID, _ turn: FairCallQueue.Turn) {
+        let turn: FairCallScheduler.Turn
+        init(_ client: ClientID, _ turn: FairCallScheduler.Turn) {
             self.client = client
             self.turn = turn
         }
@@ -60,7 +60,7 @@ final class CallerIdentities {
 
     init(connection: OpaquePointer, clock: MainLoopClock) {
         self.connection = connection
-        fairness = FairCallQueue(clock: clock)
+        fairness = FairCallScheduler(clock: clock)
     }
 
     /// Runs `body` with the sender's ClientID, identity included: at once when it is known,
@@ -82,11 +82,11 @@ final class CallerIdentities {
     /// No call waits for an identity, in a caller's queue, or in steps.
     var isQuiet: Bool { pending.isEmpty && fairness.isQuiet }
 
-    /// Makes the running call go on in steps (`FairCallQueue.continueCall`).
-    func continueCall(_ step: @escaping () -> FairCallQueue.Step) -> FairCallQueue.Turn? { fairness.continueCall(step) }
+    /// Makes the running call go on in steps (`FairCallScheduler.continueCall`).
+    func continueCall(_ step: @escaping () -> FairCallScheduler.Step) -> FairCallScheduler.Turn? { fairness.continueCall(step) }
 
     /// Puts back in the rotation a caller whose step parked.
-    func resume(_ turn: FairCallQueue.Turn) { fairness.resume(turn) }
+    func resume(_ turn: FairCallScheduler.Turn) { fairness.resume(turn) }
 
     /// A unique name lost its owner: forget it, after its waiting calls if it has any.
     func connectionLeft(_ name: String) {

@@ -33,7 +33,7 @@ import ProgressModel
 /// A call from a caller within its share, with nothing of its own waiting, runs at once
 /// between two clock reads. Time is the daemon's clock, so tests drive the share and the
 /// window with a `ManualClock`.
-final class FairCallQueue {
+final class FairCallScheduler {
     /// How much of the main loop one caller may use in a window before its calls take turns.
     static let defaultShareMicros: Int64 = 2_000
     static let defaultWindowMicros: Int64 = 10_000
@@ -41,8 +41,8 @@ final class FairCallQueue {
     let windowMicros: Int64
     private let clock: MainLoopClock
 
-    init(clock: MainLoopClock, shareMicros: Int64 = FairCallQueue.defaultShareMicros,
-         windowMicros: Int64 = FairCallQueue.defaultWindowMicros) {
+    init(clock: MainLoopClock, shareMicros: Int64 = FairCallScheduler.defaultShareMicros,
+         windowMicros: Int64 = FairCallScheduler.defaultWindowMicros) {
         self.clock = clock
         self.shareMicros = shareMicros
         self.windowMicros = windowMicros
