@@ -17,7 +17,7 @@ import ProgressDaemon
 ///   tasks failed", the first five titles and how many more) that replaces the first in
 ///   place, updated at most once a second; at most 8 apps at a time have their own.
 /// * Client text goes in plain: the summary as the spec has it, the body escaped (`&`,
-///   `<`, `>`) when the server advertises `body-markup` (or has not said yet), so a
+///   `<`, `>`) when the server advertises `body-markup` (or fails to say), so a
 ///   client's text never becomes a link, an image or a tag; every client piece isolated
 ///   (ClientText). The daemon adds no markup.
 /// * `progress` mode: one notification per running task, updated in place (replaces_id)
@@ -73,6 +73,9 @@ public final class NotificationOutput: ChangeOutput {
     /// Whether the server reads markup in bodies; nil until GetCapabilities answers, when
     /// bodies are escaped too, since escaping is the safe error.
     private var bodyMarkup: Bool?
+    /// Notifications made while GetCapabilities is out, sent once it answers (nil when no
+    /// question is out): a server that shows bodies as text gets them unescaped from the first.
+    private var waitingForCapabilities: [() -> Void]?
     private lazy var timer = MainLoopTimer(clock: context.clock) { [unowned self] in self.sendDue() }
     private var loggedFailure = false
 
@@ -270,6 +273,12 @@ public final class NotificationOutput: ChangeOutput {
         replacing id: UInt32, summary: String, body: String, critical: Bool, appId: String, value: Int?, actions: [String],
         timeout: Int32, done: @escaping (NotificationOutput, Result<OpaquePointer, BusError>) -> Void
     ) {
+        guard waitingForCapabilities == nil else {
+            return waitingForCapabilities!.append { [unowned self] in
+                notify(replacing: id, summary: summary, body: body, critical: critical, appId: appId, value: value,
+                       actions: actions, timeout: timeout, done: done)
+            }
+        }
         var hints: [(String, OpaquePointer)] = [("urgency", g_variant_new_byte(critical ? 2 : 1))]
         if !appId.isEmpty { hints.append(("desktop-entry", g_variant_new_string(appId))) }
         if let value { hints.append(("value", g_variant_new_int32(Int32(value)))) }
@@ -311,11 +320,15 @@ public final class NotificationOutput: ChangeOutput {
     private func serverAppeared() {
         serverPresent = true
         bodyMarkup = nil
+        waitingForCapabilities = []
         call("GetCapabilities", nil, replyType: "(as)") { output, result in
             switch result {
             case .success(let reply): output.bodyMarkup = Variant.stringsChild(reply, 0).contains("body-markup")
             case .failure(let failure): Log.warning("notifications: GetCapabilities failed: \(failure); bodies are escaped")
             }
+            let waiting = output.waitingForCapabilities ?? []
+            output.waitingForCapabilities = nil
+            waiting.forEach { $0() }
         }
     }
 
@@ -364,6 +377,7 @@ public final class NotificationOutput: ChangeOutput {
     /// No server: nothing waits for one. A server that comes later hears only new outcomes.
     private func serverGone() {
         serverPresent = false
+        waitingForCapabilities = nil
         shown = [:]
         due = []
         bursts = NotificationBursts()

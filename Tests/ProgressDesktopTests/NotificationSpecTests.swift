@@ -11,13 +11,16 @@ import XCTest
 class NotificationSpecTestCase: DaemonTestCase {
     var server: HelperProcess!
     var capabilities: String { "body,body-markup,actions,persistence" }
+    /// Seconds the server takes to answer GetCapabilities.
+    var capabilitiesDelay: Double { 0 }
     override var daemonArguments: [String] { ["--notify-after", "0"] }
 
     static let helpersDirectory = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("helpers")
 
     override func prepareBus() throws {
         server = try HelperProcess(
-            "/usr/bin/python3", [Self.helpersDirectory.appendingPathComponent("notification-server.py").path, capabilities],
+            "/usr/bin/python3",
+            [Self.helpersDirectory.appendingPathComponent("notification-server.py").path, capabilities, "\(capabilitiesDelay)"],
             environment: bus.environment, readsCommands: true)
         helpers.append(server)
         XCTAssertNotNil(server.waitForLine { $0.contains("\"ready\"") }, "the server started")
@@ -118,6 +121,19 @@ final class NotificationPlainServerTests: NotificationSpecTestCase {
     override var capabilities: String { "body" }
 
     func testBodiesAreNotEscapedForAServerWithoutMarkup() throws {
+        try fail("m", title: "Plain", app: "org.example.M", message: "a < b & c")
+        let note = try XCTUnwrap(waitForNotify { _ in true })
+        XCTAssertEqual(note["body"] as? String, "a < b & c")
+    }
+}
+
+/// A server slow to say what it can do: a notification made meanwhile waits for the answer,
+/// so a server without body-markup gets its body unescaped from the first.
+final class NotificationSlowCapabilitiesTests: NotificationSpecTestCase {
+    override var capabilities: String { "body" }
+    override var capabilitiesDelay: Double { 1 }
+
+    func testANotificationMadeBeforeTheAnswerWaitsForIt() throws {
         try fail("m", title: "Plain", app: "org.example.M", message: "a < b & c")
         let note = try XCTUnwrap(waitForNotify { _ in true })
         XCTAssertEqual(note["body"] as? String, "a < b & c")

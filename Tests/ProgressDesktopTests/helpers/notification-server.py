@@ -1,7 +1,7 @@
 #!/usr/bin/python3
 """A notification server written from the Desktop Notifications Specification 1.2, for the
 tests of progressd's notifications: it owns org.freedesktop.Notifications and serves
-GetCapabilities (argv[1], comma-separated), GetServerInformation, Notify (replacing a
+GetCapabilities (argv[1], comma-separated; answered argv[2] seconds late when given), GetServerInformation, Notify (replacing a
 notification in place when replaces_id names one that is open) and CloseNotification, and
 prints each call as a JSON line with the notifications open after it. Commands on stdin:
 `close <id>` closes a notification as a user's click would (NotificationClosed reason 2),
@@ -18,6 +18,7 @@ dbus.mainloop.glib.DBusGMainLoop(set_as_default=True)
 bus = dbus.SessionBus()
 NAME, PATH = "org.freedesktop.Notifications", "/org/freedesktop/Notifications"
 capabilities = [c for c in (sys.argv[1] if len(sys.argv) > 1 else "").split(",") if c]
+capabilities_delay = float(sys.argv[2]) if len(sys.argv) > 2 else 0.0
 
 
 def hint(value):
@@ -34,10 +35,14 @@ class Server(dbus.service.Object):
     last_id = 0
     open = set()
 
-    @dbus.service.method(NAME, in_signature="", out_signature="as")
-    def GetCapabilities(self):
+    @dbus.service.method(NAME, in_signature="", out_signature="as", async_callbacks=("reply", "error"))
+    def GetCapabilities(self, reply, error):
         emit(event="capabilities")
-        return dbus.Array(capabilities, signature="s")
+        answer = dbus.Array(capabilities, signature="s")
+        if capabilities_delay:
+            GLib.timeout_add(int(capabilities_delay * 1000), lambda: reply(answer) and False)
+        else:
+            reply(answer)
 
     @dbus.service.method(NAME, in_signature="", out_signature="ssss")
     def GetServerInformation(self):
