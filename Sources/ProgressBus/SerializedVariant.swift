@@ -185,7 +185,7 @@ public final class SerializedVariant {
 
 /// A finished buffer, kept alive by the GBytes of the GVariant made from it (GLib releases
 /// it from whichever thread drops the value last).
-private final class KeptBytes: @unchecked Sendable {
+private final class KeptBytes: Sendable {
     let bytes: [UInt8]
     init(_ bytes: [UInt8]) { self.bytes = bytes }
 }

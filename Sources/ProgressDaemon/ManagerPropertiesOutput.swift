@@ -7,7 +7,7 @@ import ProgressPolicies
 /// The manager's properties, declared once: each name, how its value is read, and whether a
 /// change of it is announced. Get and GetAll read the same rows as PropertiesChanged, and a
 /// test keeps the names equal to the XML's.
-struct ManagerProperty: @unchecked Sendable {
+struct ManagerProperty: Sendable {
     /// What the values are read from.
     struct Sources {
         let context: DaemonContext

@@ -2,6 +2,9 @@
 /// its value reaches the task. Declared on the row of the property it sets (or of the kept
 /// setting, such as `lease-seconds`), so that the keys the calls accept, their parsing and
 /// their application all follow from TaskPropertyTable.
+/// `@unchecked Sendable`: every stored property is a `let`, set once when the table is made
+/// and never changed, and its closures capture only key paths and constants, which Swift 6.0
+/// does not take to be Sendable.
 public struct TaskOption: @unchecked Sendable {
     public enum Calls: Sendable { case both, start, update }
 
@@ -53,6 +56,9 @@ public struct TaskOption: @unchecked Sendable {
 /// The option of a row that keeps its own value (TaskPropertyDescriptor's `initial:`
 /// rows): its key, the calls that take it, and how a client's value is read, with its
 /// checks, as a value of the row's type. Where it goes and how it applies follow from the row.
+/// `@unchecked Sendable`: every stored property is a `let`, set once when the table is made
+/// and never changed, and its closures capture only key paths and constants, which Swift 6.0
+/// does not take to be Sendable.
 public struct ValueOption: @unchecked Sendable {
     public let key: String
     public let calls: TaskOption.Calls

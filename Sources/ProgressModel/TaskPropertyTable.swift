@@ -6,6 +6,9 @@
 /// value in storage of its own (RowValues), in the task and in the update that sets it.
 /// The standard rows keep theirs in ProgressTask's fields, which the hot paths read
 /// directly; a new row needs a field only if it must be as fast as they are.
+/// `@unchecked Sendable`: every stored property is a `let`, set once when the table is made
+/// and never changed, and its closures capture only key paths and constants, which Swift 6.0
+/// does not take to be Sendable.
 public struct TaskPropertyDescriptor: @unchecked Sendable {
     public enum ChangeRule {
         /// Changed when these two values of the task differ.
@@ -82,6 +85,9 @@ public struct TaskPropertyDescriptor: @unchecked Sendable {
 
 /// A value the job sets and the daemon keeps that no client reads as a property (timers,
 /// policies), or an option that is kept nowhere (`take-over`).
+/// `@unchecked Sendable`: every stored property is a `let`, set once when the table is made
+/// and never changed, and its closures capture only key paths and constants, which Swift 6.0
+/// does not take to be Sendable.
 public struct TaskSetting: @unchecked Sendable {
     let persisted: TaskRecordField?
     public let option: TaskOption?
@@ -103,6 +109,9 @@ public struct TaskSetting: @unchecked Sendable {
 /// bits are indices into it. A store is made with one (`TaskStore.properties`), and the
 /// daemon's outputs read names and values through the store's. A class: one table, shared
 /// by the store and every reader.
+/// `@unchecked Sendable`: every stored property is a `let`, set once when the table is made
+/// and never changed, and its closures capture only key paths and constants, which Swift 6.0
+/// does not take to be Sendable.
 public final class TaskPropertyTable: @unchecked Sendable {
     public let descriptors: [TaskPropertyDescriptor]
     /// What the job sets that is no property.

@@ -86,6 +86,9 @@ public enum RecordValue: Codable, Equatable, Sendable {
 }
 
 /// How one value of a task is kept in its record.
+/// `@unchecked Sendable`: every stored property is a `let`, set once when the table is made
+/// and never changed, and its closures capture only key paths and constants, which Swift 6.0
+/// does not take to be Sendable.
 public struct TaskRecordField: @unchecked Sendable {
     public let key: String
     /// nil leaves the key out (an absent parent).

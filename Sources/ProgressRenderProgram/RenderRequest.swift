@@ -65,7 +65,7 @@ enum RenderRequest {
         }
         // The same rule as the daemon's labels: rounded down; only a finished task reads 100.
         let percent = spec.state == .finished ? 100 : min(99, Int((spec.fraction * 100 + 1e-9).rounded(.down)))
-        let percentLabel = spec.indeterminate ? "" : (taskLabel ?? describers.describer(for: locale).label(wholePercent: percent))
+        let percentLabel = spec.indeterminate ? "" : (taskLabel ?? describers.value.describer(for: locale).label(wholePercent: percent))
         switch try string("label") {
         case "percent"?: spec.label = percentLabel
         case let text?:
@@ -81,7 +81,7 @@ enum RenderRequest {
         return (spec, altText)
     }
 
-    private static let describers = DescriberCache(catalog: MessageCatalog())
+    private static let describers = ThreadBound(DescriberCache(catalog: MessageCatalog()))
 
     /// The service's one connection to the session bus for Describe, made on first use.
     nonisolated(unsafe) private static var serviceBus: BusConnection?

@@ -3,7 +3,7 @@
 /// know from their file managers: the unit is the largest in which the value rounds below
 /// 1,000 of it; kilobytes show no fraction, megabytes one digit at most, larger units two;
 /// nothing at all is "0 kB". Past ICU's largest unit (petabytes), exabytes.
-final class ByteCountFormat: @unchecked Sendable {
+final class ByteCountFormat {
     private static let units = ["byte", "kilobyte", "megabyte", "gigabyte", "terabyte", "petabyte"]
     private static let unitSizes: [UInt64] = [1, 1_000, 1_000_000, 1_000_000_000, 1_000_000_000_000, 1_000_000_000_000_000]
     /// Each unit shows values below its bound: 999,500 bytes would round to "1,000 kB", so

@@ -1,6 +1,6 @@
 /// Durations as people say them, in whole units, wide ("45 seconds", "3 minutes", "2 hours,
 /// 2 minutes"): the rounding is the caller's; a unit whose value is zero is left out.
-final class DurationFormat: @unchecked Sendable {
+final class DurationFormat {
     private let locale: String
     private lazy var hours = ICUNumberFormat(locale: locale, skeleton: "measure-unit/duration-hour unit-width-full-name precision-integer")
     private lazy var minutes = ICUNumberFormat(locale: locale, skeleton: "measure-unit/duration-minute unit-width-full-name precision-integer")

@@ -7,7 +7,7 @@ import Glibc
 /// One ICU number skeleton in one locale, from Debian's ICU: opened once, then used for
 /// every number it formats ("percent", ".##", "measure-unit/duration-hour
 /// unit-width-full-name"). Skeletons are ICU's (unicode-org.github.io/icu/userguide/format_parse/numbers/skeletons).
-final class ICUNumberFormat: @unchecked Sendable {
+final class ICUNumberFormat {
     private let format: OpaquePointer
 
     /// nil when ICU refuses the locale or the skeleton.
@@ -39,7 +39,7 @@ final class ICUNumberFormat: @unchecked Sendable {
 }
 
 /// CLDR's wide list of units in one locale ("2 hours, 2 minutes"), opened once.
-final class ICUUnitList: @unchecked Sendable {
+final class ICUUnitList {
     private let list: OpaquePointer
 
     /// nil when ICU refuses the locale.

@@ -9,7 +9,7 @@ import ProgressModel
 /// counts 0 to 199; a larger count is asked as 100 plus its last two digits, which selects
 /// the same form in every plural rule gettext's catalogs use (they look at n, n % 10 and
 /// n % 100).
-public final class MessageCatalog: @unchecked Sendable {
+public final class MessageCatalog: Sendable {
     public static let domain = "progressd"
 
     /// A message: its English text, which is also its gettext id.
@@ -67,18 +67,23 @@ public final class MessageCatalog: @unchecked Sendable {
 
     static let pluralSamples = 200
 
-    private var singular: [String: [Message: String]] = [:]
-    private var plural: [String: [Message: [String]]] = [:]
+    private let singular: [String: [Message: String]]
+    private let plural: [String: [Message: [String]]]
 
     /// The languages with a catalog, such as "de" or "pt_BR".
     public var languages: [String] { singular.keys.sorted() }
 
     /// English only.
-    public init() {}
+    public init() {
+        singular = [:]
+        plural = [:]
+    }
 
     /// Reads every catalog under `directory` (`<language>/LC_MESSAGES/progressd.mo`).
     public init(directory: URL) {
         let languages = ((try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []).sorted()
+        var singular: [String: [Message: String]] = [:]
+        var plural: [String: [Message: [String]]] = [:]
         for language in languages {
             let path = directory.appendingPathComponent("\(language)/LC_MESSAGES/\(Self.domain).mo").path
             guard let data = FileManager.default.contents(atPath: path), let file = MessageFile(bytes: Array(data))
@@ -99,6 +104,8 @@ public final class MessageCatalog: @unchecked Sendable {
             singular[language] = texts
             plural[language] = forms
         }
+        self.singular = singular
+        self.plural = plural
     }
 
     /// The catalog language for a locale: its language and region ("pt_BR"), else its language.

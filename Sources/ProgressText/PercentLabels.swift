@@ -2,7 +2,7 @@ import ProgressModel
 
 /// The 101 percent labels of one locale and its 101 whole numbers, formatted once by ICU,
 /// so that a label on the update hot path is an array lookup.
-final class PercentLabels: @unchecked Sendable {
+final class PercentLabels {
     private let labels: [String]
     private let numbers: [String]
 

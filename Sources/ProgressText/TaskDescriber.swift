@@ -4,7 +4,7 @@ import ProgressModel
 /// 3 minutes left") and AccessibleText, the sentence a screen reader speaks ("Backup:
 /// 42 percent, about 3 minutes left"). Numbers, byte counts and durations come from ICU;
 /// the sentences from the gettext catalogs.
-public final class TaskDescriber: TaskDescribing, @unchecked Sendable {
+public final class TaskDescriber: TaskDescribing {
     public let locale: LocaleName
     private let catalog: MessageCatalog
     private let language: String?
@@ -160,7 +160,7 @@ public final class TaskDescriber: TaskDescribing, @unchecked Sendable {
 
 /// Describers per locale, made on first use and kept. Held to `capacity` locales so that a
 /// client sending many locale strings can not grow the daemon without bound.
-public final class DescriberCache: @unchecked Sendable {
+public final class DescriberCache {
     public static let capacity = 64
     private let catalog: MessageCatalog
     private var byLocale: [LocaleName: TaskDescriber] = [:]

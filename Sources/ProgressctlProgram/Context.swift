@@ -27,7 +27,7 @@ public struct ServiceError: Error {
 }
 
 /// What a command works with: the caller's locale, output, and the daemon.
-public final class Context: @unchecked Sendable {
+public final class Context {
     public let environment: [String: String]
     /// The caller's locale as the daemon should be asked for it ("fr_FR"), for every number shown.
     public let locale: String

@@ -37,7 +37,7 @@ final class CommandProcess {
         var path = [CChar](repeating: 0, count: Int(PATH_MAX))
         let master = cplatform_open_pty(&path, path.count)
         guard master >= 0 else { throw SpawnError(code: errno) }
-        let name = String(cString: path)
+        let name = path.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
         let slave = open(name, O_RDWR | O_NOCTTY | O_CLOEXEC)
         guard slave >= 0 else {
             let code = errno

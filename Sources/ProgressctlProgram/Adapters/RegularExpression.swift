@@ -4,11 +4,17 @@ import CGLib
 /// lazy quantifiers, as ICU's and most tools' are), compiled once and matched against lines
 /// of a command's output. What each group matched comes back as text; a group that took no
 /// part in the match is nil.
+///
+/// `@unchecked Sendable` so that the parsers' tables of patterns are values Swift lets
+/// stand in static properties. It is safe because only the thread that compiled it may
+/// match with it (GLib may finish compiling, for PCRE2's JIT, on a first match): every
+/// match checks, and any other thread stops the program.
 public final class RegularExpression: @unchecked Sendable {
     public let pattern: String
     /// The number of capturing groups.
     public let groupCount: Int
     private let regex: OpaquePointer
+    private let owner: UnsafeMutablePointer<GThread>
 
     public struct SyntaxError: Error, CustomStringConvertible {
         public let description: String
@@ -23,6 +29,7 @@ public final class RegularExpression: @unchecked Sendable {
         }
         self.pattern = pattern
         self.regex = regex
+        owner = g_thread_self()
         groupCount = Int(g_regex_get_capture_count(regex))
     }
 
@@ -39,8 +46,9 @@ public final class RegularExpression: @unchecked Sendable {
     }
 
     private func matches(in line: String, all: Bool) -> [[String?]] {
+        precondition(g_thread_self() == owner, "a regular expression matched off the thread that compiled it")
         // The match info reads the line again at every next match: it must live until the last.
-        line.withCString { text in
+        return line.withCString { text in
             var info: OpaquePointer?
             defer { g_match_info_free(info) }
             var found: [[String?]] = []
