@@ -1,20 +1,19 @@
 import CGLib
+import ProgressBus
 
 /// A regular expression of GLib's (PCRE2: the syntax of Perl, with look-behind, `\d` and
 /// lazy quantifiers, as ICU's and most tools' are), compiled once and matched against lines
 /// of a command's output. What each group matched comes back as text; a group that took no
 /// part in the match is nil.
 ///
-/// `@unchecked Sendable` so that the parsers' tables of patterns are values Swift lets
-/// stand in static properties. It is safe because only the thread that compiled it may
-/// match with it (GLib may finish compiling, for PCRE2's JIT, on a first match): every
-/// match checks, and any other thread stops the program.
-public final class RegularExpression: @unchecked Sendable {
+/// Sendable, so that the parsers' tables of patterns may stand in static properties: the
+/// compiled GRegex is bound to the thread that compiled it (GLib may finish compiling, for
+/// PCRE2's JIT, on a first match), and any other thread that matches stops the program.
+public final class RegularExpression: Sendable {
     public let pattern: String
     /// The number of capturing groups.
     public let groupCount: Int
-    private let regex: OpaquePointer
-    private let owner: UnsafeMutablePointer<GThread>
+    private let compiled: ThreadBound<OpaquePointer>
 
     public struct SyntaxError: Error, CustomStringConvertible {
         public let description: String
@@ -28,12 +27,11 @@ public final class RegularExpression: @unchecked Sendable {
             throw SyntaxError(description: message)
         }
         self.pattern = pattern
-        self.regex = regex
-        owner = g_thread_self()
+        compiled = ThreadBound(regex)
         groupCount = Int(g_regex_get_capture_count(regex))
     }
 
-    deinit { g_regex_unref(regex) }
+    deinit { g_regex_unref(compiled.value) }
 
     /// The groups of the first match, or nil when the line does not match.
     public func firstMatch(in line: String) -> [String?]? {
@@ -46,7 +44,7 @@ public final class RegularExpression: @unchecked Sendable {
     }
 
     private func matches(in line: String, all: Bool) -> [[String?]] {
-        precondition(g_thread_self() == owner, "a regular expression matched off the thread that compiled it")
+        let regex = compiled.value
         // The match info reads the line again at every next match: it must live until the last.
         return line.withCString { text in
             var info: OpaquePointer?
