@@ -6,6 +6,7 @@ complete -c progressd -l max-signals-per-second -x -d 'PropertiesChanged signals
 complete -c progressd -l max-tasks -x -d 'Tasks the daemon holds at most'
 complete -c progressd -l max-tasks-per-caller -x -d 'Tasks one process may hold'
 complete -c progressd -l max-reply-bytes -x -d 'Bytes in one reply at most'
+complete -c progressd -l max-reply-values -x -d 'Values in one reply at most'
 complete -c progressd -l locale-directory -x -a '(__fish_complete_directories)' -d 'Where the message catalogs are'
 complete -c progressd -l state-directory -x -a '(__fish_complete_directories)' -d 'Where tasks are kept across restarts'
 complete -c progressd -l no-kde-jobs -d 'Neither serve KDE jobs nor forward tasks to Plasma'

@@ -27,9 +27,11 @@ import ProgressModel
 /// - **In order.** A reply leaves after those of the calls before it that wait for their
 ///   sync (`ChangeStream.replyInOrder`).
 /// - **What stays whole.** GDBus converts each reply to the wire format as it sends it, under
-///   its connection's lock (a Snapshot of 41,000 tasks: about a second); nothing else reaches
-///   the main loop meanwhile, so that conversion bounds how long another caller may wait. It
-///   runs in the reply's last step, so the rotation charges it to the reader's turn.
+///   its connection's lock, which its worker thread takes to hand on every incoming message:
+///   no other call reaches the main loop meanwhile, whatever thread converts. So a reply holds
+///   at most `Limits.maxReplyValues` values (about 20 ms here; a Snapshot of 41,000 tasks took
+///   0.7 s), bigger reads being refused. The conversion runs in the reply's last step, so the
+///   rotation charges it to the reader's turn.
 final class LargeReadScheduler {
     /// Tasks a slice writes: a fraction of a caller's share of the main loop (`FairCallScheduler`).
     static let defaultSliceTasks = 128
@@ -51,11 +53,18 @@ final class LargeReadScheduler {
 
     // MARK: Refusals
 
-    /// Throws LimitExceeded (`tooBigForOneReply`) when a reply of every task, each as
-    /// `element` with `properties`, can not fit, before anything is built; else gives the
-    /// number of tasks.
-    func refuseIfTooBig(_ method: String, _ element: SlicedReply.Element, _ properties: TaskProperties) throws(ProgressError) -> Int {
+    /// Throws LimitExceeded (`tooManyValuesForOneReply`, `tooBigForOneReply`) when a reply of
+    /// every task, each as `element` with `properties`, would hold more values than
+    /// `Limits.maxReplyValues` or could not fit in its bytes, before anything is built; else
+    /// gives the number of tasks.
+    func refuseIfTooBig(_ method: String, _ element: SlicedReply.Element,
+                        _ properties: TaskProperties) throws(ProgressError) -> Int {
         try context.read(.tasks([])) { tasks throws(ProgressError) in
+            let values = SlicedReply.Element.valuesAround + tasks.count * element.values(properties)
+            if values > tasks.limits.maxReplyValues {
+                throw .tooManyValuesForOneReply(method, tasks: tasks.count, values: values,
+                                                limit: tasks.limits.maxReplyValues)
+            }
             let limit = tasks.limits.maxReplyBytes
             guard tasks.leastReplyBytes(perTask: leastBytes(of: element, properties, in: tasks)) > limit else { return tasks.count }
             throw .tooBigForOneReply(method, tasks: tasks.count, limit: limit)

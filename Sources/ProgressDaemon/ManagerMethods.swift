@@ -74,11 +74,15 @@ extension ProgressService {
             let after = call.string(1)
             let asked = Int(call.uint32(2))
             let limits = service.frontDoor.limits
-            let count = asked == 0 ? limits.maxPageTasks : min(asked, limits.maxPageTasks)
+            let all = service.frontDoor.properties.all
+            let element = SlicedReply.Element.byName(service.variants, texts)
+            // A page holds no more values than a reply may (`Limits.maxReplyValues`).
+            let most = min(limits.maxPageTasks,
+                           max(1, (limits.maxReplyValues - SlicedReply.Element.valuesAround) / element.values(all)))
+            let count = asked == 0 ? most : min(asked, most)
             // The page starts after `after` in name order, found without walking the table.
-            let reply = SlicedReply(
-                .names(after: after, service.frontDoor.properties.all), element: .byName(service.variants, texts),
-                maxBytes: limits.maxReplyBytes, maxCount: count, expected: count)
+            let reply = SlicedReply(.names(after: after, all), element: element,
+                                    maxBytes: limits.maxReplyBytes, maxCount: count, expected: count)
             service.largeReads.write(reply, reading: .everything) { reply in
                 let next = reply.complete ? "" : (reply.last?.text ?? after)
                 call.reply(Variant.tuple([reply.make(), Variant.string(next)]))
@@ -156,40 +160,49 @@ extension ProgressService {
     ) throws(ProgressError) {
         let element = SlicedReply.Element.byName(variants, texts)
         let limit = frontDoor.limits.maxReplyBytes
+        let maxValues = frontDoor.limits.maxReplyValues
         // Bounded like Snapshot: a reset of every task, or a poll after a long pause, must
         // still fit in one reply.
-        let tooBig = { (tasks: Int) in
+        let tooBig = { (tasks: Int, values: Int?) in
             ProgressError.limitExceeded(
-                "Changes would answer with \(tasks) tasks, more than \(limit) bytes, the most one reply may carry; "
-                    + "ask for fewer \"properties\", or read the Serial, then the tasks with SnapshotPage, then poll Changes from that Serial")
+                "Changes would answer with \(tasks) tasks, "
+                    + (values.map { "\($0) values, more than the \(maxValues) one reply may carry" }
+                        ?? "more than \(limit) bytes, the most one reply may carry")
+                    + "; ask for fewer \"properties\", or read the Serial, then the tasks with SnapshotPage, "
+                    + "then poll Changes from that Serial")
         }
         // One read: the index answers from what it heard (held values first), and the least
         // the reply takes is reckoned from the same tasks.
-        let (answer, rows, least, expected, removed, scope) = try context.read(.tasks([])) {
-            (tasks: TaskView) throws(ProgressError) -> (ChangeIndex.Answer, SlicedReply.Rows, Int, Int, [TaskName], ReadScope) in
+        typealias Reckoned = (ChangeIndex.Answer, SlicedReply.Rows, least: Int, values: Int, Int, [TaskName], ReadScope)
+        let (answer, rows, least, values, expected, removed, scope) = try context.read(.tasks([])) {
+            (tasks: TaskView) throws(ProgressError) -> Reckoned in
             let answer = try changeIndex.changes(since: since)
             switch answer {
             case .reset:
                 let least = tasks.leastReplyBytes(perTask: largeReads.leastBytes(of: element, options.properties, in: tasks))
-                return (answer, .names(after: "", options.properties), least, tasks.count, [], .everything)
+                let values = tasks.count * element.values(options.properties)
+                return (answer, .names(after: "", options.properties), least, values, tasks.count, [], .everything)
             case .changes(let changed, let gone):
                 let listed = changed.compactMap { name, properties -> (TaskName, TaskProperties)? in
                     let wanted = properties.intersection(options.properties)
                     return wanted.isEmpty || !tasks.contains(name) ? nil : (name, wanted)
                 }
                 let least = listed.reduce(0) { $0 + $1.0.text.utf8.count + largeReads.leastBytes(of: element, $1.1, in: tasks) }
+                let values = listed.reduce(gone.count) { $0 + element.values($1.1) }
                 // What outputs hold for the tasks the reply shows goes out first.
-                return (answer, .listed(listed), least, listed.count, gone, .tasks(listed.map(\.0)))
+                return (answer, .listed(listed), least, values, listed.count, gone, .tasks(listed.map(\.0)))
             }
         }
-        if least > limit { throw tooBig(expected) }
+        let allValues = SlicedReply.Element.valuesAround + values
+        if allValues > maxValues { throw tooBig(expected, allValues) }
+        if least > limit { throw tooBig(expected, nil) }
         let serial = changeIndex.lastSequence
         let reply = SlicedReply(rows, element: element, maxBytes: limit, expected: expected)
         largeReads.write(reply, reading: scope) { reply in
             let tasks = reply.make()
             guard reply.complete else {
                 g_variant_unref(g_variant_ref_sink(tasks))
-                return call.reply(tooBig(expected))
+                return call.reply(tooBig(expected, nil))
             }
             let names = Variant.container("as") { builder in
                 for name in removed { Variant.add(builder, Variant.string(name.text)) }

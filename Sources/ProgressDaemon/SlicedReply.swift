@@ -148,6 +148,22 @@ final class SlicedReply {
 }
 
 extension SlicedReply.Element {
+    /// The values one task's element holds, as GDBus walks them to convert the reply
+    /// (`Limits.maxReplyValues`): a `{sa{sv}}` is its entry, the name and the dictionary, and
+    /// each property its entry, key, variant and value; a `{oa{sa{sv}}}` adds the entry, name
+    /// and dictionary of the interface; a name is one value.
+    func values(_ properties: TaskProperties) -> Int {
+        switch self {
+        case .name: 1
+        case .byName: 3 + 4 * properties.rawValue.nonzeroBitCount
+        case .managedObject: 6 + 4 * properties.rawValue.nonzeroBitCount
+        }
+    }
+
+    /// The values of a reply besides its tasks' and names': its tuple, the array, and Changes'
+    /// serial, flag and array of removed names.
+    static let valuesAround = 5
+
     var alignment: Int {
         if case .name = self { return 1 }
         return 8

@@ -65,8 +65,19 @@ public struct Limits: Sendable, Equatable {
     /// The range a daemon flag may set for `maxReplyBytes`: a page must still hold the largest
     /// task (about 20 KB with a 1 KB title and 4 KB message in three texts).
     public static let replyBytesRange = 65_536...(64 << 20)
+    /// Values in one reply (Snapshot, SnapshotPage, GetManagedObjects, List, Changes), each
+    /// container, dictionary entry, variant and basic value counted (`ReplyValues`): GDBus
+    /// converts a reply to the wire format value by value, about 0.15 µs each here, while it
+    /// holds its connection's lock, and every other client's call waits for that lock to reach
+    /// the main loop. 131,072 values are a List of 100,000 names or a Snapshot of 1,224 tasks,
+    /// about 20 ms (a Snapshot of 41,000 tasks held everyone back for 0.7 s). A bigger read is
+    /// refused with LimitExceeded and done in pages (SnapshotPage).
+    public var maxReplyValues = 1 << 17
+    /// The range a daemon flag may set for `maxReplyValues`: a page must still hold a few tasks
+    /// (107 values each).
+    public static let replyValuesRange = 4_096...(1 << 30)
     /// Tasks in one SnapshotPage: small enough that a page is quick to build and send, large
-    /// enough that 100,000 tasks take only 100 round trips.
+    /// enough that 100,000 tasks take only 100 round trips. Fewer when `maxReplyValues` is lower.
     public var maxPageTasks = 1_000
     /// The most the daemon reads of the snapshot at start: 100,000 tasks of ordinary size
     /// are about 100 MB. A bigger snapshot is damage (a runaway writer); it is moved aside

@@ -24,6 +24,17 @@ public enum ProgressError: Error, Equatable, Sendable {
                 + "read them in pages with SnapshotPage (or List, then Describe each)")
     }
 
+    /// A read whose reply would hold more than `Limits.maxReplyValues` values, with how to ask
+    /// for less.
+    public static func tooManyValuesForOneReply(
+        _ method: String, tasks: Int, values: Int, limit: Int
+    ) -> ProgressError {
+        .limitExceeded(
+            "\(method) of all \(tasks) tasks would be \(values) values, more than the \(limit) one reply may carry "
+                + "(other clients wait while a reply is sent); read them in pages with SnapshotPage"
+                + (method == "List" ? "" : " (or List, then Describe each)"))
+    }
+
     /// The last component of the D-Bus error name.
     public var name: String {
         switch self {

@@ -32,6 +32,10 @@ public enum ProgressdProgram {
           --max-reply-bytes N                bytes in one reply at most (default 33554432,
                                              from 65536 to 67108864); bigger reads are
                                              refused, to page
+          --max-reply-values N               values in one reply at most (default 131072,
+                                             from 4096 to 1073741824): each costs the bus
+                                             connection time while others wait; bigger
+                                             reads are refused, to page
           --locale-directory DIR             where the message catalogs are (default:
                                              share/locale beside the bin directory)
           --state-directory DIR              where tasks are kept across restarts (default
@@ -88,6 +92,9 @@ public enum ProgressdProgram {
             if let tasks = try arguments.wholeNumber("max-tasks", in: 1...10_000_000) { limits.maxTasks = tasks }
             if let tasks = try arguments.wholeNumber("max-tasks-per-caller", in: 1...10_000_000) { limits.maxTasksPerCaller = tasks }
             if let bytes = try arguments.wholeNumber("max-reply-bytes", in: Limits.replyBytesRange) { limits.maxReplyBytes = bytes }
+            if let values = try arguments.wholeNumber("max-reply-values", in: Limits.replyValuesRange) {
+                limits.maxReplyValues = values
+            }
             if let path = try arguments.path("locale-directory", of: "directory") { localeURL = URL(fileURLWithPath: path) }
             if let path = try arguments.path("state-directory", of: "directory") { stateURL = URL(fileURLWithPath: path) }
             notificationMode = try arguments.value("notifications", as: NotificationOutput.Mode.self) ?? .outcomes

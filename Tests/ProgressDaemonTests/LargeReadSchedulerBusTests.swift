@@ -2,6 +2,7 @@ import Foundation
 import ProgressBus
 import ProgressClient
 import ProgressCore
+import ProgressModel
 @testable import ProgressDaemon
 import ProgressTestSupport
 import XCTest
@@ -64,7 +65,10 @@ final class LargeReadSchedulerBusTests: DaemonTestCase {
 /// The order is the daemon's own, read from the serials of its replies, never from a clock.
 final class LargeReadTurnsBusTests: DaemonTestCase {
     static let tasks = 5_000
-    override var daemonArguments: [String] { ["--max-tasks-per-caller", "\(Self.tasks)"] }
+    /// A Snapshot of 5,000 tasks (535,005 values) is allowed here, to be written over many turns.
+    override var daemonArguments: [String] {
+        ["--max-tasks-per-caller", "\(Self.tasks)", "--max-reply-values", "1000000"]
+    }
 
     /// Two processes (two callers), each with its own connection: the other one reads the
     /// first page of 200 tasks back to back until the reader has its Snapshot; the reader
@@ -158,6 +162,66 @@ extension DaemonTestCase {
             for result in client.callAll(BusNames.busName, BusNames.managerPath, BusNames.managerInterface, "Start", arguments) {
                 _ = try result.get()
             }
+        }
+    }
+}
+
+/// At the default limit of values, a read of every task that would hold more is refused at
+/// once with the documented error, naming the tasks, the values, the limit and the paged
+/// method; one task fewer is answered, and the pages and List go on.
+final class ReplyValueLimitTests: DaemonTestCase {
+    /// A task in a Snapshot: its entry, name and dictionary, and 4 values for each of its 26 properties.
+    static let perTask = 3 + 4 * 26
+    /// One task more than a Snapshot of the default limit holds (1,225).
+    static let tasks = (Limits().maxReplyValues - 5) / perTask + 1
+    override var daemonArguments: [String] { ["--max-tasks-per-caller", "2000"] }
+
+    func testReadsOverTheValueLimitAreRefusedWithTheDocumentedError() throws {
+        XCTAssertEqual(TaskPropertyTable.standard.descriptors.count, 26)
+        XCTAssertEqual(Self.tasks, 1_225)
+        try startTasks((0..<Self.tasks).map { String(format: "task-%04d", $0) })
+        let snapshotValues = 5 + Self.tasks * Self.perTask
+        assertBusError(
+            "LimitExceeded",
+            "Snapshot of all 1225 tasks would be \(snapshotValues) values, more than the 131072 one reply may carry "
+                + "(other clients wait while a reply is sent); read them in pages with SnapshotPage"
+        ) { try self.manager("Snapshot", [.string("")]) }
+        assertBusError("LimitExceeded", "GetManagedObjects of all 1225 tasks would be \(5 + Self.tasks * 110) values") {
+            try self.client.call(BusNames.busName, BusNames.managerPath, "org.freedesktop.DBus.ObjectManager",
+                                 "GetManagedObjects")
+        }
+        assertBusError("LimitExceeded", "Changes would answer with 1225 tasks, \(snapshotValues) values, more than the "
+                       + "131072 one reply may carry; ask for fewer \"properties\"") {
+            try self.manager("Changes", [.uint64(0), .vardict([])])
+        }
+        // What fits is answered: the names, Changes of a few properties, every page.
+        XCTAssertEqual(try manager("List").first?.array?.count, Self.tasks)
+        let few = BusValue.array(elementType: "s", ["Name", "State", "Fraction", "Title"].map { .string($0) })
+        XCTAssertEqual(try manager("Changes", [.uint64(0), .vardict([("properties", few)])])[2].dictionary?.count,
+                       Self.tasks)
+        let first = try manager("SnapshotPage", [.string(""), .string(""), .uint32(0)])
+        XCTAssertEqual(first[0].dictionary?.count, Limits().maxPageTasks)
+        let rest = try manager("SnapshotPage", [.string(""), .string(first[1].string ?? ""), .uint32(0)])
+        XCTAssertEqual(rest[0].dictionary?.count, Self.tasks - Limits().maxPageTasks)
+        // One task fewer is a Snapshot that fits.
+        try manager("Remove", [.string("task-0000")])
+        XCTAssertEqual(try manager("Snapshot", [.string("")]).first?.dictionary?.count, Self.tasks - 1)
+    }
+}
+
+/// A lower limit of values makes every page smaller, so that no page passes it.
+final class PageValueLimitTests: DaemonTestCase {
+    override var daemonArguments: [String] { ["--max-reply-values", "4096"] }
+
+    func testPagesHoldNoMoreValuesThanTheLimit() throws {
+        try startTasks((0..<100).map { String(format: "t%03d", $0) })
+        // (4096 - 5) / 107 tasks a page.
+        let page = try manager("SnapshotPage", [.string(""), .string(""), .uint32(0)])
+        XCTAssertEqual(page[0].dictionary?.count, 38)
+        XCTAssertEqual(page[1].string, "t037")
+        XCTAssertEqual(try manager("SnapshotPage", [.string(""), .string(""), .uint32(10)])[0].dictionary?.count, 10)
+        assertBusError("LimitExceeded", "Snapshot of all 100 tasks would be 10705 values, more than the 4096") {
+            try self.manager("Snapshot", [.string("")])
         }
     }
 }

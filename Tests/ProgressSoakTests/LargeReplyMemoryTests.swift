@@ -7,7 +7,8 @@ import XCTest
 /// A large reply leaves the daemon as large as it was: its buffers go back to the system,
 /// not into glibc's free lists.
 final class LargeReplyMemoryTests: DaemonTestCase {
-    override var daemonArguments: [String] { ["--max-tasks-per-caller", "10000"] }
+    /// Snapshots of 10,000 tasks (1,070,005 values) allowed, for replies of many megabytes.
+    override var daemonArguments: [String] { ["--max-tasks-per-caller", "10000", "--max-reply-values", "2000000"] }
 
     /// `idleFor`: seconds before a task stalls or its lease ends, so that nothing changes
     /// while a test measures (a stall of every task is memory of its own).

@@ -76,7 +76,7 @@ final class ManualPageTests: XCTestCase {
     }
 
     func testTheDaemonsAndTheRenderersPagesHaveTheirOptions() throws {
-        for (program, count) in [("progressd", 17), ("progress-render", 28)] {
+        for (program, count) in [("progressd", 18), ("progress-render", 28)] {
             let helpOptions = Self.options(inHelp: try Self.help(program))
             XCTAssertEqual(helpOptions.count, count, "\(program) --help: \(helpOptions.sorted())")
             assertSameOptions(page: options(inPage: section("OPTIONS", of: try source("\(program).1"))), help: helpOptions, program)

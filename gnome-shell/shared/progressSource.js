@@ -1,7 +1,8 @@
 // progressd on the session bus, read without ever blocking the compositor: every call is
 // asynchronous (Gio.DBusConnection.call with a callback). It watches the name (no
 // activation: a session without progressd has nothing to show, and that is no error),
-// reads everything once with Changes(0), and then costs the shell only what it shows:
+// reads everything once with Changes(0) (in pages, when there are more tasks than one reply
+// carries), and then costs the shell only what it shows:
 //  - the manager's Overall (PropertiesChanged, coalesced by progressd to ten a second at
 //    most) for the ring's fraction;
 //  - a subscription for Changed and Removed whose interval is an hour, so that only what
@@ -23,6 +24,7 @@ const MANAGER_PATH = '/org/progressd/Progress1';
 const MANAGER = 'org.progressd.Progress1.Manager';
 const SUBSCRIPTION = 'org.progressd.Progress1.Subscription';
 const PROPERTIES_INTERFACE = 'org.freedesktop.DBus.Properties';
+const LIMIT_EXCEEDED = 'org.progressd.Progress1.Error.LimitExceeded';
 // The subscription's interval (progressd's most): a progress move of a task is held that
 // long, its state changes come at once. The rows read progress with Changes(since).
 const INTERVAL_SECONDS = 3600;
@@ -141,9 +143,58 @@ export class ProgressSource {
             this._serial = serial;
             this._onChanges('changes', reset, tasks, removed);
         }, error => {
+            // More tasks than one reply may carry: the Serial, then every task in pages.
+            if (Gio.DBusError.get_remote_error(error) === LIMIT_EXCEEDED) {
+                this._readPaged(generation);
+                return;
+            }
             this._polling = false;
             console.warn(`progressd: Changes was refused: ${error.message}`);
         });
+    }
+
+    // Every task read as progressd says to when one Changes reply can not hold them: its
+    // Serial first, then SnapshotPage to the last page, as one reset; the next Changes from
+    // that Serial brings what changed meanwhile.
+    _readPaged(generation) {
+        this._connection.call(this._owner, MANAGER_PATH, PROPERTIES_INTERFACE, 'Get',
+            new GLib.Variant('(ss)', [MANAGER, 'Serial']), null, Gio.DBusCallFlags.NO_AUTO_START, -1, null,
+            (connection, result) => {
+                let serial;
+                try {
+                    serial = connection.call_finish(result).recursiveUnpack()[0];
+                } catch (error) {
+                    if (generation === this._generation)
+                        this._pagingFailed(error);
+                    return;
+                }
+                if (generation === this._generation)
+                    this._readPage(serial, '', {}, generation);
+            });
+    }
+
+    _readPage(serial, after, tasks, generation) {
+        this._call('SnapshotPage', new GLib.Variant('(ssu)', [this._locale, after, 0]), generation, reply => {
+            const [page, next] = reply.recursiveUnpack();
+            for (const [name, properties] of Object.entries(page)) {
+                const shown = {};
+                for (const key of this._properties)
+                    shown[key] = properties[key];
+                tasks[name] = shown;
+            }
+            if (next !== '') {
+                this._readPage(serial, next, tasks, generation);
+                return;
+            }
+            this._polling = false;
+            this._serial = serial;
+            this._onChanges('changes', true, tasks, []);
+        }, error => this._pagingFailed(error));
+    }
+
+    _pagingFailed(error) {
+        this._polling = false;
+        console.warn(`progressd: reading the tasks in pages failed: ${error.message}`);
     }
 
     // Ten a second while tasks move: only the two values the ring takes are unpacked.
