@@ -11,7 +11,8 @@
  *                              with STEP moves forward STEP an update from FROM (+ k % 10 / 100)
  *   start DEST COUNT [STALL]   Start COUNT tasks (t0, t1, ...), 64 in flight; with STALL,
  *                              each with that stall-seconds
- *   snapshot DEST TIMES        Snapshot(""), TIMES times; prints each call's milliseconds
+ *   snapshot DEST TIMES        Snapshot(""), TIMES times; prints each call's milliseconds (more than
+ *                              1,224 tasks: only with progressd's --max-reply-values raised)
  *   listen SECONDS             counts PropertiesChanged per task object and the last Fraction
  *   owner NAME                 waits until NAME has an owner; prints CLOCK_MONOTONIC then
  *   pages DEST SIZE            every task through SnapshotPage("", after, SIZE); each page's ms
@@ -25,8 +26,8 @@
  *                              LimitExceeded taken as an answer; each refused Snapshot's ms
  *   probe DEST SECONDS KIND [MS]   a call every MS (10) ms for SECONDS (a late one is followed at
  *                              the next time on that schedule), each call's ms, as it goes: KIND
- *                              get is Get(TaskCount), changes is Changes(serial) after a first
- *                              Changes(0) of names only, list is List (every name)
+ *                              get is Get(TaskCount), changes is Changes(serial) from the manager's
+ *                              Serial, list is List (every name)
  *   read DEST KIND TIMES       one large read TIMES times, each call's ms: KIND snapshot,
  *                              objects (GetManagedObjects), list, or pages (a SnapshotPage walk,
  *                              1,000 a page, timed whole) */
@@ -119,6 +120,26 @@ static dbus_uint64_t changes(const char *dest, dbus_uint64_t since, const char *
     DBusMessageIter out;
     dbus_message_iter_init(reply, &out);
     dbus_message_iter_get_basic(&out, &serial);
+    dbus_message_unref(reply);
+    dbus_message_unref(message);
+    return serial;
+}
+
+/* The manager's Serial: where a poller of many tasks starts (what Changes(0) would answer
+ * with is more values than one reply may carry). */
+static dbus_uint64_t manager_serial(const char *dest) {
+    const char *interface = MANAGER, *property = "Serial";
+    DBusMessage *message = dbus_message_new_method_call(dest, PATH, "org.freedesktop.DBus.Properties", "Get");
+    dbus_message_append_args(message, DBUS_TYPE_STRING, &interface, DBUS_TYPE_STRING, &property, DBUS_TYPE_INVALID);
+    DBusError error;
+    dbus_error_init(&error);
+    DBusMessage *reply = dbus_connection_send_with_reply_and_block(bus, message, 60000, &error);
+    if (reply == NULL) fail("Get Serial", &error);
+    DBusMessageIter args, variant;
+    dbus_uint64_t serial = 0;
+    dbus_message_iter_init(reply, &args);
+    dbus_message_iter_recurse(&args, &variant);
+    dbus_message_iter_get_basic(&variant, &serial);
     dbus_message_unref(reply);
     dbus_message_unref(message);
     return serial;
@@ -388,10 +409,7 @@ static void probe(const char *dest, double seconds, const char *kind, long inter
     int list_kind = strcmp(kind, "list") == 0;
     dbus_uint64_t serial = 0;
     double ms;
-    if (changes_kind) {
-        const char *name_only[] = {"Name"};
-        serial = changes(dest, 0, name_only, 1, &ms);
-    }
+    if (changes_kind) serial = manager_serial(dest);
     double start = now(), end = start + seconds;
     printf("probe_ms=");
     for (long i = 0; now() < end; i++) {
@@ -514,9 +532,7 @@ int main(int argc, char **argv) {
         /* changes DEST POLLS CHANGED: before each poll, CHANGED tasks (t0...) move; the poll's round trips. */
         int changed = atoi(argv[4]);
         double ms;
-        /* The first poll only for its serial: every task's every property would not fit one message. */
-        const char *name_only[] = {"Name"};
-        dbus_uint64_t serial = changes(dest, 0, name_only, 1, &ms);
+        dbus_uint64_t serial = manager_serial(dest);
         printf("changes_ms=");
         for (long i = 0; i < count; i++) {
             for (int k = 0; k < changed; k++) {
