@@ -181,12 +181,21 @@ final class FairCallScheduler {
     }
 
     /// One round: each waiting caller in turn runs its calls for up to one share, less its
-    /// debt; then the main loop takes in what has arrived, and the next round follows.
+    /// debt; then the main loop takes in what has arrived, and the next round follows. The
+    /// main loop also takes in what has arrived whenever the round has held it for a share (a
+    /// caller's step that sent a reply of thousands of values holds it for several): the round
+    /// goes on after, from the next caller, so a call of a caller within its share waits for
+    /// about one share and one reply's conversion, not for every caller's.
     private func serveRotation() {
         let round = rotation
         rotation.removeAll(keepingCapacity: true)
         var served = false
-        for turn in round {
+        let roundStart = clock.monotonicMicros
+        for (position, turn) in round.enumerated() {
+            if served, clock.monotonicMicros - roundStart >= shareMicros {
+                rotation = Array(round[position...]) + rotation
+                return server.arm(at: 0)
+            }
             turn.credit = min(shareMicros, turn.credit + shareMicros)
             guard turn.credit > 0 else {
                 rotation.append(turn)

@@ -10,7 +10,8 @@ import ProgressModel
 ///   task takes at least `leastBytes(of:)` besides, from the keys and the types of its
 ///   properties. So a refusal costs the same among 100,000 tasks as among ten. A read the
 ///   bound lets through is still bounded as it is written (`SlicedReply`).
-/// - **In slices, in turns.** A reply is written `sliceTasks` tasks at a time. The first slice
+/// - **In slices, in turns.** A reply is written `sliceTasks` tasks at a time (as many values
+///   as that many tasks of every property: more tasks of fewer properties). The first slice
 ///   is written in the call itself, so a small read is answered as before; a larger one goes
 ///   on as steps of its caller's call (`FairCallScheduler.continueCall`): its caller's later calls
 ///   wait for its reply, and the steps take their caller's turns in the rotation, beside
@@ -33,9 +34,16 @@ import ProgressModel
 ///   0.7 s), bigger reads being refused. The conversion runs in the reply's last step, so the
 ///   rotation charges it to the reader's turn.
 final class LargeReadScheduler {
-    /// Tasks a slice writes: a fraction of a caller's share of the main loop (`FairCallScheduler`).
+    /// Tasks of every property a slice writes: a fraction of a caller's share of the main loop
+    /// (`FairCallScheduler`). A slice of fewer values a task writes as many values: a List's
+    /// 41,000 names are 3 slices, not 321 turns.
     static let defaultSliceTasks = 128
     var sliceTasks = LargeReadScheduler.defaultSliceTasks
+    /// The tasks of `reply` a slice writes.
+    private func sliceTasks(of reply: SlicedReply) -> Int {
+        let full = SlicedReply.Element.taskValues(properties: context.frontDoor.properties.descriptors.count)
+        return max(1, sliceTasks * full / reply.valuesPerTask)
+    }
     private unowned let context: DaemonContext
     /// Bytes reserved by the replies being written past their first slice, and their bound.
     private var writingBytes = 0
@@ -127,7 +135,7 @@ final class LargeReadScheduler {
     func write(_ reply: SlicedReply, reading scope: ReadScope, then answer: @escaping (SlicedReply) -> Void) {
         let finish = { [stream = context.stream] (reply: SlicedReply) in stream.replyInOrder { answer(reply) } }
         // A small read (a poll, a short page) is answered at once, even while large ones are written.
-        if context.read(scope, { reply.writeSlice(of: sliceTasks, from: $0) }) { return finish(reply) }
+        if context.read(scope, { reply.writeSlice(of: sliceTasks(of: reply), from: $0) }) { return finish(reply) }
         guard let turn = context.identities.continueCall({ [unowned self] in step(reply, scope, finish) }) else {
             // Not in a caller's turn: nothing could wait behind it, so it is written now.
             reply.reserveAll()
@@ -154,7 +162,7 @@ final class LargeReadScheduler {
         // Resumed once it has its room (`admitWaiting`).
         guard reply.reserved else { return .parked }
         // Later slices apply held values; the signals of what they show are sent at the end.
-        guard context.read(.tasks([]), { reply.writeSlice(of: sliceTasks, from: $0) }) else { return .more }
+        guard context.read(.tasks([]), { reply.writeSlice(of: sliceTasks(of: reply), from: $0) }) else { return .more }
         writingBytes -= reply.capacity
         // The tasks may have changed since the first slice: what outputs hold for them goes first.
         context.read(scope) { _ in }

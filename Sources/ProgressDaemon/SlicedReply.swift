@@ -48,6 +48,9 @@ final class SlicedReply {
 
     /// The room `reserveAll` makes: for the tasks expected, up to the reply's bound.
     let capacity: Int
+    /// The values one task's element holds (`Element.values`), on average for `.listed`: a
+    /// slice's work follows them.
+    let valuesPerTask: Int
     static let firstCapacity = 1 << 16
 
     /// `expected` tasks size the buffer (up to `maxBytes`): at most `firstCapacity` at the
@@ -57,7 +60,14 @@ final class SlicedReply {
         self.element = element
         self.maxBytes = maxBytes - TaskVariants.replyMargin
         self.maxCount = maxCount
-        if case .names(let first, _) = rows { after = first } else { after = "" }
+        switch rows {
+        case .names(let first, let properties):
+            after = first
+            valuesPerTask = element.values(properties)
+        case .listed(let listed):
+            after = ""
+            valuesPerTask = listed.isEmpty ? 1 : listed.reduce(0) { $0 + element.values($1.1) } / listed.count
+        }
         let perTask = switch element { case .name: 24; case .byName: 700; case .managedObject: 800 }
         capacity = min(expected.multipliedReportingOverflow(by: perTask).partialValue, maxBytes)
         // A read that waits for room (`LargeReadScheduler`) holds no more than its first slice.
@@ -155,10 +165,13 @@ extension SlicedReply.Element {
     func values(_ properties: TaskProperties) -> Int {
         switch self {
         case .name: 1
-        case .byName: 3 + 4 * properties.rawValue.nonzeroBitCount
-        case .managedObject: 6 + 4 * properties.rawValue.nonzeroBitCount
+        case .byName: Self.taskValues(properties: properties.rawValue.nonzeroBitCount)
+        case .managedObject: 3 + Self.taskValues(properties: properties.rawValue.nonzeroBitCount)
         }
     }
+
+    /// The values of a task's `{sa{sv}}` with this many properties.
+    static func taskValues(properties count: Int) -> Int { 3 + 4 * count }
 
     /// The values of a reply besides its tasks' and names': its tuple, the array, and Changes'
     /// serial, flag and array of removed names.

@@ -178,6 +178,29 @@ final class FairCallSchedulerTests: XCTestCase {
         XCTAssertEqual(between, 20, "the other caller's calls between the long step and the next: \(ran)")
     }
 
+    /// A round that has held the main loop for a share lets it take in what arrived before the
+    /// next caller's turn: what was made ready during a long call (here a timer, as a call
+    /// handed on by GDBus would be) runs before the other callers' long calls, not after all of them.
+    func testARoundLetsTheMainLoopInOnceItHeldItForAShare() {
+        let queue = queueWithoutWindows()
+        let callers = ["a", "b", "c"].enumerated().map { ($1, queue.join(.process(UInt32($0 + 1)))) }
+        var ran: [String] = []
+        let arrived = MainLoopTimer(clock: MainLoopClock(realTimeFrom: clock)) { ran.append("arrived") }
+        // Each caller uses its share at once; its next call waits in the rotation.
+        for (name, turn) in callers {
+            queue.run(turn, ClientID(":1.\(name)")) { [clock] _ in clock.monotonicMicros += 2_000 }
+        }
+        for (name, turn) in callers {
+            queue.run(turn, ClientID(":1.\(name)")) { [clock] _ in
+                ran.append(name)
+                clock.monotonicMicros += 3_000  // a reply converted whole
+                if name == "a" { arrived.arm(at: 0) }
+            }
+        }
+        spin { ran.count == 4 }
+        XCTAssertEqual(ran, ["a", "arrived", "b", "c"])
+    }
+
     /// A step that parks takes its caller out of the rotation, its later calls still behind
     /// it, until it is resumed.
     func testAParkedStepWaitsForResume() {
