@@ -166,7 +166,7 @@ public enum Variant {
         // Lengths first, from the serialized value, before anything is copied.
         let limit = switch signature {
         case "s", "o", "g": OptionValue.maxTextBytes
-        case "as", "ad": OptionValue.maxArrayElements
+        case "as", "ad", "au": OptionValue.maxArrayElements
         case "ay": OptionValue.maxByteArrayBytes
         default: Int.max
         }
@@ -193,6 +193,7 @@ public enum Variant {
             return Array(UnsafeBufferPointer(start: data.assumingMemoryBound(to: UInt8.self), count: Int(count)))
         }())
         case "ad": .doubles(mapChildren(value) { g_variant_get_double($0) })
+        case "au": .wholeNumbers(mapChildren(value) { UInt64(g_variant_get_uint32($0)) })
         default: .unsupported
         }
         return OptionValue(kind, signature: signature)

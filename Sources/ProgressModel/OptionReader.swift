@@ -96,6 +96,19 @@ public struct OptionReader: Sendable {
         return numbers
     }
 
+    /// Whole numbers each within `range`; an error names the first that is not.
+    public func wholeNumbers(
+        _ key: String, _ value: OptionValue, in range: ClosedRange<Int>
+    ) throws(ProgressError) -> [Int] {
+        guard case .wholeNumbers(let numbers) = value.kind else {
+            throw wrongType(key, value, expected: "an array of whole numbers (au)")
+        }
+        for number in numbers where !range.contains(Int(clamping: number)) {
+            throw .invalidValue("\(key) \(number) is outside \(range.lowerBound)...\(range.upperBound)")
+        }
+        return numbers.map { Int($0) }
+    }
+
     public func bytes(_ key: String, _ value: OptionValue) throws(ProgressError) -> [UInt8] {
         guard case .bytes(let bytes) = value.kind else { throw wrongType(key, value, expected: "bytes (ay)") }
         return bytes

@@ -11,6 +11,8 @@ public struct OptionValue: Sendable, Equatable {
         case strings([String])
         /// An array of numbers (`ad`).
         case doubles([Double])
+        /// An array of whole numbers (`au`).
+        case wholeNumbers([UInt64])
         /// Bytes (`ay`), such as an image.
         case bytes([UInt8])
         /// A type no option takes (arrays, structs, nested variants).

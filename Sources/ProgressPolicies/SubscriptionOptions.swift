@@ -14,8 +14,18 @@ public struct SubscriptionOptions: Sendable, Equatable {
     public var announcementIntervalMicros = AnnouncementBudget.defaultIntervalMicros
     public var announcements = true
     public var changes = false
+    /// The resolutions at which the subscriber shows the overall (OverallStepPacer); empty:
+    /// no Overall signal.
+    public var overallSteps: [Int] = []
 
-    public static let keys = ["locale", "interval-seconds", "min-percent-step", "tasks", "announcements", "changes", "announcements-per-second"]
+    public static let keys = [
+        "locale", "interval-seconds", "min-percent-step", "tasks", "announcements", "changes",
+        "announcements-per-second", "overall-steps",
+    ]
+    /// A ring's pixels at a large scale, twice (for rounding), fit; finer is a stream of signals.
+    public static let overallStepRange = 1...10_000
+    /// A percent and a ring, or a few panels' sizes: more is no longer one subscriber's view.
+    public static let maxOverallResolutions = 4
     /// From a tenth of a second (a panel's smooth bar) to an hour.
     public static let intervalRange = 0.1...3_600.0
 
@@ -44,11 +54,19 @@ public struct SubscriptionOptions: Sendable, Equatable {
                 let rate = try reader.number(key, value, in: Limits.announcementRateRange)
                 parsed.announcementIntervalMicros = Int64((1_000_000 / rate).rounded())
             case "changes": parsed.changes = try reader.flag(key, value)
+            case "overall-steps":
+                let steps = try reader.wholeNumbers(key, value, in: overallStepRange)
+                guard (1...maxOverallResolutions).contains(steps.count) else {
+                    throw .invalidValue(
+                        "overall-steps has \(steps.count) resolutions; it takes 1 to \(maxOverallResolutions)")
+                }
+                parsed.overallSteps = steps
             default: preconditionFailure("option \(key) is accepted but not read")
             }
         }
-        if !parsed.announcements && !parsed.changes {
-            throw .invalidValue("a subscription with neither announcements nor changes would receive nothing")
+        if !parsed.announcements && !parsed.changes && parsed.overallSteps.isEmpty {
+            throw .invalidValue(
+                "a subscription with neither announcements, changes nor overall-steps would receive nothing")
         }
         return parsed
     }
