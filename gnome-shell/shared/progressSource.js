@@ -2,9 +2,12 @@
 // asynchronous (Gio.DBusConnection.call with a callback). It watches the name (no
 // activation: a session without progressd has nothing to show, and that is no error),
 // reads everything once with Changes(0), and then costs the shell only what it shows:
-//  - the manager's Overall (PropertiesChanged, coalesced by progressd to ten a second at
-//    most) for the ring's fraction;
-//  - a subscription for Changed and Removed whose interval is an hour, so that only what
+//  - the manager's Overall for the ring and the summary, as OverallChanged on our
+//    subscription with "overall-steps" (the ring's pixels, the whole percent), so that it
+//    comes when what the indicator shows would change: a transfer moving 1 % a second is a
+//    signal or two a second, not ten, and each signal wakes the compositor's main loop
+//    (the manager's PropertiesChanged, ten a second at most, if Subscribe is refused);
+//  - on the same subscription, Changed and Removed with an interval of an hour, so that only what
 //    progressd sends at once reaches the shell: new and removed tasks, and changes of
 //    State, Indeterminate, Stalled and CancelRequested (what the ring and the summary
 //    count), not a signal per task for every move;
@@ -28,28 +31,20 @@ const PROPERTIES_INTERFACE = 'org.freedesktop.DBus.Properties';
 const INTERVAL_SECONDS = 3600;
 
 export class ProgressSource {
-    // properties: the task properties to read; onChanges(kind, ...args): 'changes' (reset,
+    // properties: the task properties to read; overallSteps(): the resolutions the overall
+    // is shown at (progressd's "overall-steps"); onChanges(kind, ...args): 'changes' (reset,
     // tasks, removed: a Changes reply), 'changed' (name, properties), 'removed' (name),
     // 'overall' (the manager's Overall, unpacked), 'gone' ().
-    constructor(connection, {properties, locale, onChanges}) {
+    constructor(connection, {properties, overallSteps, locale, onChanges}) {
         this._connection = connection;
         this._properties = properties;
+        this._overallSteps = overallSteps;
         this._locale = locale;
         this._onChanges = onChanges;
         this._watch = 0;
         this._own = 0;
-        this._signal = 0;
-        this._overallSignal = 0;
-        this._owner = null;
-        // The Serial of the last Changes reply (null before the first), and whether a
-        // Changes call is on its way.
-        this._serial = null;
-        this._polling = false;
-        this._subscription = null;
-        // Signals that came before Subscribe's reply named our subscription's path.
-        this._early = [];
-        // Each appearance of progressd: a reply for an earlier one is dropped.
         this._generation = 0;
+        this._forget();
     }
 
     start() {
@@ -102,14 +97,11 @@ export class ProgressSource {
         this._signal = this._connection.signal_subscribe(owner, SUBSCRIPTION, null, null, null,
             Gio.DBusSignalFlags.NONE, (connection, sender, path, iface, member, parameters) =>
                 this._received(path, member, parameters));
-        // The manager's Overall, broadcast by progressd at most ten times a second.
-        this._overallSignal = this._connection.signal_subscribe(owner, PROPERTIES_INTERFACE, 'PropertiesChanged',
-            MANAGER_PATH, MANAGER, Gio.DBusSignalFlags.NONE, (connection, sender, path, iface, member, parameters) =>
-                this._managerChanged(parameters));
         const options = {
             'changes': new GLib.Variant('b', true),
             'announcements': new GLib.Variant('b', false),
             'interval-seconds': new GLib.Variant('d', INTERVAL_SECONDS),
+            'overall-steps': new GLib.Variant('au', this._overallSteps()),
             'locale': new GLib.Variant('s', this._locale),
         };
         this._call('Subscribe', new GLib.Variant('(a{sv})', [options]), generation, reply => {
@@ -120,9 +112,14 @@ export class ProgressSource {
                 this._received(path, member, parameters);
             this._read(0, generation);
         }, error => {
-            // Over progressd's caps: what Changes reads is shown, without later changes.
+            // Over progressd's caps (or a progressd without "overall-steps"): what Changes
+            // reads is shown, without later changes, and the ring follows the manager's
+            // Overall, broadcast at most ten times a second.
             console.warn(`progressd: Subscribe was refused: ${error.message}`);
             this._early = [];
+            this._overallSignal = this._connection.signal_subscribe(owner, PROPERTIES_INTERFACE,
+                'PropertiesChanged', MANAGER_PATH, MANAGER, Gio.DBusSignalFlags.NONE,
+                (connection, sender, path, iface, member, parameters) => this._managerChanged(parameters));
             this._read(0, generation);
         });
     }
@@ -146,11 +143,15 @@ export class ProgressSource {
         });
     }
 
-    // Ten a second while tasks move: only the two values the ring takes are unpacked.
+    // The manager's PropertiesChanged, when Subscribe was refused.
     _managerChanged(parameters) {
         const overall = parameters.get_child_value(1).lookup_value('Overall', null);
-        if (!overall)
-            return;
+        if (overall)
+            this._overallChanged(overall);
+    }
+
+    // Only the two values the ring takes are unpacked.
+    _overallChanged(overall) {
         const fraction = overall.lookup_value('fraction', null);
         const active = overall.lookup_value('active', null);
         this._onChanges('overall', {fraction: fraction?.get_double(), active: active?.get_uint64()});
@@ -168,6 +169,8 @@ export class ProgressSource {
             this._onChanges('changed', name, properties);
         } else if (member === 'Removed') {
             this._onChanges('removed', parameters.deepUnpack()[0]);
+        } else if (member === 'OverallChanged') {
+            this._overallChanged(parameters.get_child_value(0));
         }
     }
 
@@ -187,9 +190,12 @@ export class ProgressSource {
         this._signal = 0;
         this._overallSignal = 0;
         this._owner = null;
+        // The Serial of the last Changes reply (null before the first), and whether a
+        // Changes call is on its way.
         this._serial = null;
         this._polling = false;
         this._subscription = null;
+        // Signals that came before Subscribe's reply named our subscription's path.
         this._early = [];
     }
 
