@@ -31,7 +31,9 @@ public struct SubscriptionOptions: Sendable, Equatable {
 
     public init() {}
 
-    public static func parse(_ options: [(key: String, value: OptionValue)], limits: Limits = Limits()) throws(ProgressError) -> SubscriptionOptions {
+    public static func parse(
+        _ options: [(key: String, value: OptionValue)], limits: Limits = Limits()
+    ) throws(ProgressError) -> SubscriptionOptions {
         var parsed = SubscriptionOptions()
         var reader = OptionReader(for: "Subscribe", accepting: keys)
         for (key, value) in options {
@@ -39,15 +41,21 @@ public struct SubscriptionOptions: Sendable, Equatable {
             switch key {
             case "locale": parsed.locale = try reader.text(key, value)
             case "interval-seconds":
-                guard let seconds = value.number else { throw reader.wrongType(key, value, expected: "a number of seconds (d)") }
+                guard let seconds = value.number else {
+                    throw reader.wrongType(key, value, expected: "a number of seconds (d)")
+                }
                 guard seconds.isFinite, intervalRange.contains(seconds) else {
-                    throw .invalidValue("interval-seconds \(seconds) is outside \(intervalRange.lowerBound)...\(Int(intervalRange.upperBound))")
+                    throw .invalidValue(
+                        "interval-seconds \(seconds) is outside "
+                            + "\(intervalRange.lowerBound)...\(Int(intervalRange.upperBound))")
                 }
                 parsed.intervalMicros = Int64(seconds * 1_000_000)
             case "min-percent-step": parsed.minimumPercentStep = try reader.whole(key, value, in: 1...100)
             case "tasks":
                 var tasks = Set<TaskName>()
-                for text in try reader.strings(key, value, of: "names") { tasks.insert(try TaskName(text, limits: limits)) }
+                for text in try reader.strings(key, value, of: "names") {
+                    tasks.insert(try TaskName(text, limits: limits))
+                }
                 parsed.tasks = tasks
             case "announcements": parsed.announcements = try reader.flag(key, value)
             case "announcements-per-second":
