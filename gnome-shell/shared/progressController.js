@@ -2,7 +2,7 @@
 // redrawing at most four times a second and only when something that shows changed, as
 // IndicatorPlan decides: the ring when its arc moves a pixel, the summary when the whole
 // percent moves, the rows only while the menu is open (read then with Changes(since), and
-// drawn at most once a second for progress). With the menu closed an Overall costs a
+// drawn at most every two seconds for progress). With the menu closed an Overall costs a
 // comparison, and no task is walked. The indicator is in the bar only while a top-level task
 // is live or a failure lingers. Everything it makes, connects or starts it makes in its
 // constructor and undoes in stop().
