@@ -18,9 +18,10 @@ build="build-essential debhelper fakeroot gettext libcairo2-dev libglib2.0-dev l
 libpng-dev pkg-config python3 rsync scdoc lintian libcurl4t64 libncurses6 libsqlite3-0 libxml2"
 # The package's DEP-8 tests (debian/tests/control's Depends) and their runner.
 dep8="autopkgtest dbus-daemon libglib2.0-bin man-db systemd"
-# The real clients: GNOME Shell 48 with pyatspi to read it, KF6's kioclient (kde-cli-tools 6,
-# kio6's workers) with Python for its slow web server, Orca 48 under Xvfb.
-clients="gnome-shell gjs at-spi2-core gir1.2-atspi-2.0 python3-pyatspi python3-gi python3-dbus fonts-dejavu-core
+# The real clients: GNOME Shell 48 with pyatspi to read it (and json-glib's typelib, which the
+# package's extension needs), KF6's kioclient (kde-cli-tools 6, kio6's workers) with Python
+# for its slow web server, Orca 48 under Xvfb.
+clients="gnome-shell gir1.2-json-1.0 gjs at-spi2-core gir1.2-atspi-2.0 python3-pyatspi python3-gi python3-dbus fonts-dejavu-core
 kde-cli-tools kio6 orca xvfb xauth"
 
 command -v mmdebstrap >/dev/null 2>&1 || sh "$(dirname "$0")/apt-install.sh" debian13-root mmdebstrap

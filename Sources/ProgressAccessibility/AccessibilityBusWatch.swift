@@ -57,7 +57,8 @@ final class AccessibilityBusWatch {
             "org.a11y.Status", G_DBUS_SIGNAL_FLAGS_NONE,
             { _, sender, _, _, _, parameters, userData in
                 assertOnMainLoop()
-                AccessibilityBusWatch.from(userData).propertiesChanged(sender: sender.map { String(cString: $0) }, parameters!)
+                AccessibilityBusWatch.from(userData).propertiesChanged(
+                    sender: sender.map { String(cString: $0) }, parameters!)
             },
             userData, nil)
         nameWatch = g_bus_watch_name_on_connection(
@@ -88,8 +89,9 @@ final class AccessibilityBusWatch {
         generation += 1
         let asked = generation
         BusCall.call(
-            session, destination: owner, path: Self.busPath, interface: "org.freedesktop.DBus.Properties", method: "GetAll",
-            Variant.tuple([Variant.string("org.a11y.Status")]), replyType: "(a{sv})", timeoutMilliseconds: Self.timeoutMilliseconds
+            session, destination: owner, path: Self.busPath, interface: "org.freedesktop.DBus.Properties",
+            method: "GetAll", Variant.tuple([Variant.string("org.a11y.Status")]), replyType: "(a{sv})",
+            timeoutMilliseconds: Self.timeoutMilliseconds
         ) { [weak self] result in
             guard let self, asked == self.generation else { return }
             switch result {

@@ -28,7 +28,8 @@ final class AccessibilityConnection {
     init(connection: OpaquePointer, model: AccessibleModel, info: AtspiInterfaces) throws(AccessibilityError) {
         self.connection = connection
         self.info = info
-        objects = AccessibleObjects(model: model, busName: String(cString: g_dbus_connection_get_unique_name(connection)))
+        objects = AccessibleObjects(
+            model: model, busName: String(cString: g_dbus_connection_get_unique_name(connection)))
         try register()
     }
 
@@ -48,8 +49,8 @@ final class AccessibilityConnection {
             let root = [exported.accessible, exported.application]
             let bar = [exported.accessible, exported.value, exported.component]
             subtree = try ExportedSubtree(
-                on: connection, path: "/org/a11y/atspi/accessible", interfaces: root + bar.dropFirst(), dispatchToUnlisted: true,
-                nodes: { [objects] in objects.nodeNames },
+                on: connection, path: "/org/a11y/atspi/accessible", interfaces: root + bar.dropFirst(),
+                dispatchToUnlisted: true, nodes: { [objects] in objects.nodeNames },
                 serves: { [objects] node in node == "root" ? root : objects.hasBar(atNode: node) ? bar : nil })
             cache = try ExportedObject(on: connection, path: "/org/a11y/atspi/cache", [exported.cache])
         } catch {
@@ -68,13 +69,15 @@ final class AccessibilityConnection {
                 box, nil)
             subscriptions.append(id)
         }
-        let closed: @convention(c) (OpaquePointer?, gboolean, UnsafeMutablePointer<GError>?, gpointer?) -> Void = { _, _, _, userData in
+        let closed: @convention(c) (OpaquePointer?, gboolean, UnsafeMutablePointer<GError>?, gpointer?) -> Void = {
+            _, _, _, userData in
             assertOnMainLoop()
             let owner = AccessibilityConnection.from(userData)
             owner.closedHandler = 0
             owner.onClosed?()
         }
-        closedHandler = shim_signal_connect(UnsafeMutableRawPointer(connection), "closed", unsafeBitCast(closed, to: GCallback.self), userData)
+        closedHandler = shim_signal_connect(
+            UnsafeMutableRawPointer(connection), "closed", unsafeBitCast(closed, to: GCallback.self), userData)
         embed()
     }
 
@@ -83,15 +86,20 @@ final class AccessibilityConnection {
     private func embed() {
         let argument = Variant.tuple([Variant.reference(objects.busName, AccessibleTree.rootPath)])
         BusCall.call(
-            connection, destination: Self.registryName, path: AccessibleTree.rootPath, interface: "org.a11y.atspi.Socket",
-            method: "Embed", argument, replyType: "((so))", timeoutMilliseconds: AccessibilityBusWatch.timeoutMilliseconds, autoStart: true
+            connection, destination: Self.registryName, path: AccessibleTree.rootPath,
+            interface: "org.a11y.atspi.Socket", method: "Embed", argument, replyType: "((so))",
+            timeoutMilliseconds: AccessibilityBusWatch.timeoutMilliseconds, autoStart: true
         ) { [weak self] result in
             guard let self, self.isOpen else { return }
             guard case .success(let reply) = result else {
-                if case .failure(let failure) = result { Log.warning("the accessibility registry refused Embed: \(failure)") }
+                if case .failure(let failure) = result {
+                    Log.warning("the accessibility registry refused Embed: \(failure)")
+                }
                 return
             }
-            self.objects.registryReference = Variant.withChild(reply, 0) { (Variant.stringChild($0, 0), Variant.stringChild($0, 1)) }
+            self.objects.registryReference = Variant.withChild(reply, 0) {
+                (Variant.stringChild($0, 0), Variant.stringChild($0, 1))
+            }
             self.isEmbedded = true
             self.askForListeners()
         }
@@ -99,12 +107,15 @@ final class AccessibilityConnection {
 
     private func askForListeners() {
         BusCall.call(
-            connection, destination: Self.registryName, path: "/org/a11y/atspi/registry", interface: "org.a11y.atspi.Registry",
-            method: "GetRegisteredEvents", replyType: "(a(ss))", timeoutMilliseconds: AccessibilityBusWatch.timeoutMilliseconds, autoStart: true
+            connection, destination: Self.registryName, path: "/org/a11y/atspi/registry",
+            interface: "org.a11y.atspi.Registry", method: "GetRegisteredEvents", replyType: "(a(ss))",
+            timeoutMilliseconds: AccessibilityBusWatch.timeoutMilliseconds, autoStart: true
         ) { [weak self] result in
             guard let self, self.isOpen else { return }
             guard case .success(let reply) = result else {
-                if case .failure(let failure) = result { Log.warning("the accessibility registry did not list its listeners: \(failure)") }
+                if case .failure(let failure) = result {
+                    Log.warning("the accessibility registry did not list its listeners: \(failure)")
+                }
                 return
             }
             let pairs = Variant.withChild(reply, 0) { list in
@@ -121,20 +132,27 @@ final class AccessibilityConnection {
         guard type.hasPrefix("(ss") else { return }
         let listener = Variant.stringChild(parameters, 0)
         let event = Variant.stringChild(parameters, 1)
-        if registered { events.add(listener: listener, event: event) } else { events.remove(listener: listener, event: event) }
+        if registered {
+            events.add(listener: listener, event: event)
+        } else {
+            events.remove(listener: listener, event: event)
+        }
         onListenersChanged?()
     }
 
     /// Broadcasts `org.a11y.atspi.Event.<interface>.<member>(s i i v a{sv})` from `path`.
     /// One event of AtspiInterfaces.objectEvents, with the siiva{sv} argument libatspi accepts.
-    func emit(path: String, _ event: InterfaceSignal, detail: String, detail1: Int32, detail2: Int32, value: OpaquePointer) {
+    func emit(
+        path: String, _ event: InterfaceSignal, detail: String, detail1: Int32, detail2: Int32, value: OpaquePointer
+    ) {
         guard isOpen else { return }
         let parameters = Variant.tuple([
             Variant.string(detail), g_variant_new_int32(detail1), g_variant_new_int32(detail2),
             g_variant_new_variant(value), Variant.container("a{sv}") { _ in },
         ])
         var error: UnsafeMutablePointer<GError>?
-        if g_dbus_connection_emit_signal(connection, nil, path, event.interface, event.member, parameters, &error) == 0 {
+        if g_dbus_connection_emit_signal(
+            connection, nil, path, event.interface, event.member, parameters, &error) == 0 {
             Log.warning("could not send \(event.member) on \(path): \(consumeMessage(error))")
         }
     }
@@ -158,14 +176,16 @@ final class AccessibilityConnection {
 extension AccessibilityConnection {
     /// AT-SPI's interfaces with their rows bound to `objects`, each checked against the XML.
     static func interfaces(of objects: AccessibleObjects, _ info: AtspiInterfaces) throws(DaemonError) -> (
-        accessible: ExportedInterface, application: ExportedInterface, value: ExportedInterface, component: ExportedInterface,
-        cache: ExportedInterface
+        accessible: ExportedInterface, application: ExportedInterface, value: ExportedInterface,
+        component: ExportedInterface, cache: ExportedInterface
     ) {
         let method = { (handler: @escaping AccessibleObjects.Handler) -> ExportedInterface.Method in
             { [objects] call in objects.serve(handler, call.methodCall()) }
         }
         let getter = { (getter: @escaping AccessibleObjects.Getter) -> ExportedInterface.Getter in
-            { [objects] (path: String) throws(CallFailure) -> OpaquePointer in getter(objects, try objects.node(at: path)) }
+            { [objects] (path: String) throws(CallFailure) -> OpaquePointer in
+                getter(objects, try objects.node(at: path))
+            }
         }
         let setter = { (setter: @escaping AccessibleObjects.Setter) -> ExportedInterface.Setter in
             { [objects] (path: String, value: OpaquePointer) throws(CallFailure) in try setter(objects, path, value) }
@@ -176,11 +196,14 @@ extension AccessibilityConnection {
                 properties: AccessibleObjects.accessibleProperties.map(getter)),
             try ExportedInterface(
                 info.interface(AtspiInterfaces.application), methods: AccessibleObjects.applicationMethods.map(method),
-                properties: AccessibleObjects.applicationProperties.map(getter), setters: AccessibleObjects.applicationSetters.map(setter)),
+                properties: AccessibleObjects.applicationProperties.map(getter),
+                setters: AccessibleObjects.applicationSetters.map(setter)),
             try ExportedInterface(
                 info.interface(AtspiInterfaces.value), methods: MethodTable(interface: AtspiInterfaces.value, []),
-                properties: AccessibleObjects.valueProperties.map(getter), setters: AccessibleObjects.valueSetters.map(setter)),
-            try ExportedInterface(info.interface(AtspiInterfaces.component), methods: AccessibleObjects.componentMethods.map(method)),
+                properties: AccessibleObjects.valueProperties.map(getter),
+                setters: AccessibleObjects.valueSetters.map(setter)),
+            try ExportedInterface(
+                info.interface(AtspiInterfaces.component), methods: AccessibleObjects.componentMethods.map(method)),
             try ExportedInterface(info.cache, methods: AccessibleObjects.cacheMethods.map { handler in
                 { [objects] call in handler(objects, call.methodCall()) }
             }))

@@ -79,8 +79,11 @@ public final class AccessibilityExport: DaemonInput, AccessibleModel {
     /// The daemon's output (`context.add(AccessibilityExport(context: context, …))`): it
     /// watches for accessibility once the daemon starts its inputs, and leaves the bus when
     /// the daemon stops.
-    public convenience init(context: DaemonContext, locale: String, environment: [String: String] = ProcessInfo.processInfo.environment) {
-        self.init(configuration: Configuration(context: context, locale: locale, overrideAddress: environment["AT_SPI_BUS_ADDRESS"]))
+    public convenience init(
+        context: DaemonContext, locale: String, environment: [String: String] = ProcessInfo.processInfo.environment
+    ) {
+        self.init(configuration: Configuration(
+            context: context, locale: locale, overrideAddress: environment["AT_SPI_BUS_ADDRESS"]))
         // Announcements come from the daemon's one budget, shared with the broadcast.
         context.onAnnouncement { [weak self] spoken in self?.announce(spoken) }
     }
@@ -97,9 +100,15 @@ public final class AccessibilityExport: DaemonInput, AccessibleModel {
     /// Starts watching for the accessibility bus.
     public func start() {
         guard info != nil, watch == nil else { return }
-        watch = AccessibilityBusWatch(session: configuration.session, environmentAddress: configuration.overrideAddress) { [weak self] address in
+        watch = AccessibilityBusWatch(
+            session: configuration.session, environmentAddress: configuration.overrideAddress
+        ) { [weak self] address in
             guard let self else { return }
-            if let address { self.connect(to: address) } else { self.drop(reason: "accessibility is off or its bus went away") }
+            if let address {
+                self.connect(to: address)
+            } else {
+                self.drop(reason: "accessibility is off or its bus went away")
+            }
         }
         watch?.start()
     }
@@ -125,7 +134,9 @@ public final class AccessibilityExport: DaemonInput, AccessibleModel {
         BusCall.connect(to: address) { [weak self] result in
             switch result {
             case .success(let connection):
-                guard let self, attempt == self.generation else { return g_object_unref(UnsafeMutableRawPointer(connection)) }
+                guard let self, attempt == self.generation else {
+                    return g_object_unref(UnsafeMutableRawPointer(connection))
+                }
                 self.attach(connection)
             case .failure(let failure):
                 Log.warning("could not connect to the accessibility bus \(address): \(failure)")
@@ -205,7 +216,9 @@ public final class AccessibilityExport: DaemonInput, AccessibleModel {
             guard let placed = tree.bar(change.name) else { return }
             if placed.parent != task.parent {
                 removeBar(change.name, bus)
-                if let place = tree.insert(change.name, parent: task.parent) { childrenChanged("add", place, change.name, bus) }
+                if let place = tree.insert(change.name, parent: task.parent) {
+                    childrenChanged("add", place, change.name, bus)
+                }
             }
             update(task, bus)
         }
@@ -225,10 +238,12 @@ public final class AccessibilityExport: DaemonInput, AccessibleModel {
         }
     }
 
-    private func childrenChanged(_ detail: String, _ place: AccessibleTree.Place, _ name: TaskName, _ bus: AccessibilityConnection) {
+    private func childrenChanged(
+        _ detail: String, _ place: AccessibleTree.Place, _ name: TaskName, _ bus: AccessibilityConnection
+    ) {
         guard bus.events.anyListener else { return }
-        bus.emit(path: place.parentPath, AtspiInterfaces.childrenChanged, detail: detail,
-                 detail1: Int32(place.index), detail2: 0, value: Variant.reference(bus.objects.busName, tree.path(of: name)))
+        bus.emit(path: place.parentPath, AtspiInterfaces.childrenChanged, detail: detail, detail1: Int32(place.index),
+                 detail2: 0, value: Variant.reference(bus.objects.busName, tree.path(of: name)))
     }
 
     /// What a bar's name, states, attributes and place in the tree follow. A change of none
@@ -279,7 +294,8 @@ public final class AccessibilityExport: DaemonInput, AccessibleModel {
     /// application, for a summary of several).
     func announce(_ spoken: AnnouncementBudget.Spoken, holding: Bool = true) {
         guard let bus, bus.events.wants("object:announcement") else { return }
-        if holding, let name = spoken.name, tree.bar(name) == nil, read({ $0.tasks.contains(name) }), heldAnnouncements.count < 64 {
+        if holding, let name = spoken.name, tree.bar(name) == nil, read({ $0.tasks.contains(name) }),
+           heldAnnouncements.count < 64 {
             heldAnnouncements.append(spoken)
             return
         }

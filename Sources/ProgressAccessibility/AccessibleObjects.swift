@@ -77,7 +77,8 @@ final class AccessibleObjects {
             let index = Int(call.int32(0))
             let children = objects.tree.children(of: target.name)
             guard children.indices.contains(index) else {
-                return call.fail("org.freedesktop.DBus.Error.InvalidArgs", "no child \(index); there are \(children.count)")
+                return call.fail(
+                    "org.freedesktop.DBus.Error.InvalidArgs", "no child \(index); there are \(children.count)")
             }
             call.reply(Variant.tuple([objects.reference(children[index])]))
         }),
@@ -88,44 +89,61 @@ final class AccessibleObjects {
             }]))
         }),
         ("GetIndexInParent", { objects, target, call in
-            call.reply(Variant.tuple([g_variant_new_int32(Int32(target.name.flatMap { objects.tree.place(of: $0)?.index } ?? -1))]))
+            call.reply(Variant.tuple([
+                g_variant_new_int32(Int32(target.name.flatMap { objects.tree.place(of: $0)?.index } ?? -1)),
+            ]))
         }),
         ("GetRelationSet", { _, _, call in call.reply(Variant.tuple([Variant.container("a(ua(so))") { _ in }])) }),
         ("GetRole", { _, target, call in
-            call.reply(Variant.tuple([g_variant_new_uint32(target.isRoot ? AccessibleBar.Role.application : AccessibleBar.Role.progressBar)]))
+            call.reply(Variant.tuple([
+                g_variant_new_uint32(target.isRoot ? AccessibleBar.Role.application : AccessibleBar.Role.progressBar),
+            ]))
         }),
         // at-spi2-core's role names; a screen reader localizes them itself from the role.
-        ("GetRoleName", { _, target, call in call.reply(Variant.tuple([Variant.string(target.isRoot ? "application" : "progress bar")])) }),
-        ("GetLocalizedRoleName", { _, target, call in call.reply(Variant.tuple([Variant.string(target.isRoot ? "application" : "progress bar")])) }),
+        ("GetRoleName", { _, target, call in
+            call.reply(Variant.tuple([Variant.string(target.isRoot ? "application" : "progress bar")]))
+        }),
+        ("GetLocalizedRoleName", { _, target, call in
+            call.reply(Variant.tuple([Variant.string(target.isRoot ? "application" : "progress bar")]))
+        }),
         ("GetState", { objects, target, call in
-            let words = target.name.map { target.look.bar($0)?.stateWords ?? [0, 0] } ?? AccessibleBar.words(AccessibleBar.rootStates)
+            let words = target.name.map { target.look.bar($0)?.stateWords ?? [0, 0] }
+                ?? AccessibleBar.words(AccessibleBar.rootStates)
             call.reply(Variant.tuple([Variant.words(words)]))
         }),
         ("GetAttributes", { objects, target, call in
             let attributes = target.name.map { target.look.bar($0)?.attributes ?? [] } ?? [("toolkit", "progressd")]
             call.reply(Variant.tuple([Variant.container("a{ss}") { builder in
                 for (key, value) in attributes {
-                    g_variant_builder_add_value(builder, g_variant_new_dict_entry(Variant.string(key), Variant.string(value)))
+                    g_variant_builder_add_value(
+                        builder, g_variant_new_dict_entry(Variant.string(key), Variant.string(value)))
                 }
             }]))
         }),
-        ("GetApplication", { objects, _, call in call.reply(Variant.tuple([Variant.reference(objects.busName, AccessibleTree.rootPath)])) }),
+        ("GetApplication", { objects, _, call in
+            call.reply(Variant.tuple([Variant.reference(objects.busName, AccessibleTree.rootPath)]))
+        }),
         ("GetInterfaces", { _, target, call in
-            call.reply(Variant.tuple([Variant.strings(target.isRoot ? AccessibleBar.rootInterfaces : AccessibleBar.interfaces)]))
+            call.reply(Variant.tuple([
+                Variant.strings(target.isRoot ? AccessibleBar.rootInterfaces : AccessibleBar.interfaces),
+            ]))
         }),
     ])
 
     static let applicationMethods = MethodTable<Handler>(interface: AtspiInterfaces.application, [
         ("GetLocale", { objects, _, call in call.reply(Variant.tuple([Variant.string(objects.model.locale)])) }),
         // No private peer-to-peer bus: libatspi takes the error and stays on this one.
-        ("GetApplicationBusAddress", { _, _, call in call.fail("org.freedesktop.DBus.Error.NotSupported", "progressd has no application bus") }),
+        ("GetApplicationBusAddress", { _, _, call in
+            call.fail("org.freedesktop.DBus.Error.NotSupported", "progressd has no application bus")
+        }),
     ])
 
     static let componentMethods = MethodTable<Handler>(interface: AtspiInterfaces.component, [
         ("GetExtents", { objects, target, call in
             let box = objects.extents(target)
             call.reply(Variant.tuple([Variant.tuple([
-                g_variant_new_int32(box.x), g_variant_new_int32(box.y), g_variant_new_int32(box.width), g_variant_new_int32(box.height),
+                g_variant_new_int32(box.x), g_variant_new_int32(box.y),
+                g_variant_new_int32(box.width), g_variant_new_int32(box.height),
             ])]))
         }),
         ("GetPosition", { objects, target, call in
@@ -143,9 +161,8 @@ final class AccessibleObjects {
         AccessibleBar.extents(index: target.name.flatMap { tree.place(of: $0)?.index } ?? 0)
     }
 
-    static let cacheMethods = MethodTable<@Sendable (AccessibleObjects, MethodCall) -> Void>(interface: AtspiInterfaces.cacheName, [
-        ("GetItems", { $0.cacheItems($1) }),
-    ])
+    static let cacheMethods = MethodTable<@Sendable (AccessibleObjects, MethodCall) -> Void>(
+        interface: AtspiInterfaces.cacheName, [("GetItems", { $0.cacheItems($1) })])
 
     /// Cache.GetItems: the whole tree, so libatspi fills its cache in one call.
     func cacheItems(_ call: MethodCall) {
@@ -215,11 +232,15 @@ final class AccessibleObjects {
             return Variant.string(bar.description)
         }),
         ("Parent", { objects, node in
-            guard case .bar(let name, _) = node else { return Variant.reference(objects.registryReference.0, objects.registryReference.1) }
+            guard case .bar(let name, _) = node else {
+                return Variant.reference(objects.registryReference.0, objects.registryReference.1)
+            }
             return objects.reference(objects.tree.bar(name)?.parent)
         }),
         ("ChildCount", { objects, node in
-            guard case .bar(let name, _) = node else { return g_variant_new_int32(Int32(objects.tree.rootChildren.count)) }
+            guard case .bar(let name, _) = node else {
+                return g_variant_new_int32(Int32(objects.tree.rootChildren.count))
+            }
             return g_variant_new_int32(Int32(objects.tree.children(of: name).count))
         }),
         ("Locale", { objects, _ in Variant.string(objects.model.locale) }),
@@ -264,7 +285,9 @@ final class AccessibleObjects {
 
     /// CurrentValue is writable in the XML, as in at-spi2-core's, but a bar reports a job: it refuses.
     static let valueSetters = PropertyTable<Setter>(interface: AtspiInterfaces.value, access: .write, [
-        ("CurrentValue", { _, _, _ throws(CallFailure) in throw .readOnly("CurrentValue reports a job and can not be set") }),
+        ("CurrentValue", { _, _, _ throws(CallFailure) in
+            throw .readOnly("CurrentValue reports a job and can not be set")
+        }),
     ])
 }
 

@@ -14,8 +14,9 @@ public enum BusCall {
     /// destination; the default does not, so that no installed service starts behind a test.
     public static func call(
         _ connection: OpaquePointer, destination: String, path: String, interface: String, method: String,
-        _ parameters: OpaquePointer? = nil, replyType: String?, timeoutMilliseconds: Int32 = -1, autoStart: Bool = false,
-        cancellable: BusCancellable? = nil, done: @escaping (Result<OpaquePointer, BusError>) -> Void
+        _ parameters: OpaquePointer? = nil, replyType: String?, timeoutMilliseconds: Int32 = -1,
+        autoStart: Bool = false, cancellable: BusCancellable? = nil,
+        done: @escaping (Result<OpaquePointer, BusError>) -> Void
     ) {
         let box = Unmanaged.passRetained(ReplyBox(done, cancellable)).toOpaque()
         let type = replyType.map { $0.withCString { g_variant_type_new($0) } } ?? nil
@@ -47,7 +48,8 @@ public enum BusCall {
         defer { g_object_unref(UnsafeMutableRawPointer(message)) }
         if let parameters { g_dbus_message_set_body(message, parameters) }
         let noAutoStart = autoStart ? 0 : G_DBUS_MESSAGE_FLAGS_NO_AUTO_START.rawValue
-        g_dbus_message_set_flags(message, GDBusMessageFlags(rawValue: G_DBUS_MESSAGE_FLAGS_NO_REPLY_EXPECTED.rawValue | noAutoStart))
+        g_dbus_message_set_flags(
+            message, GDBusMessageFlags(rawValue: G_DBUS_MESSAGE_FLAGS_NO_REPLY_EXPECTED.rawValue | noAutoStart))
         var error: UnsafeMutablePointer<GError>?
         if g_dbus_connection_send_message(connection, message, G_DBUS_SEND_MESSAGE_FLAGS_NONE, nil, &error) == 0 {
             Log.warning("could not send \(interface).\(method) to \(destination): \(BusError(consuming: error))")
@@ -64,7 +66,8 @@ public enum BusCall {
         let type = replyType.map { $0.withCString { g_variant_type_new($0) } } ?? nil
         defer { if let type { g_variant_type_free(type) } }
         guard let reply = g_dbus_connection_call_sync(
-            connection, destination, path, interface, method, parameters, type, flags(autoStart), timeoutMilliseconds, nil, &error)
+            connection, destination, path, interface, method, parameters, type, flags(autoStart), timeoutMilliseconds,
+            nil, &error)
         else { throw BusError(consuming: error) }
         return reply
     }
@@ -73,7 +76,8 @@ public enum BusCall {
     /// and Hello on a bus that hangs must not stall the loop. `done` owns the connection.
     public static func connect(to address: String, done: @escaping (Result<OpaquePointer, BusError>) -> Void) {
         let flags = GDBusConnectionFlags(
-            rawValue: G_DBUS_CONNECTION_FLAGS_AUTHENTICATION_CLIENT.rawValue | G_DBUS_CONNECTION_FLAGS_MESSAGE_BUS_CONNECTION.rawValue)
+            rawValue: G_DBUS_CONNECTION_FLAGS_AUTHENTICATION_CLIENT.rawValue
+                | G_DBUS_CONNECTION_FLAGS_MESSAGE_BUS_CONNECTION.rawValue)
         let box = Unmanaged.passRetained(ConnectBox(done)).toOpaque()
         g_dbus_connection_new_for_address(address, flags, nil, nil, { _, result, box in
             assertOnMainLoop()

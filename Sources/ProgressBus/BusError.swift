@@ -64,7 +64,8 @@ public struct BusError: Error, Equatable, CustomStringConvertible {
     public var isNoAnswer: Bool {
         switch kind {
         case .timedOut, .disconnected: true
-        case .remote: name == "org.freedesktop.DBus.Error.NoReply" || name == "org.freedesktop.DBus.Error.ServiceUnknown"
+        case .remote:
+            name == "org.freedesktop.DBus.Error.NoReply" || name == "org.freedesktop.DBus.Error.ServiceUnknown"
         case .invalidMessage, .local: false
         }
     }

@@ -52,7 +52,8 @@ public final class ExportedInterface {
         readsWait: ReadTurn? = nil
     ) throws(DaemonError) {
         let name = String(cString: info.pointee.name)
-        for table in [methods.interface, properties?.interface, setters?.interface].compactMap({ $0 }) where table != name {
+        for table in [methods.interface, properties?.interface, setters?.interface].compactMap({ $0 })
+        where table != name {
             throw DaemonError("a table of \(table) was given for the interface \(name)")
         }
         let properties = properties ?? .none(name)
@@ -66,7 +67,8 @@ public final class ExportedInterface {
         let dispatch = methods.dispatch(for: info)
         methodInfos = dispatch.methods
         self.methods = dispatch.handlersInOrder.map(MethodRow.init)
-        getters = PropertyTable<Getter>.declaredInOrder(.read, in: info).map { GetterRow(name: $0, get: properties[$0]!) }
+        getters = PropertyTable<Getter>.declaredInOrder(.read, in: info)
+            .map { GetterRow(name: $0, get: properties[$0]!) }
         self.setters = setters
         self.readsWait = readsWait
     }
@@ -76,7 +78,9 @@ public final class ExportedInterface {
         if let method = g_dbus_method_invocation_get_method_info(call.invocation) {
             if let index = methodInfos.firstIndex(of: UnsafeRawPointer(method)) { return methods[index].run(call) }
             // GDBus checked the method against `info` and every method of it has a row.
-            return call.fail(CallFailure("org.freedesktop.DBus.Error.UnknownMethod", "no method \(String(cString: method.pointee.name)) on \(name)"))
+            return call.fail(CallFailure(
+                "org.freedesktop.DBus.Error.UnknownMethod",
+                "no method \(String(cString: method.pointee.name)) on \(name)"))
         }
         // No method info: org.freedesktop.DBus.Properties, whose property GDBus has checked.
         let member = g_dbus_method_invocation_get_method_name(call.invocation)!
@@ -88,7 +92,8 @@ public final class ExportedInterface {
         } else if strcmp(member, "Set") == 0 {
             set(call)
         } else {
-            call.fail(CallFailure("org.freedesktop.DBus.Error.UnknownMethod", "no method \(String(cString: member)) on \(name)"))
+            call.fail(CallFailure(
+                "org.freedesktop.DBus.Error.UnknownMethod", "no method \(String(cString: member)) on \(name)"))
         }
     }
 
@@ -98,7 +103,8 @@ public final class ExportedInterface {
 
     private func get(_ property: String, _ call: IncomingCall) {
         guard let row = getters.first(where: { $0.name == property }) else {
-            return call.fail(CallFailure("org.freedesktop.DBus.Error.InvalidArgs", "\(name) has no readable property \(property)"))
+            return call.fail(CallFailure(
+                "org.freedesktop.DBus.Error.InvalidArgs", "\(name) has no readable property \(property)"))
         }
         do throws(CallFailure) {
             let value = try row.get(call.path)
@@ -118,7 +124,10 @@ public final class ExportedInterface {
             return call.fail(error)
         }
         let all = Variant.container("a{sv}") { builder in
-            for entry in values { g_variant_builder_add_value(builder, g_variant_new_dict_entry(g_variant_new_string(entry.name), entry.value)) }
+            for entry in values {
+                g_variant_builder_add_value(
+                    builder, g_variant_new_dict_entry(g_variant_new_string(entry.name), entry.value))
+            }
         }
         g_dbus_method_invocation_return_value(call.invocation, Variant.tuple([all]))
     }

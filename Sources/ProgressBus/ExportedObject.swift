@@ -22,7 +22,8 @@ public final class ExportedObject {
         for interface in interfaces {
             var error: UnsafeMutablePointer<GError>?
             let id = g_dbus_connection_register_object(
-                connection, path, interface.info, ExportedInterface.vtable, Unmanaged.passUnretained(interface).toOpaque(), nil, &error)
+                connection, path, interface.info, ExportedInterface.vtable,
+                Unmanaged.passUnretained(interface).toOpaque(), nil, &error)
             guard id != 0 else {
                 end()
                 throw DaemonError("could not export \(interface.name) at \(path): \(consumeMessage(error))")
@@ -71,7 +72,9 @@ public final class ExportedSubtree {
         let flags = dispatchToUnlisted ? G_DBUS_SUBTREE_FLAGS_DISPATCH_TO_UNENUMERATED_NODES : G_DBUS_SUBTREE_FLAGS_NONE
         registration = g_dbus_connection_register_subtree(
             connection, path, Self.vtable, flags, Unmanaged.passUnretained(self).toOpaque(), nil, &error)
-        guard registration != 0 else { throw DaemonError("could not export the objects under \(path): \(consumeMessage(error))") }
+        guard registration != 0 else {
+            throw DaemonError("could not export the objects under \(path): \(consumeMessage(error))")
+        }
         g_object_ref(UnsafeMutableRawPointer(connection))
     }
 
@@ -88,7 +91,8 @@ public final class ExportedSubtree {
     private func interface(named name: UnsafePointer<CChar>, atNode node: String) -> ExportedInterface? {
         let wanted = String(cString: name)
         guard let served = serves(node)?.first(where: { $0.name == wanted }) else { return nil }
-        precondition(interfaces.contains { $0 === served }, "\(path)/\(node) serves \(wanted), which its subtree was not given")
+        precondition(
+            interfaces.contains { $0 === served }, "\(path)/\(node) serves \(wanted), which its subtree was not given")
         return served
     }
 
@@ -114,7 +118,8 @@ public final class ExportedSubtree {
             dispatch: { _, _, _, interface, node, outUserData, userData in
                 assertOnMainLoop()
                 guard let node, let interface,
-                      let served = ExportedSubtree.from(userData).interface(named: interface, atNode: String(cString: node))
+                      let served = ExportedSubtree.from(userData).interface(
+                          named: interface, atNode: String(cString: node))
                 else { return nil }
                 outUserData?.pointee = Unmanaged.passUnretained(served).toOpaque()
                 return UnsafePointer(ExportedInterface.vtable)

@@ -21,7 +21,9 @@ public final class InterfaceDescriptions {
     /// The interface of that name, with its lookup cache built (GDBus looks up each call's
     /// method and property in it). It lives as long as this object.
     public func interface(_ name: String) throws(DaemonError) -> UnsafeMutablePointer<GDBusInterfaceInfo> {
-        guard let info = g_dbus_node_info_lookup_interface(node, name) else { throw DaemonError("\(what) lacks \(name)") }
+        guard let info = g_dbus_node_info_lookup_interface(node, name) else {
+            throw DaemonError("\(what) lacks \(name)")
+        }
         g_dbus_interface_info_cache_build(info)
         return info
     }
@@ -41,7 +43,8 @@ enum GDBusArrays {
     static func interfaces(
         _ infos: [UnsafeMutablePointer<GDBusInterfaceInfo>]
     ) -> UnsafeMutablePointer<UnsafeMutablePointer<GDBusInterfaceInfo>?>? {
-        let array = g_malloc0(gsize(MemoryLayout<UnsafeMutablePointer<GDBusInterfaceInfo>?>.stride * (infos.count + 1)))!
+        let array = g_malloc0(
+            gsize(MemoryLayout<UnsafeMutablePointer<GDBusInterfaceInfo>?>.stride * (infos.count + 1)))!
             .bindMemory(to: UnsafeMutablePointer<GDBusInterfaceInfo>?.self, capacity: infos.count + 1)
         for (index, info) in infos.enumerated() { array[index] = g_dbus_interface_info_ref(info) }
         return array

@@ -12,7 +12,8 @@ public struct MethodTable<Handler> {
         self.interface = interface
         var handlers: [String: Handler] = [:]
         for row in rows {
-            precondition(handlers.updateValue(row.handler, forKey: row.name) == nil, "\(interface).\(row.name) has two rows")
+            precondition(
+                handlers.updateValue(row.handler, forKey: row.name) == nil, "\(interface).\(row.name) has two rows")
         }
         self.handlers = handlers
     }
@@ -71,7 +72,8 @@ struct MethodDispatch<Handler> {
 enum InterfaceMembers {
     /// The names in one of GDBusInterfaceInfo's NULL-terminated arrays.
     static func names<Info>(
-        _ infos: UnsafeMutablePointer<UnsafeMutablePointer<Info>?>?, _ name: (UnsafeMutablePointer<Info>) -> UnsafeMutablePointer<gchar>?
+        _ infos: UnsafeMutablePointer<UnsafeMutablePointer<Info>?>?,
+        _ name: (UnsafeMutablePointer<Info>) -> UnsafeMutablePointer<gchar>?
     ) -> Set<String> {
         var names = Set<String>()
         var index = 0
@@ -84,7 +86,8 @@ enum InterfaceMembers {
 
     /// Runs `check` on the interface of that name in `xml`, which lives as long as the check.
     static func withInterface(
-        _ interface: String, in xml: String, _ check: (UnsafeMutablePointer<GDBusInterfaceInfo>) throws(DaemonError) -> Void
+        _ interface: String, in xml: String,
+        _ check: (UnsafeMutablePointer<GDBusInterfaceInfo>) throws(DaemonError) -> Void
     ) throws(DaemonError) {
         let descriptions = try InterfaceDescriptions(xml: xml, what: "the interface XML")
         defer { withExtendedLifetime(descriptions) {} }
@@ -100,7 +103,8 @@ enum InterfaceMembers {
         if !absent.isEmpty { problems.append("\(missing): \(absent.joined(separator: ", "))") }
         if !undeclared.isEmpty { problems.append("\(extra): \(undeclared.joined(separator: ", "))") }
         if !problems.isEmpty {
-            throw DaemonError("the \(table) of \(interface) does not match its XML: \(problems.joined(separator: "; "))")
+            throw DaemonError(
+                "the \(table) of \(interface) does not match its XML: \(problems.joined(separator: "; "))")
         }
     }
 }

@@ -32,7 +32,9 @@ extension TaskName {
 
     /// The inverse of `pathElement`; nil for an element no name escapes to.
     public init?(pathElement: String, limits: Limits = Limits()) {
-        guard let text = ObjectPathElement.unescape(pathElement), let name = try? TaskName(text, limits: limits) else { return nil }
+        guard let text = ObjectPathElement.unescape(pathElement), let name = try? TaskName(text, limits: limits) else {
+            return nil
+        }
         self = name
     }
 }

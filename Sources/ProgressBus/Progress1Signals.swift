@@ -4,9 +4,12 @@ import ProgressModel
 /// checked against the embedded XML when the daemon starts.
 public enum Progress1Signals {
     public static let manager = SignalTable(interface: BusNames.managerInterface, ["Announcement"])
-    public static let task = SignalTable(interface: BusNames.taskInterface, ["CancelRequested", "PauseRequested", "ResumeRequested"])
-    public static let subscription = SignalTable(interface: BusNames.subscriptionInterface, ["Announcement", "Changed", "Removed"])
-    public static let objectManager = SignalTable(interface: BusNames.objectManagerInterface, ["InterfacesAdded", "InterfacesRemoved"])
+    public static let task = SignalTable(
+        interface: BusNames.taskInterface, ["CancelRequested", "PauseRequested", "ResumeRequested"])
+    public static let subscription = SignalTable(
+        interface: BusNames.subscriptionInterface, ["Announcement", "Changed", "Removed", "OverallChanged"])
+    public static let objectManager = SignalTable(
+        interface: BusNames.objectManagerInterface, ["InterfacesAdded", "InterfacesRemoved"])
     public static let tables = [manager, task, subscription, objectManager]
 
     public static let announcement = manager["Announcement"]
@@ -15,6 +18,7 @@ public enum Progress1Signals {
     public static let subscriptionAnnouncement = subscription["Announcement"]
     public static let changed = subscription["Changed"]
     public static let removed = subscription["Removed"]
+    public static let subscriptionOverall = subscription["OverallChanged"]
 
     /// Checks every table against `xml` (the embedded Progress1 XML).
     public static func check(againstXML xml: String = BusNames.introspectionXML) throws(DaemonError) {

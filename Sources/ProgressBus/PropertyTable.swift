@@ -54,7 +54,9 @@ public struct PropertyTable<Accessor> {
     }
 
     /// The names of the properties `info` declares with that access, in its order.
-    static func declaredInOrder(_ access: PropertyAccess, in info: UnsafeMutablePointer<GDBusInterfaceInfo>) -> [String] {
+    static func declaredInOrder(
+        _ access: PropertyAccess, in info: UnsafeMutablePointer<GDBusInterfaceInfo>
+    ) -> [String] {
         var names: [String] = []
         var index = 0
         while let property = info.pointee.properties?[index] {

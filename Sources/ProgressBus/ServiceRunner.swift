@@ -41,10 +41,12 @@ public final class ServiceRunner {
         loop = g_main_loop_new(nil, 0)
         defer { g_main_loop_unref(loop) }
         let userData = Unmanaged.passUnretained(self).toOpaque()
-        let closed: @convention(c) (OpaquePointer?, gboolean, UnsafeMutablePointer<GError>?, gpointer?) -> Void = { _, _, _, userData in
+        let closed: @convention(c) (OpaquePointer?, gboolean, UnsafeMutablePointer<GError>?, gpointer?) -> Void = {
+            _, _, _, userData in
             ServiceRunner.from(userData).stop(exitCode: 1, "the bus connection closed")
         }
-        _ = shim_signal_connect(UnsafeMutableRawPointer(connection), "closed", unsafeBitCast(closed, to: GCallback.self), userData)
+        _ = shim_signal_connect(
+            UnsafeMutableRawPointer(connection), "closed", unsafeBitCast(closed, to: GCallback.self), userData)
         let stopOnSignal: GSourceFunc = { userData in
             ServiceRunner.from(userData).stop(exitCode: 0, "stopping on signal")
             return 1 // G_SOURCE_CONTINUE: the loop is ending anyway.
@@ -91,8 +93,8 @@ public final class ServiceRunner {
         g_bus_unown_name(owner)
         owner = 0
         BusCall.call(
-            connection, destination: "org.freedesktop.DBus", path: "/org/freedesktop/DBus", interface: "org.freedesktop.DBus",
-            method: "GetId", replyType: "(s)"
+            connection, destination: "org.freedesktop.DBus", path: "/org/freedesktop/DBus",
+            interface: "org.freedesktop.DBus", method: "GetId", replyType: "(s)"
         ) { [self] _ in
             let poll: GSourceFunc = { userData in
                 let runner = ServiceRunner.from(userData)

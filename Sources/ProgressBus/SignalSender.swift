@@ -29,10 +29,14 @@ public struct SignalSender {
             Variant.tuple([Variant.string(interface), changed, invalidated]))
     }
 
-    private func send(to destination: String?, path: String, interface: String, member: String, _ parameters: OpaquePointer) {
+    private func send(
+        to destination: String?, path: String, interface: String, member: String, _ parameters: OpaquePointer
+    ) {
         var error: UnsafeMutablePointer<GError>?
         if g_dbus_connection_emit_signal(connection, destination, path, interface, member, parameters, &error) == 0 {
-            Log.warning("could not send \(interface).\(member) on \(path)\(destination.map { " to \($0)" } ?? ""): \(consumeMessage(error))")
+            Log.warning(
+                "could not send \(interface).\(member) on \(path)\(destination.map { " to \($0)" } ?? ""): "
+                    + "\(consumeMessage(error))")
         }
     }
 }

@@ -21,7 +21,9 @@ public enum StandBy {
 
     public static func wait(for name: String, seconds: UInt32, mayStart: @escaping () -> Bool) -> Outcome {
         var error: UnsafeMutablePointer<GError>?
-        guard let connection = g_bus_get_sync(G_BUS_TYPE_SESSION, nil, &error) else { return .noBus(consumeMessage(error)) }
+        guard let connection = g_bus_get_sync(G_BUS_TYPE_SESSION, nil, &error) else {
+            return .noBus(consumeMessage(error))
+        }
         defer { g_object_unref(UnsafeMutableRawPointer(connection)) }
         let state = State(mayStart: mayStart)
         let userData = Unmanaged.passUnretained(state).toOpaque()
@@ -60,6 +62,8 @@ public enum StandBy {
             g_main_loop_quit(loop)
         }
 
-        static func from(_ userData: gpointer?) -> State { Unmanaged<State>.fromOpaque(userData!).takeUnretainedValue() }
+        static func from(_ userData: gpointer?) -> State {
+            Unmanaged<State>.fromOpaque(userData!).takeUnretainedValue()
+        }
     }
 }

@@ -25,7 +25,9 @@ public enum Variant {
     }
 
     /// Builds a container of `type`, such as "a{sv}" or "as".
-    public static func container(_ type: String, _ fill: (UnsafeMutablePointer<GVariantBuilder>) -> Void) -> OpaquePointer {
+    public static func container(
+        _ type: String, _ fill: (UnsafeMutablePointer<GVariantBuilder>) -> Void
+    ) -> OpaquePointer {
         // The type string must outlive the call: a Swift string's C form lasts only for the call it is passed to.
         let builder = type.withCString { g_variant_builder_new(shim_variant_type($0)) }!
         fill(builder)
@@ -36,15 +38,20 @@ public enum Variant {
 
     /// An `as`.
     public static func strings(_ values: [String]) -> OpaquePointer {
-        container("as") { builder in for value in values { g_variant_builder_add_value(builder, g_variant_new_string(value)) } }
+        container("as") { builder in
+            for value in values { g_variant_builder_add_value(builder, g_variant_new_string(value)) }
+        }
     }
 
     public static func add(_ builder: UnsafeMutablePointer<GVariantBuilder>, _ value: OpaquePointer) {
         g_variant_builder_add_value(builder, value)
     }
 
-    public static func addEntry(_ builder: UnsafeMutablePointer<GVariantBuilder>, _ key: String, _ value: OpaquePointer) {
-        g_variant_builder_add_value(builder, g_variant_new_dict_entry(g_variant_new_string(key), g_variant_new_variant(value)))
+    public static func addEntry(
+        _ builder: UnsafeMutablePointer<GVariantBuilder>, _ key: String, _ value: OpaquePointer
+    ) {
+        g_variant_builder_add_value(
+            builder, g_variant_new_dict_entry(g_variant_new_string(key), g_variant_new_variant(value)))
     }
 
     // MARK: Reading
@@ -72,7 +79,9 @@ public enum Variant {
         g_variant_get_child_value(container, gsize(index))!
     }
 
-    public static func typeString(_ value: OpaquePointer) -> String { String(cString: g_variant_get_type_string(value)) }
+    public static func typeString(_ value: OpaquePointer) -> String {
+        String(cString: g_variant_get_type_string(value))
+    }
 
     /// The string child `index` of a tuple (s, o or g).
     public static func stringChild(_ tuple: OpaquePointer, _ index: Int) -> String {
@@ -128,7 +137,8 @@ public enum Variant {
         defer { g_variant_unref(child) }
         let count = Int(g_variant_n_children(child))
         if count > keys.count {
-            throw .limitExceeded("\(call) got \(count) options; it accepts at most \(keys.count) keys: \(keys.joined(separator: ", "))")
+            throw .limitExceeded(
+                "\(call) got \(count) options; it accepts at most \(keys.count) keys: \(keys.joined(separator: ", "))")
         }
         return options(child)
     }
@@ -166,14 +176,20 @@ public enum Variant {
         // Lengths first, from the serialized value, before anything is copied.
         let limit = switch signature {
         case "s", "o", "g": OptionValue.maxTextBytes
-        case "as", "ad": OptionValue.maxArrayElements
+        case "as", "ad", "au": OptionValue.maxArrayElements
         case "ay": OptionValue.maxByteArrayBytes
         default: Int.max
         }
         if limit != .max {
             var length: gsize = 0
-            if signature.count == 1 { _ = g_variant_get_string(value, &length) } else { length = g_variant_n_children(value) }
-            if Int(length) > limit { return OptionValue(.tooLarge(count: Int(length), limit: limit), signature: signature) }
+            if signature.count == 1 {
+                _ = g_variant_get_string(value, &length)
+            } else {
+                length = g_variant_n_children(value)
+            }
+            if Int(length) > limit {
+                return OptionValue(.tooLarge(count: Int(length), limit: limit), signature: signature)
+            }
         }
         let kind: OptionValue.Kind = switch signature {
         case "s", "o", "g": .string(String(cString: g_variant_get_string(value, nil)))
@@ -193,6 +209,7 @@ public enum Variant {
             return Array(UnsafeBufferPointer(start: data.assumingMemoryBound(to: UInt8.self), count: Int(count)))
         }())
         case "ad": .doubles(mapChildren(value) { g_variant_get_double($0) })
+        case "au": .wholeNumbers(mapChildren(value) { UInt64(g_variant_get_uint32($0)) })
         default: .unsupported
         }
         return OptionValue(kind, signature: signature)

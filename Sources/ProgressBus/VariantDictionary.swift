@@ -20,7 +20,9 @@ public struct VariantDictionary {
     public func string(_ key: String) -> String? { if case .string(let text)? = self[key] { text } else { nil } }
 
     /// A `y`, `q`, `u` or `t`.
-    public func unsigned(_ key: String) -> UInt64? { if case .unsignedInteger(let number)? = self[key] { number } else { nil } }
+    public func unsigned(_ key: String) -> UInt64? {
+        if case .unsignedInteger(let number)? = self[key] { number } else { nil }
+    }
 
     public func double(_ key: String) -> Double? { if case .double(let number)? = self[key] { number } else { nil } }
 

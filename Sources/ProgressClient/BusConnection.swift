@@ -76,7 +76,8 @@ public final class BusConnection {
         // The closure keeps this connection alive until the reply is in.
         BusCall.call(
             connection, destination: destination, path: path, interface: interface, method: method,
-            BusValue.tuple(arguments).gVariant(), replyType: nil, timeoutMilliseconds: timeoutMilliseconds, autoStart: autoStart
+            BusValue.tuple(arguments).gVariant(), replyType: nil, timeoutMilliseconds: timeoutMilliseconds,
+            autoStart: autoStart
         ) { [self] result in
             withExtendedLifetime(self) { completion(result.map { BusValue.children($0) }) }
         }
@@ -104,14 +105,19 @@ public final class BusConnection {
     }
 
     /// Sends a call that expects no reply (the daemon still runs it).
-    public func send(_ destination: String, _ path: String, _ interface: String, _ method: String, _ arguments: [BusValue]) {
-        BusCall.send(connection, destination: destination, path: path, interface: interface, method: method, BusValue.tuple(arguments).gVariant())
+    public func send(
+        _ destination: String, _ path: String, _ interface: String, _ method: String, _ arguments: [BusValue]
+    ) {
+        BusCall.send(
+            connection, destination: destination, path: path, interface: interface, method: method,
+            BusValue.tuple(arguments).gVariant())
     }
 
     /// Broadcasts a signal from this connection (a fake LauncherEntry sender in tests).
     public func emit(path: String, interface: String, member: String, _ arguments: [BusValue]) throws(BusCallError) {
         var error: UnsafeMutablePointer<GError>?
-        if g_dbus_connection_emit_signal(connection, nil, path, interface, member, BusValue.tuple(arguments).gVariant(), &error) == 0 {
+        if g_dbus_connection_emit_signal(
+            connection, nil, path, interface, member, BusValue.tuple(arguments).gVariant(), &error) == 0 {
             throw BusCallError(consuming: error)
         }
     }

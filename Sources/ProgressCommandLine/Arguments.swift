@@ -45,7 +45,9 @@ public struct Arguments: Equatable {
                 flags.insert(name)
                 continue
             }
-            if values[name] != nil && !spec.repeatable { throw UsageError("option '\(spec.dashes)\(name)' is given twice") }
+            if values[name] != nil && !spec.repeatable {
+                throw UsageError("option '\(spec.dashes)\(name)' is given twice")
+            }
             if let inline {
                 values[name] = inline
             } else if index < arguments.count {
@@ -64,7 +66,9 @@ public struct Arguments: Equatable {
     /// A whole number option, checked.
     public func count(_ name: String) throws(UsageError) -> UInt64? {
         guard let text = values[name] else { return nil }
-        guard let number = UInt64(text) else { throw UsageError("option '--\(name)' needs a whole number, not '\(text)'") }
+        guard let number = UInt64(text) else {
+            throw UsageError("option '--\(name)' needs a whole number, not '\(text)'")
+        }
         return number
     }
 
@@ -75,7 +79,9 @@ public struct Arguments: Equatable {
     public func wholeNumber(_ name: String, in range: ClosedRange<Int>) throws(UsageError) -> Int? {
         guard let text = values[name] else { return nil }
         guard let number = Int(text), range.contains(number) else {
-            throw UsageError("option '--\(name)' needs a whole number from \(range.lowerBound) to \(range.upperBound), not '\(text)'")
+            throw UsageError(
+                "option '--\(name)' needs a whole number from \(range.lowerBound) to \(range.upperBound), "
+                    + "not '\(text)'")
         }
         return number
     }
@@ -84,7 +90,9 @@ public struct Arguments: Equatable {
     public func number(_ name: String, in range: ClosedRange<Double>, kind: String) throws(UsageError) -> Double? {
         guard let text = values[name] else { return nil }
         guard let number = Double(text), range.contains(number) else {
-            throw UsageError("option '--\(name)' needs \(kind) from \(range.lowerBound.formatted) to \(range.upperBound.formatted), not '\(text)'")
+            throw UsageError(
+                "option '--\(name)' needs \(kind) from \(range.lowerBound.formatted) to \(range.upperBound.formatted), "
+                    + "not '\(text)'")
         }
         return number
     }
@@ -92,7 +100,9 @@ public struct Arguments: Equatable {
     /// A number option, any finite number (the service checks its range).
     public func number(_ name: String) throws(UsageError) -> Double? {
         guard let text = values[name] else { return nil }
-        guard let number = Double(text), number.isFinite else { throw UsageError("option '--\(name)' needs a number, not '\(text)'") }
+        guard let number = Double(text), number.isFinite else {
+            throw UsageError("option '--\(name)' needs a number, not '\(text)'")
+        }
         return number
     }
 
@@ -104,21 +114,24 @@ public struct Arguments: Equatable {
     }
 
     /// An option whose value names a case of `kind` ("outcomes" for `.outcomes`), checked.
-    public func value<Kind: RawRepresentable & CaseIterable>(_ name: String, as kind: Kind.Type) throws(UsageError) -> Kind?
-    where Kind.RawValue == String {
+    public func value<Kind: RawRepresentable & CaseIterable>(
+        _ name: String, as kind: Kind.Type
+    ) throws(UsageError) -> Kind? where Kind.RawValue == String {
         try values[name].map { text throws(UsageError) in try Self.read(text, as: kind, for: name) }
     }
 
     /// Every value of a repeatable option, each naming a case of `kind`, checked.
-    public func all<Kind: RawRepresentable & CaseIterable>(_ name: String, as kind: Kind.Type) throws(UsageError) -> [Kind]
-    where Kind.RawValue == String {
+    public func all<Kind: RawRepresentable & CaseIterable>(
+        _ name: String, as kind: Kind.Type
+    ) throws(UsageError) -> [Kind] where Kind.RawValue == String {
         var read: [Kind] = []
         for text in all(name) { read.append(try Self.read(text, as: kind, for: name)) }
         return read
     }
 
-    private static func read<Kind: RawRepresentable & CaseIterable>(_ text: String, as kind: Kind.Type, for name: String)
-        throws(UsageError) -> Kind where Kind.RawValue == String {
+    private static func read<Kind: RawRepresentable & CaseIterable>(
+        _ text: String, as kind: Kind.Type, for name: String
+    ) throws(UsageError) -> Kind where Kind.RawValue == String {
         guard let value = Kind(rawValue: text) else {
             throw UsageError("option '--\(name)' needs \(Kind.allCases.map(\.rawValue).spoken), not '\(text)'")
         }
@@ -141,7 +154,9 @@ public struct Arguments: Equatable {
     public func size(_ name: String) throws(UsageError) -> (width: UInt32, height: UInt32)? {
         guard let text = values[name] else { return nil }
         let parts = text.split(separator: "x").compactMap { UInt32($0) }
-        guard parts.count == 2 else { throw UsageError("option '--\(name)' needs WIDTHxHEIGHT, such as 300x24, not '\(text)'") }
+        guard parts.count == 2 else {
+            throw UsageError("option '--\(name)' needs WIDTHxHEIGHT, such as 300x24, not '\(text)'")
+        }
         return (parts[0], parts[1])
     }
 

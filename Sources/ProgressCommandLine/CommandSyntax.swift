@@ -50,8 +50,9 @@ public struct CommandSyntax: Sendable {
                 details.append(paragraph)
             }
         }
-        self.init(program: program, usage: usage.map(String.init), summary: summary, details: details.joined(separator: "\n\n"),
-                  options: options, examples: examples)
+        self.init(
+            program: program, usage: usage.map(String.init), summary: summary,
+            details: details.joined(separator: "\n\n"), options: options, examples: examples)
         precondition(help == trimmed + "\n", "\(program): help does not read as it prints")
     }
 

@@ -11,7 +11,9 @@ public protocol AccessPolicy {
 /// for Core's own tests of the front door. The daemon runs `OwnerAccess`.
 public struct SameUserAccess: AccessPolicy {
     public init() {}
-    public func admit(_ command: TaskCommand, by origin: ChangeOrigin, tasks: TaskView) throws(ProgressError) -> TaskCommand {
+    public func admit(
+        _ command: TaskCommand, by origin: ChangeOrigin, tasks: TaskView
+    ) throws(ProgressError) -> TaskCommand {
         command
     }
 }

@@ -70,7 +70,8 @@ public final class CapLedger {
         let limit = limitPerCaller(resource)
         if count >= limit {
             throw .limitExceeded(
-                "\(key) \(resource.holding.verb) \(count) \(resource.holding.noun); the limit per process (a sandboxed app is one) is \(limit)")
+                "\(key) \(resource.holding.verb) \(count) \(resource.holding.noun); "
+                    + "the limit per process (a sandboxed app is one) is \(limit)")
         }
     }
 

@@ -276,7 +276,8 @@ public final class ChangeStream {
         // Batches leave the front door numbered; one published out of order or twice would
         // show outputs a past that did not happen.
         precondition(
-            lastPublished.map { first.sequence == $0 + 1 } ?? true, "change \(first.sequence) published after \(lastPublished ?? 0)")
+            lastPublished.map { first.sequence == $0 + 1 } ?? true,
+            "change \(first.sequence) published after \(lastPublished ?? 0)")
         lastPublished = last
         // What the batch could matter to: nil when a task came or went, or a request or a
         // restart came with it (every output hears those).

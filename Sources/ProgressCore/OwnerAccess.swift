@@ -35,7 +35,9 @@ public struct OwnerAccess: AccessPolicy {
 
     public init() {}
 
-    public func admit(_ command: TaskCommand, by origin: ChangeOrigin, tasks: TaskView) throws(ProgressError) -> TaskCommand {
+    public func admit(
+        _ command: TaskCommand, by origin: ChangeOrigin, tasks: TaskView
+    ) throws(ProgressError) -> TaskCommand {
         guard let caller = origin.speaker else { return command }
         switch command {
         case .start(let name, var update):
@@ -48,8 +50,8 @@ public struct OwnerAccess: AccessPolicy {
             }
             if name.text.hasPrefix(Self.systemPrefix), caller.identity.owner != .system {
                 throw .accessDenied(
-                    "task name \(quoted(name.text)) is refused: names under \(quoted(Self.systemPrefix)) are the jobs of "
-                        + "system services, which only progressd's system-bus bridge starts")
+                    "task name \(quoted(name.text)) is refused: names under \(quoted(Self.systemPrefix)) "
+                        + "are the jobs of system services, which only progressd's system-bus bridge starts")
             }
             return .start(name, update)
         case .update(let name, var update):
@@ -82,7 +84,9 @@ public struct OwnerAccess: AccessPolicy {
 
     /// Whether `caller` may act on the task `name`, owned by `owner`: the host may act on any
     /// task, anyone else on its own only. Only the owner is read: every call of a job passes here.
-    private func mayChange(_ name: TaskName, _ owner: TaskOwner, _ caller: ClientID, _ action: String) throws(ProgressError) {
+    private func mayChange(
+        _ name: TaskName, _ owner: TaskOwner, _ caller: ClientID, _ action: String
+    ) throws(ProgressError) {
         let who = caller.identity.owner
         if owner == .system, who != .system {
             throw .accessDenied(

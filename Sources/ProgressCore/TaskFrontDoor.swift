@@ -28,11 +28,14 @@ public final class TaskFrontDoor {
         firstSequence: UInt64 = 1, stream: ChangeStream = ChangeStream()
     ) {
         self.init(
-            store: TaskStore(clock: clock, limits: limits, properties: properties, normalizeName: normalizeName), access: access,
-            firstSequence: firstSequence, stream: stream)
+            store: TaskStore(clock: clock, limits: limits, properties: properties, normalizeName: normalizeName),
+            access: access, firstSequence: firstSequence, stream: stream)
     }
 
-    init(store: TaskStore, access: AccessPolicy = SameUserAccess(), firstSequence: UInt64 = 1, stream: ChangeStream = ChangeStream()) {
+    init(
+        store: TaskStore, access: AccessPolicy = SameUserAccess(), firstSequence: UInt64 = 1,
+        stream: ChangeStream = ChangeStream()
+    ) {
         self.store = store
         self.access = access
         self.stream = stream
@@ -83,7 +86,8 @@ public final class TaskFrontDoor {
     public func perform(_ command: TaskCommand, by origin: ChangeOrigin) -> CommandOutcome {
         if holdsValues, case .setFraction(let name, let fraction) = command,
            case .held(let due) = hold(fraction, for: name, by: origin, command) {
-            return CommandOutcome(held: [], batch: ChangeBatch(origin: origin, changes: []), error: nil, heldValuesDue: due)
+            return CommandOutcome(
+                held: [], batch: ChangeBatch(origin: origin, changes: []), error: nil, heldValuesDue: due)
         }
         let held = applyHeld()
         var applied: [TaskChange] = []
@@ -116,7 +120,8 @@ public final class TaskFrontDoor {
             do throws(ProgressError) {
                 applied = try store.setFraction(entry.name, entry.fraction, calls: entry.calls)
             } catch {
-                preconditionFailure("a held value of \(entry.name.text) passed its checks but was refused: \(error.message)")
+                preconditionFailure(
+                    "a held value of \(entry.name.text) passed its checks but was refused: \(error.message)")
             }
             return batch(applied, entry.origin)
         }
@@ -125,7 +130,9 @@ public final class TaskFrontDoor {
     /// Holds a SetFraction's value instead of applying it, when it passes every check it
     /// would at once and its task updates frequently; `notHeld` sends it the usual way
     /// (where a refused one gets its error).
-    private func hold(_ fraction: Double, for name: TaskName, by origin: ChangeOrigin, _ command: TaskCommand) -> Holding {
+    private func hold(
+        _ fraction: Double, for name: TaskName, by origin: ChangeOrigin, _ command: TaskCommand
+    ) -> Holding {
         guard (try? TaskUpdate.validFraction(fraction)) != nil, store.takesHeldValue(name),
               (try? access.admit(command, by: origin, tasks: TaskView(store))) != nil else { return .notHeld }
         return .held(due: staged.hold(fraction, for: name, by: origin) ? store.limits.signalIntervalMicros : nil)
@@ -145,7 +152,8 @@ public final class TaskFrontDoor {
     public func restore(_ records: [TaskRecord]) -> (batch: ChangeBatch, problems: [String]) {
         let problems = store.restore(records)
         let changes = store.namesParentsFirst.map {
-            TaskChange(name: $0, kind: .created, properties: store.properties.all, isImmediate: true, task: store.task($0)!)
+            TaskChange(
+                name: $0, kind: .created, properties: store.properties.all, isImmediate: true, task: store.task($0)!)
         }
         return (batch(changes, .restore), problems)
     }
@@ -155,7 +163,9 @@ public final class TaskFrontDoor {
         applyHeld() + [batch(store.connectionClosed(client), .connectionClosed(client))]
     }
 
-    private func apply(_ command: TaskCommand, by origin: ChangeOrigin, into applied: inout [TaskChange]) throws(ProgressError) {
+    private func apply(
+        _ command: TaskCommand, by origin: ChangeOrigin, into applied: inout [TaskChange]
+    ) throws(ProgressError) {
         switch command {
         case .start(let name, let update):
             applied = try store.start(name, with: update, caller: origin.client, bridged: origin.isBridge)

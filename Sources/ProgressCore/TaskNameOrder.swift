@@ -84,8 +84,9 @@ struct TaskNameOrder {
     }
 
     /// The first index whose element satisfies `isAtOrAfter` (which is false, then true).
-    private static func firstIndex<C: RandomAccessCollection>(in elements: C, where isAtOrAfter: (C.Element) -> Bool) -> Int
-    where C.Index == Int {
+    private static func firstIndex<C: RandomAccessCollection>(
+        in elements: C, where isAtOrAfter: (C.Element) -> Bool
+    ) -> Int where C.Index == Int {
         var low = elements.startIndex, high = elements.endIndex
         while low < high {
             let middle = (low + high) / 2

@@ -18,7 +18,9 @@ extension TaskStore {
         task.estimatorCountsUnits = countsUnits
         let value = countsUnits ? Double(task.completed) : task.storedFraction
         let previous = countsUnits ? Double(before.completed) : before.storedFraction
-        guard value != previous || task.estimator.isEmpty || before.state != .running || before.isStalled else { return }
+        guard value != previous || task.estimator.isEmpty || before.state != .running || before.isStalled else {
+            return
+        }
         task.estimator.record(value, now: clock.monotonicMicros)
         if let rate = task.estimator.rate {
             let goal = countsUnits ? Double(task.total) : 1

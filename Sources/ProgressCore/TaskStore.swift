@@ -45,7 +45,8 @@ final class TaskStore {
         if let existing = tasks[name], existing.isLive {
             if let parent, parent != existing.parent {
                 throw .invalidValue(
-                    "task \(quoted(name.text)) already has parent \(quoted(existing.parent?.text ?? "")); a live task keeps its parent")
+                    "task \(quoted(name.text)) already has parent \(quoted(existing.parent?.text ?? "")); "
+                        + "a live task keeps its parent")
             }
             var task = existing
             try apply(update, to: &task)
@@ -54,7 +55,8 @@ final class TaskStore {
             return commitAndPropagate(task, replacing: existing, activity: true, rebinds: rebinds)
         }
         let existing = tasks[name]
-        try checkCapacity(for: caller.chargeKey, addsTask: existing == nil, chargesCaller: existing?.chargedTo != caller.chargeKey)
+        try checkCapacity(
+            for: caller.chargeKey, addsTask: existing == nil, chargesCaller: existing?.chargedTo != caller.chargeKey)
         // A job that runs again gets a fresh task on the same object, with a Serial
         // that keeps growing so pollers notice.
         var task = ProgressTask(
@@ -73,8 +75,8 @@ final class TaskStore {
         if let parent = task.parent { children[parent, default: []].insert(name) }
         let own: TaskChange = if let existing {
             TaskChange(
-                name: name, kind: .updated, properties: properties.differences(task, existing), isImmediate: true, isRestart: true,
-                task: task)
+                name: name, kind: .updated, properties: properties.differences(task, existing), isImmediate: true,
+                isRestart: true, task: task)
         } else {
             TaskChange(name: name, kind: .created, properties: properties.all, isImmediate: true, task: task)
         }
@@ -95,7 +97,8 @@ final class TaskStore {
     /// that updates frequently, the last applied): each counts in the task's Serial.
     func setFraction(_ name: TaskName, _ fraction: Double, calls: UInt64 = 1) throws(ProgressError) -> [TaskChange] {
         let fraction = try TaskUpdate.validFraction(fraction)
-        let changed = try tasks.modify(name) { (task, before) throws(ProgressError) -> (change: TaskChange, isTopLevel: Bool) in
+        let changed = try tasks.modify(name) {
+            (task, before) throws(ProgressError) -> (change: TaskChange, isTopLevel: Bool) in
             try Self.refuseValue(of: task, action: "updated")
             Self.apply(fraction: fraction, to: &task)
             task.indeterminate = false
@@ -175,7 +178,8 @@ final class TaskStore {
     func requestCancel(_ name: TaskName) throws(ProgressError) -> [TaskChange] {
         var task = try liveTask(name, action: "cancelled")
         guard task.cancellable else {
-            throw .notAllowed("task \(quoted(name.text)) is not cancellable (its job did not start it with cancellable: true)")
+            throw .notAllowed(
+                "task \(quoted(name.text)) is not cancellable (its job did not start it with cancellable: true)")
         }
         if task.cancelRequested { return [] }
         let before = task
@@ -186,13 +190,15 @@ final class TaskStore {
     func requestPause(_ name: TaskName) throws(ProgressError) -> [TaskChange] {
         let task = try pausableTask(name)
         if task.ownState == .paused { return [] }
-        return [TaskChange(name: name, kind: .updated, properties: [], isImmediate: true, requests: [.pauseRequested], task: task)]
+        return [TaskChange(
+            name: name, kind: .updated, properties: [], isImmediate: true, requests: [.pauseRequested], task: task)]
     }
 
     func requestResume(_ name: TaskName) throws(ProgressError) -> [TaskChange] {
         let task = try pausableTask(name)
         if task.ownState == .running { return [] }
-        return [TaskChange(name: name, kind: .updated, properties: [], isImmediate: true, requests: [.resumeRequested], task: task)]
+        return [TaskChange(
+            name: name, kind: .updated, properties: [], isImmediate: true, requests: [.resumeRequested], task: task)]
     }
 
     // MARK: Rules
@@ -226,7 +232,8 @@ final class TaskStore {
         let completed = update.completed ?? task.completed
         if let fraction = update.fraction, update.completed != nil, total > 0 {
             throw .invalidValue(
-                "task \(name): give fraction (\(fraction)) or completed (\(completed) of \(total)), not both, while a total is set")
+                "task \(name): give fraction (\(fraction)) or completed (\(completed) of \(total)), not both, "
+                    + "while a total is set")
         }
         if total > 0 && completed > total {
             throw .invalidValue("task \(name): completed \(completed) is more than total \(total)")
@@ -268,7 +275,8 @@ final class TaskStore {
     ) -> TaskChange {
         var task = task
         let change = count(
-            &task, replacing: before, activity: activity, forceChange: forceChange, requests: requests, rebinds: rebinds)
+            &task, replacing: before, activity: activity, forceChange: forceChange, requests: requests,
+            rebinds: rebinds)
         // Stored even when nothing visible changed: the activity time or binding may have.
         tasks[task.name] = task
         return change
@@ -302,15 +310,16 @@ final class TaskStore {
         }
         let immediate = !changed.isDisjoint(with: Self.signalledAtOnce) || !requests.isEmpty
         return TaskChange(
-            name: task.name, kind: .updated, properties: changed, isImmediate: immediate, requests: requests, rebinds: rebinds,
-            task: task)
+            name: task.name, kind: .updated, properties: changed, isImmediate: immediate, requests: requests,
+            rebinds: rebinds, task: task)
     }
 
     func commitAndPropagate(
         _ task: ProgressTask, replacing before: ProgressTask, activity: Bool, forceChange: Bool = false,
         requests: [TaskRequest] = [], rebinds: Bool = false
     ) -> [TaskChange] {
-        let own = commit(task, replacing: before, activity: activity, forceChange: forceChange, requests: requests, rebinds: rebinds)
+        let own = commit(
+            task, replacing: before, activity: activity, forceChange: forceChange, requests: requests, rebinds: rebinds)
         // A top-level task (most are) has no ancestors to look up, and one change is one array.
         let ancestors = task.parent == nil ? [] : recomputeAncestors(of: tasks[task.name]!)
         if own.isEmpty { return ancestors }
@@ -358,7 +367,8 @@ final class TaskStore {
     private static func refuseEnded(_ task: ProgressTask, action: String) throws(ProgressError) {
         if !task.isLive {
             throw .invalidValue(
-                "task \(quoted(task.name.text)) is \(task.state.rawValue) and can not be \(action); Start it again to reuse the name")
+                "task \(quoted(task.name.text)) is \(task.state.rawValue) and can not be \(action); "
+                    + "Start it again to reuse the name")
         }
     }
 
@@ -371,7 +381,8 @@ final class TaskStore {
     private func pausableTask(_ name: TaskName) throws(ProgressError) -> ProgressTask {
         let task = try liveTask(name, action: "paused or resumed")
         guard task.pausable else {
-            throw .notAllowed("task \(quoted(name.text)) is not pausable (its job did not start it with pausable: true)")
+            throw .notAllowed(
+                "task \(quoted(name.text)) is not pausable (its job did not start it with pausable: true)")
         }
         return task
     }

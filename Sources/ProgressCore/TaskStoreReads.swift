@@ -16,7 +16,8 @@ extension TaskStore {
     /// once moves), and the task updates frequently, so its value is heard at a pace anyway.
     func takesHeldValue(_ name: TaskName) -> Bool {
         tasks.read(name) { task in
-            task.updatesFrequently && task.state == .running && !task.hasChildren && !task.indeterminate && !task.isStalled
+            task.updatesFrequently && task.state == .running && !task.hasChildren && !task.indeterminate
+                && !task.isStalled
         } ?? false
     }
 

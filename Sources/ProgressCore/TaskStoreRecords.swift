@@ -32,7 +32,11 @@ extension TaskStore {
             task.chargedTo = nil
             var wrong = properties.restore(record, into: &task)
             if let text = record.fields["owner"] {
-                if case .string(let owner) = text, let owner = TaskOwner(recordText: owner) { task.owner = owner } else { wrong.append("owner") }
+                if case .string(let owner) = text, let owner = TaskOwner(recordText: owner) {
+                    task.owner = owner
+                } else {
+                    wrong.append("owner")
+                }
             }
             task.boundConnection = TaskBinding.restore(from: record, owner: task.owner, wrong: &wrong)
             // Older daemons let control characters into texts; they are spaces now.
@@ -45,7 +49,8 @@ extension TaskStore {
                 problems.append("task \(quoted(record.name)) had control characters in its texts: they are spaces now")
             }
             guard wrong.isEmpty else {
-                problems.append("skipped task \(quoted(record.name)): \(wrong.joined(separator: ", ")) of the wrong type")
+                problems.append(
+                    "skipped task \(quoted(record.name)): \(wrong.joined(separator: ", ")) of the wrong type")
                 continue
             }
             guard task.storedFraction.isFinite, (0...1).contains(task.storedFraction),

@@ -184,7 +184,9 @@ final class TaskTable {
             overall.count(old, -1)
             overall.count(new, 1)
             // An application's totals with no task left in them go, as in `removeFromTotals`.
-            if byApp[new.appId, default: SummaryTotals()].moveLeavingEmpty(from: old, to: new) { byApp[new.appId] = nil }
+            if byApp[new.appId, default: SummaryTotals()].moveLeavingEmpty(from: old, to: new) {
+                byApp[new.appId] = nil
+            }
         } else {
             removeFromTotals(old)
             count(new)

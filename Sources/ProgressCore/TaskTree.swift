@@ -19,7 +19,8 @@ extension TaskStore {
             ancestor = tasks[current]?.parent
         }
         if depth > limits.maxTreeDepth {
-            throw .limitExceeded("task \(quoted(name.text)) would be \(depth) levels deep; the limit is \(limits.maxTreeDepth)")
+            throw .limitExceeded(
+                "task \(quoted(name.text)) would be \(depth) levels deep; the limit is \(limits.maxTreeDepth)")
         }
         return parent
     }
@@ -33,10 +34,12 @@ extension TaskStore {
         let running = (children[name] ?? []).filter { tasks[$0]?.isLive == true }
             .sorted { $0.text.utf8.lexicographicallyPrecedes($1.text.utf8) }
         guard !running.isEmpty else { return }
-        let shown = running.prefix(5).map { quoted($0.text) }.joined(separator: ", ") + (running.count > 5 ? ", …" : "")
+        let shown = running.prefix(5).map { quoted($0.text) }.joined(separator: ", ")
+            + (running.count > 5 ? ", …" : "")
         throw .notAllowed(
-            "task \(quoted(name.text)) can not be \(action) while \(running.count) of its children \(running.count == 1 ? "runs" : "run") "
-                + "(\(shown)); finish or fail them first, or Remove it with them")
+            "task \(quoted(name.text)) can not be \(action) while \(running.count) of its children "
+                + "\(running.count == 1 ? "runs" : "run") (\(shown)); "
+                + "finish or fail them first, or Remove it with them")
     }
 
     /// An ended child started again under another parent leaves the former one, which then
@@ -93,7 +96,8 @@ extension TaskStore {
     private func aggregate(_ kids: [ProgressTask], into task: inout ProgressTask) {
         if task.childFailure == .fail, let failed = kids.first(where: { $0.ownState == .failed }) {
             enterOutcome(.failed, &task)
-            task.message = "child \(quoted(failed.name.text)) failed" + (failed.message.isEmpty ? "" : ": \(failed.message)")
+            task.message = "child \(quoted(failed.name.text)) failed"
+                + (failed.message.isEmpty ? "" : ": \(failed.message)")
             return
         }
         let counted = kids.filter { $0.ownState != .cancelled && $0.ownState != .failed }

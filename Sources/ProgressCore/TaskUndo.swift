@@ -63,7 +63,9 @@ extension TaskStore {
             tasks[entry.name] = entry.before
             guard let before = entry.before else { continue }
             // A bridge's task names its client too, but the bridge acts on its departure.
-            if before.isLive, before.lifetime == .caller, let bound = before.boundConnection { bindAgain(entry.name, to: bound) }
+            if before.isLive, before.lifetime == .caller, let bound = before.boundConnection {
+                bindAgain(entry.name, to: bound)
+            }
             if let charged = before.chargedTo { caps.chargeChecked(.task, to: charged) }
             if let parent = before.parent { children[parent, default: []].insert(entry.name) }
         }

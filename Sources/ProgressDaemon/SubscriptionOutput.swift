@@ -41,6 +41,12 @@ final class SubscriptionOutput: ChangeOutput {
     func subscribe(_ options: SubscriptionOptions, by owner: ClientID) throws(ProgressError) -> String {
         let texts = try context.texts(forLocale: options.locale)
         let subscription = try registry.add(owner: owner, options: options, texts: texts)
+        if !options.overallSteps.isEmpty {
+            subscription.overall = OverallStepPacer(
+                resolutions: options.overallSteps, intervalMicros: context.limits.signalIntervalMicros)
+            // The overall as it is goes out first, after Subscribe's reply (sendDue).
+            timer.arm(at: context.clock.monotonicMicros)
+        }
         do throws(DaemonError) {
             subscription.object = try ExportedObject(on: context.connection, path: subscription.path, [interface])
         } catch {
@@ -68,6 +74,31 @@ final class SubscriptionOutput: ChangeOutput {
         guard !registry.isEmpty else { return }
         let now = context.clock.monotonicMicros
         for change in batch.changes { tell(change, now: now) }
+        tellOverall(now: now)
+    }
+
+    /// The overall to each subscriber that asked for it, when what it shows changed (or a
+    /// held one is due); read once for all of them.
+    private func tellOverall(now: Int64) {
+        guard registry.all.contains(where: { $0.overall != nil }) else { return }
+        // Read before any pacer is taken: the read applies held values, and the batch that
+        // makes is published (and told) within it.
+        let summary = context.read(.tasks([])) { $0.summary() }
+        var shape = summary
+        shape.fraction = 0
+        for subscription in registry.all {
+            // A subscriber that stopped reading gets nothing until it answers its ping.
+            guard var pacer = subscription.overall, !pacing.isSilent(subscription.owner, now: now) else { continue }
+            let look = pacer.look(fraction: summary.fraction, shape: shape)
+            switch pacer.consider(look, now: now) {
+            case .send:
+                pacer.sent(look, now: now)
+                send(to: subscription, Progress1Signals.subscriptionOverall, Variant.tuple([variants.summary(summary)]))
+            case .hold(let until): timer.arm(at: until)
+            case .none: break
+            }
+            subscription.overall = pacer
+        }
     }
 
     private func tell(_ change: TaskChange, now: Int64) {
@@ -114,6 +145,7 @@ final class SubscriptionOutput: ChangeOutput {
             }
             if let next = subscription.budget.nextDeadline { timer.arm(at: next) }
         }
+        tellOverall(now: now)
     }
 
     /// A Changed goes out if the subscriber's pacing allows, with the values of `task` (what
@@ -169,6 +201,7 @@ final class SubscriptionOutput: ChangeOutput {
             for subscription in registry.all where subscription.owner == owner && !subscription.backlog.isEmpty {
                 sendBacklog(of: subscription, now: now)
             }
+            if answered { tellOverall(now: now) }
         }
     }
 

@@ -76,7 +76,8 @@ public final class LauncherEntryInput: DaemonInput {
             { _, sender, path, _, _, parameters, userData in
                 assertOnMainLoop()
                 LauncherEntryInput.from(userData).received(
-                    sender: sender.map { String(cString: $0) } ?? "", path: String(cString: path!), parameters: parameters!)
+                    sender: sender.map { String(cString: $0) } ?? "", path: String(cString: path!),
+                    parameters: parameters!)
             }, userData, nil)
         // Without DO_NOT_QUEUE: progressd waits in line behind a dock and takes the name
         // back (so libunity keeps sending) when the dock leaves.
@@ -91,7 +92,9 @@ public final class LauncherEntryInput: DaemonInput {
             { _, _, userData in
                 assertOnMainLoop()
                 let input = LauncherEntryInput.from(userData)
-                if input.ownsUnityName { Log.notice("\(LauncherEntryInput.unityName) went to another owner (a dock); still listening") }
+                if input.ownsUnityName {
+                    Log.notice("\(LauncherEntryInput.unityName) went to another owner (a dock); still listening")
+                }
                 input.ownsUnityName = false
             }, userData, nil)
     }
@@ -115,7 +118,8 @@ public final class LauncherEntryInput: DaemonInput {
         // GDBus hands a connection its own broadcasts: progressd's dock output is not input.
         if sender == uniqueName || sender.isEmpty { return }
         guard Variant.typeString(parameters) == "(sa{sv})" else {
-            return drop("signature", "an Update from \(sender) with signature \(Variant.typeString(parameters)), not (sa{sv})")
+            return drop(
+                "signature", "an Update from \(sender) with signature \(Variant.typeString(parameters)), not (sa{sv})")
         }
         if path == Self.kdeJobsPath { return }
         let uri = Variant.stringChild(parameters, 0)
@@ -144,11 +148,15 @@ public final class LauncherEntryInput: DaemonInput {
         if proxied { return }
         // In the sender's order: its identity is learned once, its Updates wait for it.
         context.withIdentity(of: sender) { [self] client in
-            apply(client: client, desktopId: desktopId, appId: appId, visible: visible, progress: progress, urgent: urgent)
+            apply(
+                client: client, desktopId: desktopId, appId: appId, visible: visible, progress: progress,
+                urgent: urgent)
         }
     }
 
-    private func apply(client: ClientID, desktopId: String, appId: String, visible: Bool?, progress: Double?, urgent: Bool?) {
+    private func apply(
+        client: ClientID, desktopId: String, appId: String, visible: Bool?, progress: Double?, urgent: Bool?
+    ) {
         let sender = client.uniqueName
         var perSender = entries[sender] ?? [:]
         var entry: Entry
@@ -193,7 +201,9 @@ public final class LauncherEntryInput: DaemonInput {
             var update = TaskUpdate()
             if progress != nil { update.fraction = entry.progress }
             if urgent != nil { update.message = entry.urgent ? Self.attentionMessage : "" }
-            if update != TaskUpdate(), let name = entry.name { context.perform(.update(name, update), by: Self.origin(for: client)) }
+            if update != TaskUpdate(), let name = entry.name {
+                context.perform(.update(name, update), by: Self.origin(for: client))
+            }
         case (true, false):
             // Reaching the end is a finish; hiding the bar before that says nothing more.
             if let name = entry.name {
@@ -208,7 +218,8 @@ public final class LauncherEntryInput: DaemonInput {
 
     /// The sender left the bus: a bar still showing fails, so a crash never looks like success.
     func senderLeft(_ sender: String) {
-        guard let perSender = entries.removeValue(forKey: sender), let client = senders.removeValue(forKey: sender) else { return }
+        guard let perSender = entries.removeValue(forKey: sender),
+              let client = senders.removeValue(forKey: sender) else { return }
         for _ in perSender.values { context.caps.release(.launcherEntry, from: client.chargeKey) }
         for name in perSender.values.compactMap({ $0.visible ? $0.name : nil }).sorted(by: { $0.text < $1.text }) {
             context.perform(.fail(name, message: Self.closedMessage), by: Self.origin(for: client))
@@ -239,7 +250,8 @@ public final class LauncherEntryInput: DaemonInput {
 
     private func validAppId(_ desktopId: String) -> String? {
         let appId = String(desktopId.dropLast(".desktop".count))
-        guard appId.utf8.count <= context.limits.maxAppIdBytes, !appId.unicodeScalars.contains(where: \.properties.isWhitespace),
+        guard appId.utf8.count <= context.limits.maxAppIdBytes,
+              !appId.unicodeScalars.contains(where: \.properties.isWhitespace),
               !appId.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7f }) else { return nil }
         return appId
     }
@@ -257,7 +269,9 @@ public final class LauncherEntryInput: DaemonInput {
             drop("progress-nan", "an Update from \(sender) with progress NaN; ignored")
             return nil
         }
-        if value < 0 || value > 1 { drop("progress-range", "an Update from \(sender) with progress \(value); clamped to 0..1") }
+        if value < 0 || value > 1 {
+            drop("progress-range", "an Update from \(sender) with progress \(value); clamped to 0..1")
+        }
         return min(1, max(0, value))
     }
 
@@ -289,7 +303,8 @@ public final class LauncherEntryInput: DaemonInput {
             }
         }
         for task in restored {
-            guard let client = task.boundConnection, (try? context.caps.charge(.launcherEntry, to: client.chargeKey)) != nil else {
+            guard let client = task.boundConnection,
+                  (try? context.caps.charge(.launcherEntry, to: client.chargeKey)) != nil else {
                 context.perform(.remove(task.name), by: .daemon("launcher-entry"))
                 continue
             }

@@ -72,13 +72,14 @@ public final class LauncherEntryOutput: ChangeOutput {
     }
 
     /// Query, the one method of an entry's object.
-    static let methods = MethodTable<@Sendable (LauncherEntryOutput, MethodCall) -> Void>(interface: LauncherEntryInput.interface, [
-        ("Query", { $0.query($1) }),
-    ])
+    static let methods = MethodTable<@Sendable (LauncherEntryOutput, MethodCall) -> Void>(
+        interface: LauncherEntryInput.interface, [("Query", { $0.query($1) })])
 
     /// While no task counts for an app (none has an app id, none reports itself), only what
     /// can make one count matters: other values change no dock's entry.
-    public var interest: TaskProperties { appOfTask.isEmpty && reportedTasks.isEmpty ? [.appId, .parent, .state] : .all }
+    public var interest: TaskProperties {
+        appOfTask.isEmpty && reportedTasks.isEmpty ? [.appId, .parent, .state] : .all
+    }
 
     public func publish(_ batch: ChangeBatch) {
         var tracked = false
@@ -86,7 +87,8 @@ public final class LauncherEntryOutput: ChangeOutput {
         for change in batch.changes {
             // Which app a task counts for follows its app id, parent and state only: any
             // other change of a task that counts for an app changes that app's entry.
-            if change.kind == .updated && !change.isRestart && change.properties.isDisjoint(with: [.appId, .parent, .state]) {
+            if change.kind == .updated && !change.isRestart
+                && change.properties.isDisjoint(with: [.appId, .parent, .state]) {
                 let isReported = change.name.text.hasPrefix("launcher/")
                 if let appId = isReported ? reportedTasks[change.name] : appOfTask[change.name] { markDirty(appId) }
                 continue
@@ -187,7 +189,8 @@ public final class LauncherEntryOutput: ChangeOutput {
         app.lastSent = now
         apps[appId] = app
         context.signals.broadcast(
-            Self.signals["Update"], path: path(of: appId), Variant.tuple([Variant.string("application://\(appId).desktop"), Self.properties(state)]))
+            Self.signals["Update"], path: path(of: appId),
+            Variant.tuple([Variant.string("application://\(appId).desktop"), Self.properties(state)]))
         signalsSent += 1
     }
 

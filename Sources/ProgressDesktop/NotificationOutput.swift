@@ -42,22 +42,10 @@ public final class NotificationOutput: ChangeOutput {
     /// Notifications open at once at most; more running tasks go without one.
     static let maxShown = 64
 
-    /// What the server shows for one task.
-    struct Shown {
-        var id: UInt32 = 0
-        var inFlight = false
-        /// The task changed while a call was in flight: send its newest state after.
-        var again = false
-        var lastSent: Int64 = .min
-        var outcome = false
-        /// The app whose burst this outcome began: its summary replaces this notification.
-        var burstApp: String?
-    }
-
     private let context: DaemonContext
     private let mode: Mode
     private let notifyAfterMicros: Int64
-    private var shown: [TaskName: Shown] = [:]
+    private var shown: [TaskName: ShownNotification] = [:]
     private var serverPresent = false
     private var watch: UInt32 = 0
     private var subscriptions: [UInt32] = []
@@ -68,7 +56,7 @@ public final class NotificationOutput: ChangeOutput {
     private var toldOutcomes: Set<TaskName> = []
     private var bursts = NotificationBursts()
     /// Each open burst's notification, by app.
-    private var summaries: [String: Shown] = [:]
+    private var summaries: [String: ShownNotification] = [:]
     private var dueSummaries: Set<String> = []
     /// Whether the server reads markup in bodies; nil until GetCapabilities answers, when
     /// bodies are escaped too, since escaping is the safe error.
@@ -97,7 +85,8 @@ public final class NotificationOutput: ChangeOutput {
             }, userData, nil)
         for member in ["ActionInvoked", "NotificationClosed"] {
             subscriptions.append(g_dbus_connection_signal_subscribe(
-                context.connection, Self.serverName, Self.serverName, member, Self.serverPath, nil, G_DBUS_SIGNAL_FLAGS_NONE,
+                context.connection, Self.serverName, Self.serverName, member, Self.serverPath, nil,
+                G_DBUS_SIGNAL_FLAGS_NONE,
                 { _, _, _, _, member, parameters, userData in
                     assertOnMainLoop()
                     NotificationOutput.from(userData).received(String(cString: member!), parameters!)
@@ -167,12 +156,15 @@ public final class NotificationOutput: ChangeOutput {
 
     /// An outcome to tell: alone, when it begins its app's burst, else in the burst's summary.
     private func told(_ task: ProgressTask, now: Int64) {
-        let placement = bursts.add(failed: task.ownState == .failed, title: task.displayTitle, appId: task.appId, now: now)
-        summaries = summaries.filter { bursts.burst($0.key) != nil || $0.value.inFlight || dueSummaries.contains($0.key) }
+        let placement = bursts.add(
+            failed: task.ownState == .failed, title: task.displayTitle, appId: task.appId, now: now)
+        summaries = summaries.filter {
+            bursts.burst($0.key) != nil || $0.value.inFlight || dueSummaries.contains($0.key)
+        }
         switch placement {
         case .alone(let app):
             // The summary, if the burst grows, replaces this notification once its id is known.
-            summaries[app] = Shown(inFlight: true)
+            summaries[app] = ShownNotification(inFlight: true)
             send(task, now: now, burstApp: app)
         case .summary(let app):
             // Its own progress notification gives way to the summary.
@@ -184,7 +176,7 @@ public final class NotificationOutput: ChangeOutput {
     /// The burst's notification, now or (at most once a second) when it is due.
     private func sendSummary(_ app: String, now: Int64) {
         guard serverPresent, let burst = bursts.burst(app) else { return }
-        var note = summaries[app] ?? Shown()
+        var note = summaries[app] ?? ShownNotification()
         if note.inFlight {
             note.again = true
             summaries[app] = note
@@ -201,8 +193,8 @@ public final class NotificationOutput: ChangeOutput {
         summaries[app] = note
         let (title, body) = context.texts.burst(burst)
         notify(
-            replacing: note.id, summary: title, body: body, critical: burst.failed > 0, appId: app, value: nil, actions: [],
-            timeout: -1
+            replacing: note.id, summary: title, body: body, critical: burst.failed > 0, appId: app, value: nil,
+            actions: [], timeout: -1
         ) { output, result in output.summaryReplied(app, id: output.notificationId(result)) }
     }
 
@@ -242,7 +234,7 @@ public final class NotificationOutput: ChangeOutput {
 
     /// One Notify for the task's state now, replacing its notification if it has one.
     private func send(_ task: ProgressTask, now: Int64, burstApp: String? = nil) {
-        var note = shown[task.name] ?? Shown()
+        var note = shown[task.name] ?? ShownNotification()
         if shown[task.name] == nil && task.isLive && shown.count >= Self.maxShown { return }
         note.lastSent = now
         note.outcome = task.ownState.isOutcome
@@ -255,23 +247,24 @@ public final class NotificationOutput: ChangeOutput {
         note.inFlight = true
         shown[task.name] = note
         let failed = task.ownState == .failed
-        let body = failed && !task.message.isEmpty ? ClientText.isolated(task.message) : context.texts.accessibleText(of: task)
+        let body = failed && !task.message.isEmpty
+            ? ClientText.isolated(task.message) : context.texts.accessibleText(of: task)
         // The percent the task's label shows, so the bar and the text agree.
         let value = task.isLive && !task.indeterminate ? task.wholePercent : nil
         let actions = task.isLive && task.cancellable && !task.cancelRequested ? ["cancel", "Cancel"] : []
         let name = task.name
         let burstApp = note.burstApp
         notify(
-            replacing: note.id, summary: ClientText.isolated(task.displayTitle), body: body, critical: failed, appId: task.appId,
-            value: value, actions: actions, timeout: task.isLive ? 0 : -1
+            replacing: note.id, summary: ClientText.isolated(task.displayTitle), body: body, critical: failed,
+            appId: task.appId, value: value, actions: actions, timeout: task.isLive ? 0 : -1
         ) { output, result in output.replied(name, burstApp: burstApp, result) }
     }
 
     /// One asynchronous Notify; `done` runs with its reply if this output still exists.
     /// `body` is plain text: escaped here for a server that reads markup.
     private func notify(
-        replacing id: UInt32, summary: String, body: String, critical: Bool, appId: String, value: Int?, actions: [String],
-        timeout: Int32, done: @escaping (NotificationOutput, Result<OpaquePointer, BusError>) -> Void
+        replacing id: UInt32, summary: String, body: String, critical: Bool, appId: String, value: Int?,
+        actions: [String], timeout: Int32, done: @escaping (NotificationOutput, Result<OpaquePointer, BusError>) -> Void
     ) {
         guard waitingForCapabilities == nil else {
             return waitingForCapabilities!.append { [unowned self] in
@@ -283,10 +276,13 @@ public final class NotificationOutput: ChangeOutput {
         if !appId.isEmpty { hints.append(("desktop-entry", g_variant_new_string(appId))) }
         if let value { hints.append(("value", g_variant_new_int32(Int32(value)))) }
         let parameters = Variant.tuple([
-            g_variant_new_string("progressd"), g_variant_new_uint32(id), g_variant_new_string(""), g_variant_new_string(summary),
+            g_variant_new_string("progressd"), g_variant_new_uint32(id), g_variant_new_string(""),
+            g_variant_new_string(summary),
             g_variant_new_string(bodyMarkup == false ? body : ClientText.escapedMarkup(body)),
             Variant.strings(actions),
-            Variant.container("a{sv}") { builder in for (key, value) in hints { Variant.addEntry(builder, key, value) } },
+            Variant.container("a{sv}") { builder in
+                for (key, value) in hints { Variant.addEntry(builder, key, value) }
+            },
             g_variant_new_int32(timeout),
         ])
         call("Notify", parameters, replyType: "(u)", done)
@@ -298,8 +294,8 @@ public final class NotificationOutput: ChangeOutput {
         _ done: @escaping (NotificationOutput, Result<OpaquePointer, BusError>) -> Void
     ) {
         BusCall.call(
-            context.connection, destination: Self.serverName, path: Self.serverPath, interface: Self.serverName, method: method,
-            parameters, replyType: replyType
+            context.connection, destination: Self.serverName, path: Self.serverPath, interface: Self.serverName,
+            method: method, parameters, replyType: replyType
         ) { [weak self] result in
             if let self { done(self, result) }
         }
@@ -324,7 +320,8 @@ public final class NotificationOutput: ChangeOutput {
         call("GetCapabilities", nil, replyType: "(as)") { output, result in
             switch result {
             case .success(let reply): output.bodyMarkup = Variant.stringsChild(reply, 0).contains("body-markup")
-            case .failure(let failure): Log.warning("notifications: GetCapabilities failed: \(failure); bodies are escaped")
+            case .failure(let failure):
+                Log.warning("notifications: GetCapabilities failed: \(failure); bodies are escaped")
             }
             let waiting = output.waitingForCapabilities ?? []
             output.waitingForCapabilities = nil
@@ -345,7 +342,9 @@ public final class NotificationOutput: ChangeOutput {
         let again = note.again
         note.again = false
         shown[name] = note
-        if again, let task = context.read(.tasks([]), { $0.task(name) }) { send(task, now: context.clock.monotonicMicros) }
+        if again, let task = context.read(.tasks([]), { $0.task(name) }) {
+            send(task, now: context.clock.monotonicMicros)
+        }
         if note.outcome && !again {
             shown[name] = nil
             if let burstApp { summaryReplied(burstApp, id: id) }

@@ -45,7 +45,8 @@ final class JobView {
             update.state = .cancelled
             return .update(task, update)
         case .failed(let message)?:
-            return .fail(task, message: ClientText.repaired(JobViewState.truncated(message, to: limits.maxMessageBytes)))
+            return .fail(
+                task, message: ClientText.repaired(JobViewState.truncated(message, to: limits.maxMessageBytes)))
         case nil: return changed ? .update(task, state.taskUpdate(limits: limits)) : nil
         }
     }
@@ -66,8 +67,12 @@ final class JobView {
         // V1 clients send setError first, then terminate with the error text ("" for success).
         ("terminate", { view, call in view.terminate(code: view.state.errorCode, message: call.string(0), call) }),
         ("setSuspended", { view, call in view.change(call) { $0.suspended = call.bool(0) } }),
-        ("setTotalAmount", { view, call in view.change(call) { $0.setAmount(call.uint64(0), unit: call.string(1), total: true) } }),
-        ("setProcessedAmount", { view, call in view.change(call) { $0.setAmount(call.uint64(0), unit: call.string(1), total: false) } }),
+        ("setTotalAmount", { view, call in
+            view.change(call) { $0.setAmount(call.uint64(0), unit: call.string(1), total: true) }
+        }),
+        ("setProcessedAmount", { view, call in
+            view.change(call) { $0.setAmount(call.uint64(0), unit: call.string(1), total: false) }
+        }),
         ("setPercent", { view, call in view.change(call) { $0.setPercent(call.uint32(0)) } }),
         // progressd estimates the rate from the amounts; the job's own figure is not needed.
         ("setSpeed", { _, call in call.reply(nil) }),
@@ -85,9 +90,11 @@ final class JobView {
         }),
     ])
 
-    static let v2Signals = SignalTable(interface: KDEInterfaces.viewV2Interface, ["suspendRequested", "resumeRequested", "cancelRequested"])
+    static let v2Signals = SignalTable(
+        interface: KDEInterfaces.viewV2Interface, ["suspendRequested", "resumeRequested", "cancelRequested"])
     static let v3Signals = SignalTable(
-        interface: KDEInterfaces.viewV3Interface, ["updateRequested", "suspendRequested", "resumeRequested", "cancelRequested"])
+        interface: KDEInterfaces.viewV3Interface,
+        ["updateRequested", "suspendRequested", "resumeRequested", "cancelRequested"])
 
     static let v3Methods = MethodTable<Handler>(interface: KDEInterfaces.viewV3Interface, [
         ("terminate", { view, call in view.terminate(code: call.uint32(0), message: call.string(1), call) }),

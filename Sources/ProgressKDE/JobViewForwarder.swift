@@ -52,7 +52,8 @@ public final class JobViewForwarder: DaemonInput {
             context.connection, KDEInterfaces.serverName, G_BUS_NAME_WATCHER_FLAGS_NONE,
             { _, _, owner, userData in
                 assertOnMainLoop()
-                Unmanaged<JobViewForwarder>.fromOpaque(userData!).takeUnretainedValue().serverAppeared(String(cString: owner!))
+                Unmanaged<JobViewForwarder>.fromOpaque(userData!).takeUnretainedValue()
+                    .serverAppeared(String(cString: owner!))
             },
             { _, _, userData in
                 assertOnMainLoop()
@@ -63,7 +64,9 @@ public final class JobViewForwarder: DaemonInput {
 
     public func stop() {
         // Views on the server end with progressd: a job shown forever would be worse.
-        for (name, job) in jobs where !job.terminated { terminate(name, job, code: JobViewState.userCancelledCode, message: "") }
+        for (name, job) in jobs where !job.terminated {
+            terminate(name, job, code: JobViewState.userCancelledCode, message: "")
+        }
         serverGone()
         if watchID != 0 { g_bus_unwatch_name(watchID) }
         watchID = 0
@@ -83,7 +86,9 @@ public final class JobViewForwarder: DaemonInput {
                     sender: String(cString: sender!), path: String(cString: path!), member: String(cString: member!))
             },
             userData, nil)
-        let forwarded = context.read(.tasks([])) { tasks in tasks.namesInOrder.compactMap { tasks.task($0) }.filter(forwards) }
+        let forwarded = context.read(.tasks([])) { tasks in
+            tasks.namesInOrder.compactMap { tasks.task($0) }.filter(forwards)
+        }
         for task in forwarded { request(task) }
     }
 
@@ -112,11 +117,12 @@ public final class JobViewForwarder: DaemonInput {
         let capabilities = Int32((task.cancellable ? 1 : 0) | (task.pausable ? 2 : 0))
         // No `immediate` hint: Plasma's own 500 ms delay keeps short tasks out of its list.
         let parameters = Variant.tuple([
-            Variant.string(entry.isEmpty ? "progressd" : entry), g_variant_new_int32(capabilities), properties(of: task),
+            Variant.string(entry.isEmpty ? "progressd" : entry), g_variant_new_int32(capabilities),
+            properties(of: task),
         ])
         BusCall.call(
-            context.connection, destination: server, path: KDEInterfaces.serverPath, interface: KDEInterfaces.serverV2Interface,
-            method: "requestView", parameters, replyType: "(o)"
+            context.connection, destination: server, path: KDEInterfaces.serverPath,
+            interface: KDEInterfaces.serverV2Interface, method: "requestView", parameters, replyType: "(o)"
         ) { [weak self] result in
             guard let self, job.generation == self.generation, self.jobs[name] === job else { return }
             switch result {
@@ -189,8 +195,8 @@ public final class JobViewForwarder: DaemonInput {
     private func sendUpdate(_ name: TaskName, _ task: ProgressTask) {
         guard let server, let job = jobs[name], let path = job.path, !job.terminated else { return }
         BusCall.send(
-            context.connection, destination: server, path: path, interface: KDEInterfaces.viewV3Interface, method: "update",
-            Variant.tuple([properties(of: task)]))
+            context.connection, destination: server, path: path, interface: KDEInterfaces.viewV3Interface,
+            method: "update", Variant.tuple([properties(of: task)]))
     }
 
     /// The last values, then terminate with the outcome.
@@ -204,7 +210,8 @@ public final class JobViewForwarder: DaemonInput {
     private func terminate(_ name: TaskName, _ job: Job, outcome task: ProgressTask) {
         switch task.state {
         case .finished: terminate(name, job, code: 0, message: "")
-        case .failed: terminate(name, job, code: JobViewState.userDefinedErrorCode, message: task.message.isEmpty ? "failed" : task.message)
+        case .failed: terminate(name, job, code: JobViewState.userDefinedErrorCode,
+                                message: task.message.isEmpty ? "failed" : task.message)
         // Cancelled, or removed while it ran: KIO's user-cancelled code, which Plasma shows quietly.
         default: terminate(name, job, code: JobViewState.userCancelledCode, message: "")
         }
@@ -214,7 +221,8 @@ public final class JobViewForwarder: DaemonInput {
         job.terminated = true
         guard let server, let path = job.path else { return }
         BusCall.send(
-            context.connection, destination: server, path: path, interface: KDEInterfaces.viewV3Interface, method: "terminate",
+            context.connection, destination: server, path: path, interface: KDEInterfaces.viewV3Interface,
+            method: "terminate",
             Variant.tuple([g_variant_new_uint32(code), Variant.string(message), Variant.container("a{sv}") { _ in }]))
     }
 
@@ -223,7 +231,9 @@ public final class JobViewForwarder: DaemonInput {
         Variant.container("a{sv}") { builder in
             Variant.addEntry(builder, "title", Variant.string(task.displayTitle))
             Variant.addEntry(builder, "infoMessage", Variant.string(task.message))
-            if let percent = task.wholePercent { Variant.addEntry(builder, "percent", g_variant_new_uint32(UInt32(percent))) }
+            if let percent = task.wholePercent {
+                Variant.addEntry(builder, "percent", g_variant_new_uint32(UInt32(percent)))
+            }
             if task.total > 0 {
                 let suffix = switch task.unit {
                 case "bytes", "": "Bytes"
@@ -233,7 +243,9 @@ public final class JobViewForwarder: DaemonInput {
                 }
                 Variant.addEntry(builder, "processed" + suffix, g_variant_new_uint64(guint64(task.completed)))
                 Variant.addEntry(builder, "total" + suffix, g_variant_new_uint64(guint64(task.total)))
-                if suffix == "Bytes" && task.rate > 0 { Variant.addEntry(builder, "speed", g_variant_new_uint64(guint64(task.rate))) }
+                if suffix == "Bytes" && task.rate > 0 {
+                    Variant.addEntry(builder, "speed", g_variant_new_uint64(guint64(task.rate)))
+                }
             }
             Variant.addEntry(builder, "suspended", g_variant_new_boolean(task.state == .paused ? 1 : 0))
         }

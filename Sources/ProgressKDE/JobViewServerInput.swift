@@ -52,7 +52,9 @@ public final class JobViewServerInput: DaemonInput {
         ("requestView", { $0.requestView($1, version: .v2) }),
     ])
     static let kuiserverMethods = MethodTable<Handler>(interface: KDEInterfaces.kuiserverInterface, [
-        ("registerService", { _, call in call.fail("org.freedesktop.DBus.Error.NotSupported", "registerService is deprecated and defunct") }),
+        ("registerService", { _, call in
+            call.fail("org.freedesktop.DBus.Error.NotSupported", "registerService is deprecated and defunct")
+        }),
         ("emitJobUrlsChanged", { _, call in call.reply(nil) }),
         // false: jobs are shown here, KIO need not open its own progress windows.
         ("requiresJobTracker", { _, call in call.reply(Variant.tuple([g_variant_new_boolean(0)])) }),
@@ -89,7 +91,9 @@ public final class JobViewServerInput: DaemonInput {
         // journal that did not say whose they were, orphans nothing would ever end.
         let live = context.read(.tasks([])) { tasks in
             tasks.namesInOrder.compactMap { name in
-                tasks.task(name).flatMap { KDEInterfaces.isKDETask(name) && $0.isLive ? (name, $0.boundConnection) : nil }
+                tasks.task(name).flatMap {
+                    KDEInterfaces.isKDETask(name) && $0.isLive ? (name, $0.boundConnection) : nil
+                }
             }
         }
         for (name, client) in live {
@@ -97,7 +101,9 @@ public final class JobViewServerInput: DaemonInput {
                 restored[name] = client
                 nextNumber = max(nextNumber, Self.number(of: name) ?? 0)
             } else {
-                context.perform(.fail(name, message: "progressd restarted while the job ran; its job view is gone"), by: KDEInterfaces.daemonOrigin)
+                context.perform(
+                    .fail(name, message: "progressd restarted while the job ran; its job view is gone"),
+                    by: KDEInterfaces.daemonOrigin)
             }
         }
         let bind = { [unowned self] (handler: @escaping Handler) -> ExportedInterface.Method in
@@ -113,11 +119,13 @@ public final class JobViewServerInput: DaemonInput {
                 context.connection, name, G_BUS_NAME_OWNER_FLAGS_ALLOW_REPLACEMENT,
                 { _, name, userData in
                     assertOnMainLoop()
-                    Unmanaged<JobViewServerInput>.fromOpaque(userData!).takeUnretainedValue().acquired(String(cString: name!))
+                    Unmanaged<JobViewServerInput>.fromOpaque(userData!).takeUnretainedValue()
+                        .acquired(String(cString: name!))
                 },
                 { _, name, userData in
                     assertOnMainLoop()
-                    Unmanaged<JobViewServerInput>.fromOpaque(userData!).takeUnretainedValue().lost(String(cString: name!))
+                    Unmanaged<JobViewServerInput>.fromOpaque(userData!).takeUnretainedValue()
+                        .lost(String(cString: name!))
                 },
                 userData, nil))
         }
@@ -142,7 +150,9 @@ public final class JobViewServerInput: DaemonInput {
         guard ownedNames.remove(name) != nil else { return }
         Log.notice("\(name) has another owner now; its jobs are shown there")
         guard name == KDEInterfaces.serverName else { return }
-        for task in restored.keys.sorted(by: { $0.text < $1.text }) { context.perform(.remove(task), by: KDEInterfaces.daemonOrigin) }
+        for task in restored.keys.sorted(by: { $0.text < $1.text }) {
+            context.perform(.remove(task), by: KDEInterfaces.daemonOrigin)
+        }
         restored.removeAll()
         for view in Array(views.values) {
             if !view.terminated { context.perform(.remove(view.task), by: KDEInterfaces.daemonOrigin) }
@@ -158,10 +168,12 @@ public final class JobViewServerInput: DaemonInput {
             return call.fail("org.freedesktop.DBus.Error.UnknownObject", "no job view at \(call.path)")
         }
         guard view.owner == call.sender.uniqueName else {
-            return call.fail("org.freedesktop.DBus.Error.AccessDenied", "job view \(call.path) belongs to \(view.owner)")
+            return call.fail(
+                "org.freedesktop.DBus.Error.AccessDenied", "job view \(call.path) belongs to \(view.owner)")
         }
         guard !view.terminated else {
-            return call.fail("org.freedesktop.DBus.Error.Failed", "job view \(call.path) was terminated; request a new view")
+            return call.fail(
+                "org.freedesktop.DBus.Error.Failed", "job view \(call.path) was terminated; request a new view")
         }
         handler(view, call)
         if let command = view.takeCommand(limits: context.limits) { perform(command, of: view) }
@@ -173,7 +185,9 @@ public final class JobViewServerInput: DaemonInput {
             return call.fail("org.freedesktop.DBus.Error.AccessDenied", "progressd does not request views from itself")
         }
         // The view is the caller's: who it is decides what its job may be and where it counts.
-        context.withIdentity(of: call.sender.uniqueName) { [self] client in requestView(call, version: version, by: client) }
+        context.withIdentity(of: call.sender.uniqueName) { [self] client in
+            requestView(call, version: version, by: client)
+        }
     }
 
     private func requestView(_ call: MethodCall, version: JobView.Version, by client: ClientID) {
@@ -195,7 +209,8 @@ public final class JobViewServerInput: DaemonInput {
         let capabilities = call.int32(version == .v1 ? 2 : 1)
         let hints = version == .v2 ? call.options(2) : []
         var displayName = entry
-        if case .string(let name)? = hints.first(where: { $0.key == "application-display-name" })?.value.kind, !name.isEmpty {
+        if case .string(let name)? = hints.first(where: { $0.key == "application-display-name" })?.value.kind,
+           !name.isEmpty {
             displayName = name
         }
         let prefix = "\(KDEInterfaces.taskPrefix)\(KDEInterfaces.nameElement(entry))/"
@@ -216,13 +231,16 @@ public final class JobViewServerInput: DaemonInput {
         var state = JobViewState(title: JobViewState.truncated(displayName, to: context.limits.maxTitleBytes))
         for (key, value) in hints { state.apply(key, value) }
         var update = state.taskUpdate(limits: context.limits)
-        update.appId = ClientText.repaired(JobViewState.truncated(KDEInterfaces.nameElement(entry), to: context.limits.maxAppIdBytes))
+        update.appId = ClientText.repaired(
+            JobViewState.truncated(KDEInterfaces.nameElement(entry), to: context.limits.maxAppIdBytes))
         update.cancellable = capabilities & 1 != 0
         update.pausable = capabilities & 2 != 0
         update.lifetime = .persistent
         if let error = context.perform(.start(name, update), by: KDEInterfaces.inputOrigin(for: client)) {
             if error.name == "AccessDenied", loggedRefusals.insert(client.identity.owner).inserted {
-                Log.warning("KDE job view refused for \(client) (\(client.identity.owner)): \(error.message) (further refusals of it are not logged)")
+                Log.warning(
+                    "KDE job view refused for \(client) (\(client.identity.owner)): \(error.message) "
+                        + "(further refusals of it are not logged)")
             }
             call.fail(BusNames.errorName(error), error.message)
             return nil
@@ -260,7 +278,9 @@ public final class JobViewServerInput: DaemonInput {
         let candidates = restored.compactMap { name, owner in
             owner == client && name.text.hasPrefix(prefix) ? Self.number(of: name).map { (name, $0) } : nil
         }
-        guard let first = candidates.min(by: { $0.1 < $1.1 }), views[KDEInterfaces.viewPath(first.1)] == nil else { return nil }
+        guard let first = candidates.min(by: { $0.1 < $1.1 }), views[KDEInterfaces.viewPath(first.1)] == nil else {
+            return nil
+        }
         restored[first.0] = nil
         return first
     }
@@ -274,13 +294,16 @@ public final class JobViewServerInput: DaemonInput {
     public func clientLeft(_ client: ClientID) {
         for (name, owner) in restored.sorted(by: { $0.key.text < $1.key.text }) where owner == client {
             restored[name] = nil
-            context.perform(.fail(name, message: "the application closed unexpectedly"), by: KDEInterfaces.inputOrigin(for: owner))
+            context.perform(
+                .fail(name, message: "the application closed unexpectedly"), by: KDEInterfaces.inputOrigin(for: owner))
         }
         for view in views.values.filter({ $0.client == client }) {
             if !view.terminated {
                 view.terminated = true
                 endLive(view)
-                context.perform(.fail(view.task, message: "the application closed unexpectedly"), by: KDEInterfaces.inputOrigin(for: view.client))
+                context.perform(
+                    .fail(view.task, message: "the application closed unexpectedly"),
+                    by: KDEInterfaces.inputOrigin(for: view.client))
             }
             drop(view)
         }

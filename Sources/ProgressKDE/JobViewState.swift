@@ -21,7 +21,9 @@ public struct JobViewState: Sendable, Equatable {
 
     public static let units = ["Bytes": "bytes", "Files": "files", "Directories": "directories", "Items": "items"]
     /// JobViewV2's unit strings (kjobwidgets sends "dirs").
-    static let v1Units = ["bytes": "bytes", "files": "files", "dirs": "directories", "directories": "directories", "items": "items"]
+    static let v1Units = [
+        "bytes": "bytes", "files": "files", "dirs": "directories", "directories": "directories", "items": "items",
+    ]
     static let ignoredKeys: Set<String> = ["speed", "destUrl", "elapsedTime", "terminated", "errorCode", "errorMessage"]
 
     public var title: String
@@ -41,7 +43,9 @@ public struct JobViewState: Sendable, Equatable {
         lhs.title == rhs.title && lhs.infoMessage == rhs.infoMessage && lhs.processed == rhs.processed
             && lhs.totals == rhs.totals && lhs.percent == rhs.percent && lhs.suspended == rhs.suspended
             && lhs.errorCode == rhs.errorCode && lhs.fields.keys.sorted() == rhs.fields.keys.sorted()
-            && lhs.fields.allSatisfy { rhs.fields[$0.key]?.label == $0.value.label && rhs.fields[$0.key]?.value == $0.value.value }
+            && lhs.fields.allSatisfy {
+                rhs.fields[$0.key]?.label == $0.value.label && rhs.fields[$0.key]?.value == $0.value.value
+            }
     }
 
     // MARK: Input
@@ -57,7 +61,9 @@ public struct JobViewState: Sendable, Equatable {
             percent = UInt32(min(number, 100))
         case ("suspended", .bool(let flag)): suspended = flag
         case (_, .string(let text)) where key.hasPrefix("descriptionLabel") || key.hasPrefix("descriptionValue"):
-            guard let number = UInt32(key.dropFirst("descriptionLabel".count)), (1...2).contains(number) else { return false }
+            guard let number = UInt32(key.dropFirst("descriptionLabel".count)), (1...2).contains(number) else {
+                return false
+            }
             var field = fields[number] ?? (label: "", value: "")
             if key.hasPrefix("descriptionLabel") { field.label = text } else { field.value = text }
             fields[number] = field
@@ -107,7 +113,8 @@ public struct JobViewState: Sendable, Equatable {
             let value = ClientText.balanced(field.value)
             return field.label.isEmpty ? value : "\(ClientText.balanced(field.label)): \(value)"
         }
-        return ([infoMessage].filter { !$0.isEmpty }.map { ClientText.balanced($0) } + described).joined(separator: "; ")
+        return ([infoMessage].filter { !$0.isEmpty }.map { ClientText.balanced($0) } + described)
+            .joined(separator: "; ")
     }
 
     /// The whole state as an Update (the store ignores what did not change), within `limits`.
@@ -143,5 +150,7 @@ public struct JobViewState: Sendable, Equatable {
     }
 
     /// The longest prefix of `text` of at most `maxBytes` UTF-8 bytes, cut between characters.
-    public static func truncated(_ text: String, to maxBytes: Int) -> String { ClientText.truncated(text, to: maxBytes) }
+    public static func truncated(_ text: String, to maxBytes: Int) -> String {
+        ClientText.truncated(text, to: maxBytes)
+    }
 }

@@ -51,8 +51,11 @@ public final class KDEInterfaces {
     /// A desktop entry or application name as one element of a task name: what a path
     /// separator or control character would break is replaced, and the length is bounded.
     public static func nameElement(_ text: String) -> String {
-        let cleaned = String(text.unicodeScalars.map { $0 == "/" || $0.properties.isWhitespace || $0.value < 0x20 ? "_" : Character($0) })
-        let element = JobViewState.truncated(cleaned.hasSuffix(".desktop") ? String(cleaned.dropLast(8)) : cleaned, to: 100)
+        let cleaned = String(text.unicodeScalars.map {
+            $0 == "/" || $0.properties.isWhitespace || $0.value < 0x20 ? "_" : Character($0)
+        })
+        let element = JobViewState.truncated(
+            cleaned.hasSuffix(".desktop") ? String(cleaned.dropLast(8)) : cleaned, to: 100)
         return element.isEmpty ? "unknown" : element
     }
 }

@@ -21,10 +21,12 @@ public struct ChangesOptions: Sendable, Equatable {
                 let unknown = names.filter { table.index(named: $0) == nil }
                 if !unknown.isEmpty {
                     throw .unknownOption(
-                        "properties \(unknown.map { quoted($0) }.joined(separator: ", ")) do not exist; the task properties are "
+                        "properties \(unknown.map { quoted($0) }.joined(separator: ", ")) do not exist; "
+                            + "the task properties are "
                             + table.descriptors.map(\.name).joined(separator: ", "))
                 }
-                parsed.properties = names.compactMap(table.index(named:)).reduce([]) { $0.union(TaskProperties(index: $1)) }
+                parsed.properties = names.compactMap(table.index(named:))
+                    .reduce([]) { $0.union(TaskProperties(index: $1)) }
             case "locale": parsed.locale = try reader.text(key, value)
             default: preconditionFailure("option \(key) is accepted but not read")
             }

@@ -69,7 +69,9 @@ public enum ClientText {
         let (result, open, changed) = balancing(text)
         guard !open.isEmpty || changed else { return text }
         var closed = result
-        for opened in open.reversed() { closed.append(opened == .isolate ? popDirectionalIsolate : popDirectionalFormatting) }
+        for opened in open.reversed() {
+            closed.append(opened == .isolate ? popDirectionalIsolate : popDirectionalFormatting)
+        }
         return String(closed)
     }
 

@@ -17,7 +17,8 @@ public struct OptionReader: Sendable {
     public mutating func admit(_ key: String) throws(ProgressError) {
         if !seen.insert(key).inserted { throw .invalidValue("option \(quoted(key)) is given twice") }
         if !accepted.contains(key) {
-            throw .unknownOption("option \(quoted(key)) is not known to \(call); accepted: \(accepted.joined(separator: ", "))")
+            throw .unknownOption(
+                "option \(quoted(key)) is not known to \(call); accepted: \(accepted.joined(separator: ", "))")
         }
     }
 
@@ -44,7 +45,9 @@ public struct OptionReader: Sendable {
     }
 
     /// A finite number in `range`.
-    public func number(_ key: String, _ value: OptionValue, in range: ClosedRange<Double>) throws(ProgressError) -> Double {
+    public func number(
+        _ key: String, _ value: OptionValue, in range: ClosedRange<Double>
+    ) throws(ProgressError) -> Double {
         let number = try number(key, value)
         guard number.isFinite, range.contains(number) else {
             throw .invalidValue("\(key) \(number) is outside \(range.lowerBound)...\(range.upperBound)")
@@ -63,7 +66,9 @@ public struct OptionReader: Sendable {
     }
 
     /// A whole number in `range`.
-    public func whole<Number: FixedWidthInteger>(_ key: String, _ value: OptionValue, in range: ClosedRange<Number>) throws(ProgressError) -> Number {
+    public func whole<Number: FixedWidthInteger>(
+        _ key: String, _ value: OptionValue, in range: ClosedRange<Number>
+    ) throws(ProgressError) -> Number {
         let number: Int64 = switch value.kind {
         case .signedInteger(let number): number
         case .unsignedInteger(let number): Int64(clamping: number)
@@ -80,20 +85,40 @@ public struct OptionReader: Sendable {
     ) throws(ProgressError) -> Choice where Choice.RawValue == String {
         let text = try text(key, value, maxBytes: 64)
         guard let choice = Choice(rawValue: text) else {
-            throw .invalidValue("\(key) \(quoted(text)) is not one of \(Choice.allCases.map(\.rawValue).joined(separator: ", "))")
+            throw .invalidValue(
+                "\(key) \(quoted(text)) is not one of \(Choice.allCases.map(\.rawValue).joined(separator: ", "))")
         }
         return choice
     }
 
     /// `elements` names what the strings are, for the error ("names").
-    public func strings(_ key: String, _ value: OptionValue, of elements: String = "strings") throws(ProgressError) -> [String] {
-        guard case .strings(let texts) = value.kind else { throw wrongType(key, value, expected: "an array of \(elements) (as)") }
+    public func strings(
+        _ key: String, _ value: OptionValue, of elements: String = "strings"
+    ) throws(ProgressError) -> [String] {
+        guard case .strings(let texts) = value.kind else {
+            throw wrongType(key, value, expected: "an array of \(elements) (as)")
+        }
         return texts
     }
 
     public func doubles(_ key: String, _ value: OptionValue) throws(ProgressError) -> [Double] {
-        guard case .doubles(let numbers) = value.kind else { throw wrongType(key, value, expected: "an array of numbers (ad)") }
+        guard case .doubles(let numbers) = value.kind else {
+            throw wrongType(key, value, expected: "an array of numbers (ad)")
+        }
         return numbers
+    }
+
+    /// Whole numbers each within `range`; an error names the first that is not.
+    public func wholeNumbers(
+        _ key: String, _ value: OptionValue, in range: ClosedRange<Int>
+    ) throws(ProgressError) -> [Int] {
+        guard case .wholeNumbers(let numbers) = value.kind else {
+            throw wrongType(key, value, expected: "an array of whole numbers (au)")
+        }
+        for number in numbers where !range.contains(Int(clamping: number)) {
+            throw .invalidValue("\(key) \(number) is outside \(range.lowerBound)...\(range.upperBound)")
+        }
+        return numbers.map { Int($0) }
     }
 
     public func bytes(_ key: String, _ value: OptionValue) throws(ProgressError) -> [UInt8] {
@@ -104,7 +129,8 @@ public struct OptionReader: Sendable {
     public func wrongType(_ key: String, _ value: OptionValue, expected: String) -> ProgressError {
         if case .tooLarge(let count, let limit) = value.kind {
             let unit = value.signature.count == 1 || value.signature == "ay" ? "bytes" : "elements"
-            return .limitExceeded("option \(quoted(key)) has \(count) \(unit); the limit is \(limit) (refused before it was read)")
+            return .limitExceeded(
+                "option \(quoted(key)) has \(count) \(unit); the limit is \(limit) (refused before it was read)")
         }
         return .invalidValue("option \(quoted(key)) expects \(expected), got type '\(value.signature)'")
     }

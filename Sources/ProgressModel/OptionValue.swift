@@ -11,6 +11,8 @@ public struct OptionValue: Sendable, Equatable {
         case strings([String])
         /// An array of numbers (`ad`).
         case doubles([Double])
+        /// An array of whole numbers (`au`).
+        case wholeNumbers([UInt64])
         /// Bytes (`ay`), such as an image.
         case bytes([UInt8])
         /// A type no option takes (arrays, structs, nested variants).
@@ -55,7 +57,9 @@ public struct OptionValue: Sendable, Equatable {
     public static func double(_ value: Double) -> OptionValue { OptionValue(.double(value), signature: "d") }
     public static func bool(_ value: Bool) -> OptionValue { OptionValue(.bool(value), signature: "b") }
     public static func uint64(_ value: UInt64) -> OptionValue { OptionValue(.unsignedInteger(value), signature: "t") }
-    public static func int32(_ value: Int32) -> OptionValue { OptionValue(.signedInteger(Int64(value)), signature: "i") }
+    public static func int32(_ value: Int32) -> OptionValue {
+        OptionValue(.signedInteger(Int64(value)), signature: "i")
+    }
 }
 
 /// A value a task property has, for ProgressBus to put into a GVariant.

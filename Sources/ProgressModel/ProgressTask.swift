@@ -73,7 +73,9 @@ public struct ProgressTask: Sendable {
     package var childStalled = false
     package var estimatorCountsUnits = false
 
-    package init(name: TaskName, caller: ClientID, wallMicros: Int64, monotonicMicros: Int64, limits: Limits, serial: UInt64 = 0) {
+    package init(
+        name: TaskName, caller: ClientID, wallMicros: Int64, monotonicMicros: Int64, limits: Limits, serial: UInt64 = 0
+    ) {
         self.name = name
         owner = caller.identity.owner
         chargedTo = caller.chargeKey

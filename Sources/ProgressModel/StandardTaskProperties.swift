@@ -2,17 +2,22 @@ extension TaskPropertyTable {
     /// The properties of `org.progressd.Progress1.Task`, in the order the XML declares them
     /// (TaskProperty's cases are their indices; a test keeps the three in step).
     public static let standard = TaskPropertyTable(descriptors: [
-        TaskPropertyDescriptor("Name", { $0.name.text }, as: PropertyValue.string, persisted: .init("name", save: { .string($0.name.text) }) { _, value in
-            value.string != nil  // the record's name made the task
-        }),
         TaskPropertyDescriptor(
-            "Title", { $0.title }, as: PropertyValue.string, texts: [.accessibleText], persisted: .text("title", \.title),
+            "Name", { $0.name.text }, as: PropertyValue.string,
+            persisted: .init("name", save: { .string($0.name.text) }) { _, value in
+                value.string != nil  // the record's name made the task
+            }),
+        TaskPropertyDescriptor(
+            "Title", { $0.title }, as: PropertyValue.string, texts: [.accessibleText],
+            persisted: .text("title", \.title),
             option: TaskOption("title", read: { $0.title = try $1.text(maxBytes: $1.limits.maxTitleBytes) },
                                apply: { if let title = $0.title { $1.title = title } })),
         // Only through Update: the job's answer to a pause or cancel request.
         TaskPropertyDescriptor(
-            "State", { $0.state }, as: { .string($0.rawValue) }, texts: [.accessibleText], persisted: .choice("state", \.ownState),
-            option: TaskOption("state", .update, read: { $0.state = try TaskUpdate.requestedState($1.text(maxBytes: 64)) })),
+            "State", { $0.state }, as: { .string($0.rawValue) }, texts: [.accessibleText],
+            persisted: .choice("state", \.ownState),
+            option: TaskOption(
+                "state", .update, read: { $0.state = try TaskUpdate.requestedState($1.text(maxBytes: 64)) })),
         TaskPropertyDescriptor(
             "Indeterminate", { $0.indeterminate }, as: PropertyValue.bool, texts: [.detail, .accessibleText],
             persisted: .flag("indeterminate", \.indeterminate),
@@ -20,9 +25,11 @@ extension TaskPropertyTable {
         // Fraction reads 0 while indeterminate; the record keeps the value underneath.
         TaskPropertyDescriptor(
             "Fraction", { $0.fraction }, as: PropertyValue.double, persisted: .number("fraction", \.storedFraction),
-            option: TaskOption("fraction", read: { $0.fraction = try TaskUpdate.validFraction($1.number(), key: $1.key) })),
+            option: TaskOption(
+                "fraction", read: { $0.fraction = try TaskUpdate.validFraction($1.number(), key: $1.key) })),
         TaskPropertyDescriptor(
-            "Completed", { $0.completed }, as: PropertyValue.uint64, texts: [.detail], persisted: .count("completed", \.completed),
+            "Completed", { $0.completed }, as: PropertyValue.uint64, texts: [.detail],
+            persisted: .count("completed", \.completed),
             option: TaskOption("completed", read: { $0.completed = try $1.count() })),
         TaskPropertyDescriptor(
             "Total", { $0.total }, as: PropertyValue.uint64, texts: [.detail], persisted: .count("total", \.total),
@@ -32,7 +39,8 @@ extension TaskPropertyTable {
             option: TaskOption("unit", read: { $0.unit = try $1.text(maxBytes: $1.limits.maxUnitBytes) },
                                apply: { if let unit = $0.unit { $1.unit = unit } })),
         TaskPropertyDescriptor(
-            "Message", { $0.message }, as: PropertyValue.string, texts: [.accessibleText], persisted: .text("message", \.message),
+            "Message", { $0.message }, as: PropertyValue.string, texts: [.accessibleText],
+            persisted: .text("message", \.message),
             option: TaskOption("message", read: { $0.message = try $1.text(maxBytes: $1.limits.maxMessageBytes) },
                                apply: { if let message = $0.message { $1.message = message } })),
         TaskPropertyDescriptor(
@@ -45,17 +53,22 @@ extension TaskPropertyTable {
             persisted: .flag("updatesFrequently", \.ownerSaysFrequent),
             option: TaskOption("updates-frequently", read: { $0.updatesFrequently = try $1.flag() },
                                apply: { if let frequent = $0.updatesFrequently { $1.ownerSaysFrequent = frequent } })),
-        TaskPropertyDescriptor("Serial", { $0.serial }, as: PropertyValue.uint64, persisted: .count("serial", \.serial)),
-        TaskPropertyDescriptor("Created", { $0.created }, as: PropertyValue.int64, persisted: .count("created", \.created)),
-        TaskPropertyDescriptor("Updated", { $0.updated }, as: PropertyValue.int64, persisted: .count("updated", \.updated)),
+        TaskPropertyDescriptor(
+            "Serial", { $0.serial }, as: PropertyValue.uint64, persisted: .count("serial", \.serial)),
+        TaskPropertyDescriptor(
+            "Created", { $0.created }, as: PropertyValue.int64, persisted: .count("created", \.created)),
+        TaskPropertyDescriptor(
+            "Updated", { $0.updated }, as: PropertyValue.int64, persisted: .count("updated", \.updated)),
         // The label changes with the whole percent, in whatever language it is read.
         TaskPropertyDescriptor(
             "Label", read: { task, texts in .string(task.wholePercent.map(texts.label(wholePercent:)) ?? "") },
             change: .differs { $0.wholePercent != $1.wholePercent }, texts: [.detail, .accessibleText]),
         TaskPropertyDescriptor("Detail", read: { task, texts in .string(texts.detail(of: task)) }, change: .composed),
-        TaskPropertyDescriptor("AccessibleText", read: { task, texts in .string(texts.accessibleText(of: task)) }, change: .composed),
+        TaskPropertyDescriptor(
+            "AccessibleText", read: { task, texts in .string(texts.accessibleText(of: task)) }, change: .composed),
         TaskPropertyDescriptor("Rate", { $0.rate }, as: PropertyValue.double),
-        TaskPropertyDescriptor("SecondsRemaining", { $0.secondsRemaining }, as: PropertyValue.int64, texts: [.detail, .accessibleText]),
+        TaskPropertyDescriptor(
+            "SecondsRemaining", { $0.secondsRemaining }, as: PropertyValue.int64, texts: [.detail, .accessibleText]),
         TaskPropertyDescriptor("Stalled", { $0.isStalled }, as: PropertyValue.bool, texts: [.accessibleText]),
         // Only through Start, with the parent: what fixes the task's place and life.
         TaskPropertyDescriptor(
@@ -70,7 +83,8 @@ extension TaskPropertyTable {
             option: TaskOption("pausable", read: { $0.pausable = try $1.flag() },
                                apply: { if let pausable = $0.pausable { $1.pausable = pausable } })),
         TaskPropertyDescriptor(
-            "CancelRequested", { $0.cancelRequested }, as: PropertyValue.bool, persisted: .flag("cancelRequested", \.cancelRequested)),
+            "CancelRequested", { $0.cancelRequested }, as: PropertyValue.bool,
+            persisted: .flag("cancelRequested", \.cancelRequested)),
         TaskPropertyDescriptor(
             "Parent", { $0.parent }, as: { .string($0?.text ?? "") },
             persisted: .init("parent", save: { $0.parent.map { .string($0.text) } }) { task, value in
@@ -86,7 +100,9 @@ extension TaskPropertyTable {
             option: TaskOption("weight", read: { update, input in
                 let weight = try input.number()
                 guard weight.isFinite, Limits.weightRange.contains(weight) else {
-                    throw ProgressError.invalidValue("weight \(weight) is outside \(Limits.weightRange.lowerBound)...\(Int(Limits.weightRange.upperBound))")
+                    throw ProgressError.invalidValue(
+                        "weight \(weight) is outside "
+                            + "\(Limits.weightRange.lowerBound)...\(Int(Limits.weightRange.upperBound))")
                 }
                 update.weight = weight
             }, apply: { if let weight = $0.weight { $1.weight = weight } })),

@@ -13,7 +13,9 @@ public enum TaskBinding {
     static func save(_ client: ClientID, into record: inout TaskRecord) {
         record.fields[nameKey] = .string(client.uniqueName)
         if let pid = client.identity.processID { record.fields[processKey] = .integer(Int64(pid)) }
-        if let start = client.identity.processStart, let value = Int64(exactly: start) { record.fields[startKey] = .integer(value) }
+        if let start = client.identity.processStart, let value = Int64(exactly: start) {
+            record.fields[startKey] = .integer(value)
+        }
     }
 
     /// The connection a record names, with the owner the task has; nil when it names none,

@@ -38,7 +38,9 @@ public struct TaskOption: @unchecked Sendable {
         self.init(key, calls, read: read, applier: Applier(apply: apply))
     }
 
-    private init(_ key: String, _ calls: Calls, read: @escaping (inout TaskUpdate, OptionInput) throws -> Void, applier: Applier?) {
+    private init(
+        _ key: String, _ calls: Calls, read: @escaping (inout TaskUpdate, OptionInput) throws -> Void, applier: Applier?
+    ) {
         self.key = key
         self.calls = calls
         self.read = read
@@ -65,7 +67,9 @@ public struct ValueOption: @unchecked Sendable {
     /// Throws only ProgressError (OptionInput's), as TaskOption's `read`.
     let read: (OptionInput) throws -> PropertyValue
 
-    public init(_ key: String, _ calls: TaskOption.Calls = .both, read: @escaping (OptionInput) throws -> PropertyValue) {
+    public init(
+        _ key: String, _ calls: TaskOption.Calls = .both, read: @escaping (OptionInput) throws -> PropertyValue
+    ) {
         self.key = key
         self.calls = calls
         self.read = read

@@ -53,10 +53,18 @@ public struct TaskProperties: SetAlgebra, Sendable, Hashable {
     public func contains(_ property: TaskProperty) -> Bool { rawValue & 1 << UInt32(property.rawValue) != 0 }
     public func isSuperset(of other: TaskProperties) -> Bool { rawValue & other.rawValue == other.rawValue }
     public func isDisjoint(with other: TaskProperties) -> Bool { rawValue & other.rawValue == 0 }
-    public func union(_ other: TaskProperties) -> TaskProperties { TaskProperties(rawValue: rawValue | other.rawValue) }
-    public func intersection(_ other: TaskProperties) -> TaskProperties { TaskProperties(rawValue: rawValue & other.rawValue) }
-    public func symmetricDifference(_ other: TaskProperties) -> TaskProperties { TaskProperties(rawValue: rawValue ^ other.rawValue) }
-    public func subtracting(_ other: TaskProperties) -> TaskProperties { TaskProperties(rawValue: rawValue & ~other.rawValue) }
+    public func union(_ other: TaskProperties) -> TaskProperties {
+        TaskProperties(rawValue: rawValue | other.rawValue)
+    }
+    public func intersection(_ other: TaskProperties) -> TaskProperties {
+        TaskProperties(rawValue: rawValue & other.rawValue)
+    }
+    public func symmetricDifference(_ other: TaskProperties) -> TaskProperties {
+        TaskProperties(rawValue: rawValue ^ other.rawValue)
+    }
+    public func subtracting(_ other: TaskProperties) -> TaskProperties {
+        TaskProperties(rawValue: rawValue & ~other.rawValue)
+    }
 
     @discardableResult
     public mutating func insert(_ property: TaskProperty) -> (inserted: Bool, memberAfterInsert: TaskProperty) {

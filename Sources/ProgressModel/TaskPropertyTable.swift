@@ -55,7 +55,10 @@ public struct TaskPropertyDescriptor: @unchecked Sendable {
     /// client's value into the update (a bridge sets `update[row]`), which the store puts
     /// into the task; `persisted` is its key in the record, which keeps it once it is set.
     /// A change of it changes the row's bit and those of `texts`.
-    public init(_ name: String, initial: PropertyValue, texts: TaskProperties = [], persisted: String? = nil, option: ValueOption? = nil) {
+    public init(
+        _ name: String, initial: PropertyValue, texts: TaskProperties = [], persisted: String? = nil,
+        option: ValueOption? = nil
+    ) {
         let row = RowIdentity(initial: initial)
         let current = { (task: ProgressTask) in task.rowValues[row] ?? initial }
         let record = persisted.map { key in
@@ -73,11 +76,13 @@ public struct TaskPropertyDescriptor: @unchecked Sendable {
         let taskOption = option.map { option in
             TaskOption(option.key, option.calls, read: { update, input in
                 let value = try option.read(input)
-                precondition(value.hasType(of: initial), "option \(option.key) read a value of another type than \(name)'s")
+                precondition(
+                    value.hasType(of: initial), "option \(option.key) read a value of another type than \(name)'s")
                 update.rowValues[row] = value
             }, apply: apply)
         }
-        self.init(name, read: { task, _ in current(task) }, change: .differs { current($0) != current($1) }, texts: texts)
+        self.init(
+            name, read: { task, _ in current(task) }, change: .differs { current($0) != current($1) }, texts: texts)
         setting = TaskSetting(persisted: record, option: taskOption, apply: taskOption == nil ? apply : nil)
         storage = row
     }
@@ -159,7 +164,9 @@ public final class TaskPropertyTable: @unchecked Sendable {
         updateKeys = options.filter { $0.isAccepted(by: .update) }.map(\.key)
     }
 
-    public var all: TaskProperties { TaskProperties(rawValue: descriptors.count == 32 ? .max : (1 << UInt32(descriptors.count)) - 1) }
+    public var all: TaskProperties {
+        TaskProperties(rawValue: descriptors.count == 32 ? .max : (1 << UInt32(descriptors.count)) - 1)
+    }
 
     public func index(named name: String) -> Int? { descriptors.firstIndex { $0.name == name } }
 
@@ -179,7 +186,8 @@ public final class TaskPropertyTable: @unchecked Sendable {
         _ options: [(key: String, value: OptionValue)], for call: TaskUpdate.Call, limits: Limits
     ) throws(ProgressError) -> TaskUpdate {
         var update = TaskUpdate()
-        var reader = OptionReader(for: call == .start ? "Start" : "Update", accepting: call == .start ? startKeys : updateKeys)
+        var reader = OptionReader(
+            for: call == .start ? "Start" : "Update", accepting: call == .start ? startKeys : updateKeys)
         for (key, value) in options {
             try reader.admit(key)
             for option in self.options where option.key == key {

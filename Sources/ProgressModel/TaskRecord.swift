@@ -96,7 +96,10 @@ public struct TaskRecordField: @unchecked Sendable {
     /// False when the value has the wrong type.
     package let restore: (inout ProgressTask, RecordValue) -> Bool
 
-    init(_ key: String, save: @escaping (ProgressTask) -> RecordValue?, restore: @escaping (inout ProgressTask, RecordValue) -> Bool) {
+    init(
+        _ key: String, save: @escaping (ProgressTask) -> RecordValue?,
+        restore: @escaping (inout ProgressTask, RecordValue) -> Bool
+    ) {
         self.key = key
         self.save = save
         self.restore = restore
@@ -126,10 +129,14 @@ public struct TaskRecordField: @unchecked Sendable {
         }
     }
 
-    static func count<Count: FixedWidthInteger>(_ key: String, _ path: WritableKeyPath<ProgressTask, Count>) -> TaskRecordField {
+    static func count<Count: FixedWidthInteger>(
+        _ key: String, _ path: WritableKeyPath<ProgressTask, Count>
+    ) -> TaskRecordField {
         TaskRecordField(key, save: { task in
             let value = task[keyPath: path]
-            return value < 0 ? .integer(Int64(value)) : Int64(exactly: value).map(RecordValue.integer) ?? .unsigned(UInt64(value))
+            return value < 0
+                ? .integer(Int64(value))
+                : Int64(exactly: value).map(RecordValue.integer) ?? .unsigned(UInt64(value))
         }) { task, value in
             let converted: Count? = switch value {
             case .integer(let number): Count(exactly: number)
@@ -142,8 +149,9 @@ public struct TaskRecordField: @unchecked Sendable {
         }
     }
 
-    static func choice<Choice: RawRepresentable>(_ key: String, _ path: WritableKeyPath<ProgressTask, Choice>) -> TaskRecordField
-    where Choice.RawValue == String {
+    static func choice<Choice: RawRepresentable>(
+        _ key: String, _ path: WritableKeyPath<ProgressTask, Choice>
+    ) -> TaskRecordField where Choice.RawValue == String {
         TaskRecordField(key, save: { .string($0[keyPath: path].rawValue) }) { task, value in
             guard let choice = value.string.flatMap(Choice.init(rawValue:)) else { return false }
             task[keyPath: path] = choice

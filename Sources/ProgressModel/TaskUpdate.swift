@@ -45,8 +45,12 @@ public struct TaskUpdate: Sendable, Equatable {
     public subscript(row: TaskPropertyDescriptor) -> PropertyValue? {
         get { row.storage.flatMap { rowValues[$0] } }
         set {
-            guard let storage = row.storage else { preconditionFailure("\(row.name) is set through its field of TaskUpdate") }
-            precondition(newValue.map { $0.hasType(of: storage.initial) } ?? true, "\(row.name) takes values of the type of \(storage.initial)")
+            guard let storage = row.storage else {
+                preconditionFailure("\(row.name) is set through its field of TaskUpdate")
+            }
+            precondition(
+                newValue.map { $0.hasType(of: storage.initial) } ?? true,
+                "\(row.name) takes values of the type of \(storage.initial)")
             rowValues[storage] = newValue
         }
     }

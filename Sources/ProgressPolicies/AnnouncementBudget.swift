@@ -64,7 +64,9 @@ public struct AnnouncementBudget: Sendable {
 
     /// What to say now about `announcement`, if the budget allows; otherwise it waits
     /// (the caller arms a timer for `nextDeadline`). `task` is the task as it is now.
-    public mutating func offer(_ announcement: AnnouncementPolicy.Announcement, task: ProgressTask, now: Int64) -> Spoken? {
+    public mutating func offer(
+        _ announcement: AnnouncementPolicy.Announcement, task: ProgressTask, now: Int64
+    ) -> Spoken? {
         if waiting.isEmpty && failuresOnlyCounted == 0 && now >= nextAllowed {
             nextAllowed = now + intervalMicros
             return .single(task, announcement)
@@ -124,7 +126,8 @@ public struct AnnouncementBudget: Sendable {
         summary.failedLater = kept.count + failuresOnlyCounted
         failuresWaiting = kept.count
         failuresOnlyCounted = 0
-        summary.overallPercent = summary.moving > 0 ? Int((fractionSum / Double(summary.moving) * 100).rounded(.down)) : 0
+        summary.overallPercent = summary.moving > 0
+            ? Int((fractionSum / Double(summary.moving) * 100).rounded(.down)) : 0
         order = kept
         return .summary(summary)
     }

@@ -44,7 +44,9 @@ public struct AnnouncementPolicy: Sendable {
     /// Mutating, though it changes nothing, so that a policy kept in a class's property is
     /// judged where it is kept.
     public mutating func mayAnnounce(_ change: TaskChange, now: Int64) -> Bool {
-        guard change.kind == .updated, !change.isRestart, change.properties.isDisjoint(with: Self.alwaysJudged) else { return true }
+        guard change.kind == .updated, !change.isRestart, change.properties.isDisjoint(with: Self.alwaysJudged) else {
+            return true
+        }
         guard change.properties.contains(.serial) else { return false }
         if let lastSaid, lastSaid.name == change.name { return now - lastSaid.time >= intervalMicros }
         guard let last = lastProgress[change.name] else { return true }
@@ -79,9 +81,13 @@ public struct AnnouncementPolicy: Sendable {
         }
         // Compared with what was last said, not with the previous update: a change held back
         // by the interval is said with the next update after it.
-        guard change.properties.contains(.serial), task.state == .running, let percent = task.wholePercent else { return nil }
+        guard change.properties.contains(.serial), task.state == .running, let percent = task.wholePercent else {
+            return nil
+        }
         if let last = lastProgress[change.name] {
-            guard now - last.time >= intervalMicros, abs(percent - last.percent) >= minimumPercentStep else { return nil }
+            guard now - last.time >= intervalMicros, abs(percent - last.percent) >= minimumPercentStep else {
+                return nil
+            }
         }
         said(change.name, percent: percent, now: now)
         return Announcement(name: change.name, event: .progress)

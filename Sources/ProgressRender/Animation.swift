@@ -49,8 +49,9 @@ enum Animation {
             output += bigEndian(UInt32(crc))
         }
         func frameControl() {
-            chunk("fcTL", bigEndian(sequence) + bigEndian(UInt32(width)) + bigEndian(UInt32(height)) + bigEndian(0) + bigEndian(0)
-                  + bigEndian16(UInt16(min(delayMilliseconds, 65_535))) + bigEndian16(1_000) + [0, 0])
+            chunk("fcTL", bigEndian(sequence) + bigEndian(UInt32(width)) + bigEndian(UInt32(height))
+                  + bigEndian(0) + bigEndian(0) + bigEndian16(UInt16(min(delayMilliseconds, 65_535)))
+                  + bigEndian16(1_000) + [0, 0])
             sequence += 1
         }
         for (index, frame) in frames.enumerated() {
@@ -87,6 +88,8 @@ enum Animation {
         return chunks
     }
 
-    private static func bigEndian(_ value: UInt32) -> [UInt8] { [UInt8(value >> 24), UInt8(value >> 16 & 0xFF), UInt8(value >> 8 & 0xFF), UInt8(value & 0xFF)] }
+    private static func bigEndian(_ value: UInt32) -> [UInt8] {
+        [UInt8(value >> 24), UInt8(value >> 16 & 0xFF), UInt8(value >> 8 & 0xFF), UInt8(value & 0xFF)]
+    }
     private static func bigEndian16(_ value: UInt16) -> [UInt8] { [UInt8(value >> 8), UInt8(value & 0xFF)] }
 }

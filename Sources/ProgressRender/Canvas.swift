@@ -116,7 +116,8 @@ final class Canvas {
             return RenderedImage(data: data, width: width, height: height, scale: spec.scale, format: .png)
         case .svg, .pdf:
             cairo_surface_finish(surface)
-            return RenderedImage(data: output?.bytes ?? [], width: spec.width, height: spec.height, scale: 1, format: spec.format)
+            return RenderedImage(
+                data: output?.bytes ?? [], width: spec.width, height: spec.height, scale: 1, format: spec.format)
         }
     }
 
@@ -147,7 +148,9 @@ final class Canvas {
         Self.roundedRectangle(context, x: x, y: y, width: width, height: height, radius: radius)
     }
 
-    static func roundedRectangle(_ cr: OpaquePointer, x: Double, y: Double, width: Double, height: Double, radius: Double) {
+    static func roundedRectangle(
+        _ cr: OpaquePointer, x: Double, y: Double, width: Double, height: Double, radius: Double
+    ) {
         let r = min(radius, width / 2, height / 2)
         cairo_new_sub_path(cr)
         cairo_arc(cr, x + width - r, y + r, r, -.pi / 2, 0)
@@ -185,21 +188,28 @@ final class Canvas {
 public enum PNGEncoder {
     /// Encodes ARGB pixels (premultiplied, native endian, as cairo draws them), with a
     /// pHYs chunk of 96 dpi times `scale`.
-    public static func encode(_ pixels: [UInt32], width: Int, height: Int, scale: Double = 1) throws(RenderError) -> [UInt8] {
+    public static func encode(
+        _ pixels: [UInt32], width: Int, height: Int, scale: Double = 1
+    ) throws(RenderError) -> [UInt8] {
         var copy = pixels
         return try copy.withUnsafeMutableBytes { bytes in
             Result { () throws(RenderError) in
-                try encode(bytes.bindMemory(to: UInt8.self).baseAddress!, width: width, height: height, stride: width * 4, scale: scale)
+                try encode(
+                    bytes.bindMemory(to: UInt8.self).baseAddress!, width: width, height: height, stride: width * 4,
+                    scale: scale)
             }
         }.get()
     }
 
-    static func encode(_ data: UnsafeMutablePointer<UInt8>, width: Int, height: Int, stride: Int, scale: Double) throws(RenderError) -> [UInt8] {
+    static func encode(
+        _ data: UnsafeMutablePointer<UInt8>, width: Int, height: Int, stride: Int, scale: Double
+    ) throws(RenderError) -> [UInt8] {
         try Canvas.loadLibraries()
         var png: UnsafeMutablePointer<UInt8>?
         var length = 0
         let pixelsPerMetre = UInt32((96 / 0.0254 * scale).rounded())
-        guard shim_png_encode(data, Int32(width), Int32(height), Int32(stride), pixelsPerMetre, &png, &length) == 0, let png else {
+        guard shim_png_encode(data, Int32(width), Int32(height), Int32(stride), pixelsPerMetre, &png, &length) == 0,
+              let png else {
             throw RenderError("libpng could not encode the image")
         }
         defer { free(png) }

@@ -33,7 +33,9 @@ struct InnerShadow {
         cairo_set_operator(shape, CAIRO_OPERATOR_CLEAR)
         cairo_scale(shape, scale, scale)
         let logicalMargin = Double(margin) / scale
-        Canvas.roundedRectangle(shape, x: logicalMargin + offset.x, y: logicalMargin + offset.y, width: width, height: height, radius: radius)
+        Canvas.roundedRectangle(
+            shape, x: logicalMargin + offset.x, y: logicalMargin + offset.y, width: width, height: height,
+            radius: radius)
         cairo_fill(shape)
         cairo_destroy(shape)
         cairo_surface_flush(mask)
@@ -86,7 +88,10 @@ struct BoxBlur {
 
     /// Three box passes along one row (step 1) or column (step = stride). The buffers hold
     /// the line at offset `half`, with its edge values repeated into the `half` on each side.
-    private func blur(_ line: UnsafeMutablePointer<UInt8>, count: Int, step: Int, mean: UnsafePointer<UInt8>, _ work: inout LineBuffers) {
+    private func blur(
+        _ line: UnsafeMutablePointer<UInt8>, count: Int, step: Int, mean: UnsafePointer<UInt8>,
+        _ work: inout LineBuffers
+    ) {
         let half = boxWidth / 2
         var repeatsPrevious = work.hasPrevious
         for i in 0..<count {

@@ -19,7 +19,8 @@ public enum ProgressRenderer {
         }
         let data = Animation.assemble(
             frames, width: size.width, height: size.height,
-            delayMilliseconds: Int((spec.duration * 1_000 / Double(frames.count)).rounded()), loops: spec.fromFraction == nil)
+            delayMilliseconds: Int((spec.duration * 1_000 / Double(frames.count)).rounded()),
+            loops: spec.fromFraction == nil)
         return RenderedImage(data: data, width: size.width, height: size.height, scale: spec.scale, format: .apng)
     }
 
@@ -213,7 +214,8 @@ struct BarPainter {
         let luminance = background.luminance
         let withBlack = (luminance + 0.05) / 0.05
         let withWhite = 1.05 / (luminance + 0.05)
-        return withBlack >= withWhite ? Color(red: 0, green: 0, blue: 0, alpha: 0.6) : Color(red: 1, green: 1, blue: 1, alpha: 0.6)
+        return withBlack >= withWhite
+            ? Color(red: 0, green: 0, blue: 0, alpha: 0.6) : Color(red: 1, green: 1, blue: 1, alpha: 0.6)
     }
 }
 
@@ -242,7 +244,8 @@ struct RingPainter {
         cairo_stroke(cr)
         let span = end - start
         let (from, to): (Double, Double) = indeterminate
-            ? (start + (spec.theme.allowsMotion ? spec.phase : 0) * span, start + ((spec.theme.allowsMotion ? spec.phase : 0) + 0.25) * span)
+            ? (start + (spec.theme.allowsMotion ? spec.phase : 0) * span,
+               start + ((spec.theme.allowsMotion ? spec.phase : 0) + 0.25) * span)
             : (start, start + span * spec.fraction)
         guard to > from else { return paintLabel() }
         let pattern = gradient()
@@ -256,7 +259,9 @@ struct RingPainter {
 
     /// The color at a point along the gauge, 0 at its start and 1 at its end.
     func color(at position: Double) -> Color {
-        let colors = spec.progressColor.map { [$0, $0] } ?? (spec.theme.allowsGradients ? spec.colors : [spec.theme.fill(for: spec.state, stalled: spec.stalled)] * 2)
+        let colors = spec.progressColor.map { [$0, $0] }
+            ?? (spec.theme.allowsGradients
+                ? spec.colors : [spec.theme.fill(for: spec.state, stalled: spec.stalled)] * 2)
         let locations = spec.progressColor != nil || !spec.theme.allowsGradients ? [0, 1] : spec.locations
         let t = min(1, max(0, position))
         guard let upper = locations.firstIndex(where: { $0 >= t }), upper > 0 else { return colors[0] }
@@ -286,7 +291,8 @@ struct RingPainter {
             cairo_mesh_pattern_line_to(mesh, center.x + outer * cos(next), center.y + outer * sin(next))
             cairo_mesh_pattern_line_to(mesh, center.x + inner * cos(next), center.y + inner * sin(next))
             for (corner, color) in [(0, first), (1, first), (2, second), (3, second)] {
-                cairo_mesh_pattern_set_corner_color_rgba(mesh, UInt32(corner), color.red, color.green, color.blue, color.alpha)
+                cairo_mesh_pattern_set_corner_color_rgba(
+                    mesh, UInt32(corner), color.red, color.green, color.blue, color.alpha)
             }
             cairo_mesh_pattern_end_patch(mesh)
             angle = next

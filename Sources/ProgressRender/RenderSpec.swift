@@ -98,11 +98,10 @@ public struct RenderSpec: Sendable {
     public init() {}
 
     public static let keys = [
-        "style", "width", "height", "scale", "format", "fraction", "indeterminate", "state", "stalled", "theme", "phase",
-        "label", "direction", "variant", "progress-color", "track-color", "start-angle", "end-angle", "line-width",
-        "colors", "locations", "track-image", "fill-image", "track-caps", "fill-caps", "frames", "duration",
-        "from-fraction", "easing", "bounciness", "reduce-motion", "fill",
-        "inner-shadow",
+        "style", "width", "height", "scale", "format", "fraction", "indeterminate", "state", "stalled", "theme",
+        "phase", "label", "direction", "variant", "progress-color", "track-color", "start-angle", "end-angle",
+        "line-width", "colors", "locations", "track-image", "fill-image", "track-caps", "fill-caps", "frames",
+        "duration", "from-fraction", "easing", "bounciness", "reduce-motion", "fill", "inner-shadow",
     ]
 
     public static func parse(_ options: [(key: String, value: OptionValue)]) throws(RenderError) -> RenderSpec {
@@ -133,7 +132,9 @@ public struct RenderSpec: Sendable {
             case "colors":
                 let texts = try checked(reader.strings(key, value))
                 guard (2...maxColors).contains(texts.count) else {
-                    throw RenderError("colors needs 2 to \(maxColors) colors as an array of strings (as), such as ['#2EC27E', '#E01B24']")
+                    throw RenderError(
+                        "colors needs 2 to \(maxColors) colors as an array of strings (as), "
+                            + "such as ['#2EC27E', '#E01B24']")
                 }
                 spec.colors = try texts.map { text throws(RenderError) in try color(key, text) }
             case "locations": spec.locations = try checked(reader.doubles(key, value))
@@ -148,7 +149,8 @@ public struct RenderSpec: Sendable {
             case "track-image", "fill-image":
                 let bytes = try checked(reader.bytes(key, value))
                 guard bytes.count <= maxSkinBytes else {
-                    throw RenderError("\(key) is \(bytes.count) bytes; the limit is \(maxSkinBytes)", name: "InvalidImage")
+                    throw RenderError(
+                        "\(key) is \(bytes.count) bytes; the limit is \(maxSkinBytes)", name: "InvalidImage")
                 }
                 if key == "track-image" { spec.trackImage = bytes } else { spec.fillImage = bytes }
             case "track-caps", "fill-caps":
@@ -156,7 +158,11 @@ public struct RenderSpec: Sendable {
                 guard caps.count == 2, caps.allSatisfy({ $0.isFinite && (0...512).contains($0) }) else {
                     throw RenderError("\(key) needs two numbers (ad), the vertical and horizontal caps, 0 to 512")
                 }
-                if key == "track-caps" { spec.trackCaps = (caps[0], caps[1]) } else { spec.fillCaps = (caps[0], caps[1]) }
+                if key == "track-caps" {
+                    spec.trackCaps = (caps[0], caps[1])
+                } else {
+                    spec.fillCaps = (caps[0], caps[1])
+                }
             default: preconditionFailure("option \(key) is accepted but not read")
             }
         }
@@ -170,7 +176,9 @@ public struct RenderSpec: Sendable {
         let pixels = Double(spec.width) * Double(spec.height) * spec.scale * spec.scale
             * Double(spec.format == .apng ? spec.frames : 1)
         if pixels > Double(maxDevicePixels) {
-            throw RenderError("\(spec.width)x\(spec.height) at scale \(spec.scale) is \(Int(pixels)) device pixels; the limit is \(maxDevicePixels)")
+            throw RenderError(
+                "\(spec.width)x\(spec.height) at scale \(spec.scale) is \(Int(pixels)) device pixels; "
+                    + "the limit is \(maxDevicePixels)")
         }
         return spec
     }
@@ -181,7 +189,9 @@ public struct RenderSpec: Sendable {
     private enum Fill: String, CaseIterable { case gradient, flat }
 
     /// The option reader's checks, refused as a render spec is.
-    private static func checked<Value>(_ value: @autoclosure () throws(ProgressError) -> Value) throws(RenderError) -> Value {
+    private static func checked<Value>(
+        _ value: @autoclosure () throws(ProgressError) -> Value
+    ) throws(RenderError) -> Value {
         do { return try value() } catch { throw RenderError(error.message) }
     }
 

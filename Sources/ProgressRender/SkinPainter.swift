@@ -24,10 +24,14 @@ struct SkinPainter {
         let filled = (spec.fraction * inner).rounded(.down)
         guard filled > 0 else { return }
         let x = spec.rightToLeft ? width - Self.fillInset.left - filled : Self.fillInset.left
-        draw(fill, caps: spec.fillCaps, into: (x, Self.fillInset.top, filled, max(1, height - Self.fillInset.heightLess)))
+        draw(
+            fill, caps: spec.fillCaps,
+            into: (x, Self.fillInset.top, filled, max(1, height - Self.fillInset.heightLess)))
     }
 
-    private func draw(_ image: OpaquePointer, caps: (vertical: Double, horizontal: Double), into box: (Double, Double, Double, Double)) {
+    private func draw(
+        _ image: OpaquePointer, caps: (vertical: Double, horizontal: Double), into box: (Double, Double, Double, Double)
+    ) {
         let imageWidth = Double(cairo_image_surface_get_width(image))
         let imageHeight = Double(cairo_image_surface_get_height(image))
         // Caps never take more than half of either the image or the box.
@@ -65,7 +69,8 @@ struct SkinPainter {
             throw RenderError("\(key) is not a PNG image (\(bytes.count) bytes)", name: "InvalidImage")
         }
         guard width <= RenderSpec.maxSkinSide, height <= RenderSpec.maxSkinSide else {
-            throw RenderError("\(key) is \(width)x\(height); the limit is \(RenderSpec.maxSkinSide) a side", name: "InvalidImage")
+            throw RenderError(
+                "\(key) is \(width)x\(height); the limit is \(RenderSpec.maxSkinSide) a side", name: "InvalidImage")
         }
         let reader = ByteReader(bytes)
         let surface = cairo_image_surface_create_from_png_stream({ closure, data, length in
@@ -88,7 +93,9 @@ struct SkinPainter {
     /// the signature; nil for anything that does not start as a PNG does.
     static func headerSize(_ bytes: [UInt8]) -> (width: Int, height: Int)? {
         let signature: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]
-        guard bytes.count >= 24, Array(bytes[0..<8]) == signature, Array(bytes[12..<16]) == Array("IHDR".utf8) else { return nil }
+        guard bytes.count >= 24, Array(bytes[0..<8]) == signature, Array(bytes[12..<16]) == Array("IHDR".utf8) else {
+            return nil
+        }
         func number(_ offset: Int) -> Int { bytes[offset..<offset + 4].reduce(0) { $0 << 8 | Int($1) } }
         return (number(16), number(20))
     }

@@ -13,13 +13,21 @@ public struct Color: Equatable, Sendable {
     }
 
     public init(hex: UInt32, alpha: Double = 1) {
-        self.init(red: Double(hex >> 16 & 0xFF) / 255, green: Double(hex >> 8 & 0xFF) / 255, blue: Double(hex & 0xFF) / 255, alpha: alpha)
+        self.init(
+            red: Double(hex >> 16 & 0xFF) / 255, green: Double(hex >> 8 & 0xFF) / 255, blue: Double(hex & 0xFF) / 255,
+            alpha: alpha)
     }
 
     /// "#RRGGBB" or "#RRGGBBAA".
     public init?(_ text: String) {
-        guard text.hasPrefix("#"), [7, 9].contains(text.count), let value = UInt32(text.dropFirst(), radix: 16) else { return nil }
-        if text.count == 7 { self.init(hex: value) } else { self.init(hex: value >> 8, alpha: Double(value & 0xFF) / 255) }
+        guard text.hasPrefix("#"), [7, 9].contains(text.count), let value = UInt32(text.dropFirst(), radix: 16) else {
+            return nil
+        }
+        if text.count == 7 {
+            self.init(hex: value)
+        } else {
+            self.init(hex: value >> 8, alpha: Double(value & 0xFF) / 255)
+        }
     }
 
     /// WCAG 2 relative luminance: what contrast is judged by (not the average of R, G and B).
@@ -31,11 +39,15 @@ public struct Color: Equatable, Sendable {
     /// The same hue with its HSB brightness multiplied, capped at 1. Pure white and black
     /// are first nudged to 0.99 and 0.01 so that their shades stay visible.
     public func brightness(times factor: Double) -> Color {
-        let nudged = Color(red: min(max(red, 0.01), 0.99), green: min(max(green, 0.01), 0.99), blue: min(max(blue, 0.01), 0.99), alpha: alpha)
+        let nudged = Color(
+            red: min(max(red, 0.01), 0.99), green: min(max(green, 0.01), 0.99), blue: min(max(blue, 0.01), 0.99),
+            alpha: alpha)
         let value = max(nudged.red, nudged.green, nudged.blue)
         let target = min(1, value * factor)
         let ratio = target / value
-        return Color(red: min(1, nudged.red * ratio), green: min(1, nudged.green * ratio), blue: min(1, nudged.blue * ratio), alpha: alpha)
+        return Color(
+            red: min(1, nudged.red * ratio), green: min(1, nudged.green * ratio), blue: min(1, nudged.blue * ratio),
+            alpha: alpha)
     }
 
     public func with(alpha: Double) -> Color { Color(red: red, green: green, blue: blue, alpha: alpha) }

@@ -99,7 +99,9 @@ public enum ProgressRenderProgram {
         if parsed.has("indeterminate") { put("indeterminate", .bool(true)) }
         for key in ["track-image", "fill-image"] {
             guard let path = parsed.values[key] else { continue }
-            guard let data = FileManager.default.contents(atPath: path) else { syntax.fail("can not read \(path)", status: 66) }
+            guard let data = FileManager.default.contents(atPath: path) else {
+                syntax.fail("can not read \(path)", status: 66)
+            }
             put(key, OptionValue(.bytes(Array(data)), signature: "ay"))
         }
         if parsed.has("percent-label") { put("label", .string("percent")) }
@@ -110,7 +112,10 @@ public enum ProgressRenderProgram {
             let image = try RenderRequest.render(spec, environment: environment).image
             try Data(image).write(to: URL(fileURLWithPath: file))
         } catch let refusal as RendererService.Refusal {
-            syntax.fail(refusal.message, status: ["InvalidSpec", "InvalidImage"].contains(refusal.name) ? 64 : refusal.name == "NoSuchTask" ? 1 : 69)
+            syntax.fail(
+                refusal.message,
+                status: ["InvalidSpec", "InvalidImage"].contains(refusal.name) ? 64
+                    : refusal.name == "NoSuchTask" ? 1 : 69)
         } catch {
             syntax.fail("could not write \(file): \(error)", status: 73)
         }

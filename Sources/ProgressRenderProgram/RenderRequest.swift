@@ -18,7 +18,9 @@ enum RenderRequest {
     /// queued behind it on the service's one thread, for D-Bus's default 25 seconds.
     static let progressdTimeoutMilliseconds: Int32 = 2_000
 
-    static func string(_ key: String, in options: [(key: String, value: OptionValue)]) throws(RendererService.Refusal) -> String? {
+    static func string(
+        _ key: String, in options: [(key: String, value: OptionValue)]
+    ) throws(RendererService.Refusal) -> String? {
         guard let option = options.last(where: { $0.key == key }) else { return nil }
         do throws(ProgressError) {
             return try OptionReader(for: "Render", accepting: []).text(key, option.value)
@@ -27,7 +29,9 @@ enum RenderRequest {
         }
     }
 
-    static func locale(of options: [(key: String, value: OptionValue)], environment: [String: String]) throws(RendererService.Refusal) -> LocaleName {
+    static func locale(
+        of options: [(key: String, value: OptionValue)], environment: [String: String]
+    ) throws(RendererService.Refusal) -> LocaleName {
         guard let text = try string("locale", in: options) else { return .fromEnvironment(environment) }
         do throws(ProgressError) {
             return try LocaleName(text)
@@ -51,8 +55,12 @@ enum RenderRequest {
         var taskLabel: String?
         var taskSentence: String?
         if let name = try string("task"), let task {
-            rest += [("fraction", .double(task["Fraction"]?.double ?? 0)), ("indeterminate", .bool(task["Indeterminate"]?.bool ?? false)),
-                     ("state", .string(task["State"]?.string ?? "running")), ("stalled", .bool(task["Stalled"]?.bool ?? false))]
+            rest += [
+                ("fraction", .double(task["Fraction"]?.double ?? 0)),
+                ("indeterminate", .bool(task["Indeterminate"]?.bool ?? false)),
+                ("state", .string(task["State"]?.string ?? "running")),
+                ("stalled", .bool(task["Stalled"]?.bool ?? false)),
+            ]
             taskLabel = task["Label"]?.string
             taskSentence = task["AccessibleText"]?.string
             if title.isEmpty { title = task["Title"]?.string ?? name }
@@ -65,7 +73,8 @@ enum RenderRequest {
         }
         // The same rule as the daemon's labels: rounded down; only a finished task reads 100.
         let percent = spec.state == .finished ? 100 : min(99, Int((spec.fraction * 100 + 1e-9).rounded(.down)))
-        let percentLabel = spec.indeterminate ? "" : (taskLabel ?? describers.value.describer(for: locale).label(wholePercent: percent))
+        let percentLabel = spec.indeterminate
+            ? "" : (taskLabel ?? describers.value.describer(for: locale).label(wholePercent: percent))
         switch try string("label") {
         case "percent"?: spec.label = percentLabel
         case let text?:
@@ -77,7 +86,8 @@ enum RenderRequest {
             }
         case nil: break
         }
-        let altText = taskSentence ?? [ClientText.isolated(title), percentLabel].filter { !$0.isEmpty }.joined(separator: ": ")
+        let altText = taskSentence
+            ?? [ClientText.isolated(title), percentLabel].filter { !$0.isEmpty }.joined(separator: ": ")
         return (spec, altText)
     }
 
@@ -86,11 +96,14 @@ enum RenderRequest {
     /// The service's one connection to the session bus for Describe, made on first use.
     nonisolated(unsafe) private static var serviceBus: BusConnection?
 
-    private static func describe(_ name: String, locale: LocaleName) throws(RendererService.Refusal) -> [String: BusValue] {
+    private static func describe(
+        _ name: String, locale: LocaleName
+    ) throws(RendererService.Refusal) -> [String: BusValue] {
         do {
             return try BusConnection.session().call(
                 BusNames.busName, BusNames.managerPath, BusNames.managerInterface, "Describe",
-                [.string(name), .string(locale.identifier)], timeoutMilliseconds: progressdTimeoutMilliseconds, autoStart: true
+                [.string(name), .string(locale.identifier)], timeoutMilliseconds: progressdTimeoutMilliseconds,
+                autoStart: true
             ).first?.dictionary ?? [:]
         } catch {
             throw refusal(error)
@@ -99,7 +112,8 @@ enum RenderRequest {
 
     /// Describe without blocking the service's loop: other requests are served meanwhile.
     private static func describeAsync(
-        _ name: String, locale: LocaleName, _ completion: @escaping (Result<[String: BusValue], RendererService.Refusal>) -> Void
+        _ name: String, locale: LocaleName,
+        _ completion: @escaping (Result<[String: BusValue], RendererService.Refusal>) -> Void
     ) {
         let bus: BusConnection
         do {
@@ -110,17 +124,21 @@ enum RenderRequest {
         }
         bus.callAsync(
             BusNames.busName, BusNames.managerPath, BusNames.managerInterface, "Describe",
-            [.string(name), .string(locale.identifier)], timeoutMilliseconds: progressdTimeoutMilliseconds, autoStart: true
+            [.string(name), .string(locale.identifier)], timeoutMilliseconds: progressdTimeoutMilliseconds,
+            autoStart: true
         ) { result in
             completion(result.map { $0.first?.dictionary ?? [:] }.mapError(refusal))
         }
     }
 
     private static func refusal(_ error: BusCallError) -> RendererService.Refusal {
-        if error.name == BusNames.errorPrefix + "NoSuchTask" { return RendererService.Refusal("NoSuchTask", error.message) }
+        if error.name == BusNames.errorPrefix + "NoSuchTask" {
+            return RendererService.Refusal("NoSuchTask", error.message)
+        }
         if error.name.hasPrefix(BusNames.errorPrefix) { return RendererService.Refusal("InvalidSpec", error.message) }
         let message = error.message.lowercased()
-        if error.name == "org.freedesktop.DBus.Error.NoReply" || message.contains("timeout") || message.contains("timed out") {
+        if error.name == "org.freedesktop.DBus.Error.NoReply"
+            || message.contains("timeout") || message.contains("timed out") {
             return RendererService.Refusal(
                 "Unavailable", "progressd did not answer within \(progressdTimeoutMilliseconds) ms: \(error.message)")
         }
@@ -152,7 +170,9 @@ enum RenderRequest {
             return completion(.failure(error))
         }
         guard let name else {
-            return completion(Result { () throws(RendererService.Refusal) in try draw(options, environment: environment, task: nil) })
+            return completion(Result { () throws(RendererService.Refusal) in
+                try draw(options, environment: environment, task: nil)
+            })
         }
         describeAsync(name, locale: locale) { described in
             completion(Result { () throws(RendererService.Refusal) in
@@ -161,8 +181,9 @@ enum RenderRequest {
         }
     }
 
-    private static func draw(_ options: [(key: String, value: OptionValue)], environment: [String: String], task: [String: BusValue]?)
-        throws(RendererService.Refusal) -> RendererService.Rendered {
+    private static func draw(
+        _ options: [(key: String, value: OptionValue)], environment: [String: String], task: [String: BusValue]?
+    ) throws(RendererService.Refusal) -> RendererService.Rendered {
         let (spec, altText) = try resolve(options, environment: environment, task: task)
         do {
             let image = try ProgressRenderer.render(spec)

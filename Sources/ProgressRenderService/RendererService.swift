@@ -25,7 +25,9 @@ public final class RendererService {
     public typealias Rendered = (image: [UInt8], info: [(String, PropertyValue)])
     /// Draws for the options and calls back on the main loop, at once or after waiting for
     /// progressd without blocking: requests are served one at a time only while drawing.
-    public typealias Render = ([(key: String, value: OptionValue)], @escaping (Result<Rendered, Refusal>) -> Void) -> Void
+    public typealias Render = (
+        [(key: String, value: OptionValue)], @escaping (Result<Rendered, Refusal>) -> Void
+    ) -> Void
 
     private let render: Render
     /// Every key a Render request may hold: a request with more entries is refused unread.
@@ -72,7 +74,9 @@ public final class RendererService {
         do throws(Refusal) {
             let result = try outcome.get()
             let image = result.image.withUnsafeBytes { bytes in
-                "y".withCString { g_variant_new_fixed_array(shim_variant_type($0), bytes.baseAddress, gsize(bytes.count), 1) }!
+                "y".withCString {
+                    g_variant_new_fixed_array(shim_variant_type($0), bytes.baseAddress, gsize(bytes.count), 1)
+                }!
             }
             let info = Variant.container("a{sv}") { builder in
                 for (key, value) in result.info { Variant.addEntry(builder, key, Variant.property(value)) }

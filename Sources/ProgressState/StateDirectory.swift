@@ -68,11 +68,13 @@ public final class StateDirectory: TaskJournal {
         do throws(StateFileError) {
             try OpenFile.makeDirectories(url.path, mode: 0o700)
         } catch {
-            throw StateDirectoryError(description: "can not create the state directory \(url.path) (\(error.path): \(error.reason)): \(fix)")
+            throw StateDirectoryError(
+                description: "can not create the state directory \(url.path) (\(error.path): \(error.reason)): \(fix)")
         }
         guard access(url.path, W_OK | X_OK) == 0 else {
             throw StateDirectoryError(
-                description: "can not write the state directory \(url.path) (\(String(cString: strerror(errno)))): \(fix)")
+                description: "can not write the state directory \(url.path) "
+                    + "(\(String(cString: strerror(errno)))): \(fix)")
         }
         generation = (Self.generations(in: url, prefix: "tasks-", suffix: ".json")
             + Self.generations(in: url, prefix: "journal-", suffix: ".jsonl")).max() ?? 0
@@ -97,7 +99,9 @@ public final class StateDirectory: TaskJournal {
             } catch {
                 let aside = moveAside(snapshot)
                 moveAside(journalURL(generation))
-                problems.append("the state file \(snapshot.path) is unreadable (\(error)); moved it to \(aside.path) and started empty")
+                problems.append(
+                    "the state file \(snapshot.path) is unreadable (\(error)); moved it to \(aside.path) "
+                        + "and started empty")
                 openJournal()
                 return ([], problems)
             }
@@ -131,7 +135,10 @@ public final class StateDirectory: TaskJournal {
             }
         } catch {
             let aside = moveAside(file)
-            return ["the journal \(file.path) was not read: \(error); moved it to \(aside.path), its changes since the last snapshot are lost"]
+            return [
+                "the journal \(file.path) was not read: \(error); moved it to \(aside.path), "
+                    + "its changes since the last snapshot are lost"
+            ]
         }
         guard let journal = scanned else { return [] }
         var problems: [String] = []
@@ -147,7 +154,9 @@ public final class StateDirectory: TaskJournal {
             endTornLine = !cut
             problems.append(
                 "the end of \(file.path) after its last complete record was torn by a crash (or padded): "
-                    + (cut ? "cut \(journal.tornBytes) bytes from its end" : "could not cut its \(journal.tornBytes) bytes (\(String(cString: strerror(errno))))"))
+                    + (cut
+                        ? "cut \(journal.tornBytes) bytes from its end"
+                        : "could not cut its \(journal.tornBytes) bytes (\(String(cString: strerror(errno))))"))
         }
         return problems
     }
@@ -282,7 +291,8 @@ public final class StateDirectory: TaskJournal {
 
     private func removeOtherGenerations() {
         let names = (try? FileManager.default.contentsOfDirectory(atPath: url.path)) ?? []
-        for name in names where (name.hasPrefix("tasks-") || name.hasPrefix("journal-")) && !name.hasSuffix(".corrupt") {
+        for name in names
+        where (name.hasPrefix("tasks-") || name.hasPrefix("journal-")) && !name.hasSuffix(".corrupt") {
             if name != snapshotURL(generation).lastPathComponent && name != journalURL(generation).lastPathComponent {
                 try? FileManager.default.removeItem(at: url.appendingPathComponent(name))
             }

@@ -19,7 +19,8 @@ enum StateFileReader {
         var description: String {
             switch self {
             case .tooLarge(let bytes, let limit): "it is \(bytes) bytes, more than the \(limit) a state file may be"
-            case .sparse(let bytes, let allocated): "it is sparse (\(bytes) bytes long, \(allocated) on disk), as a file padded after a crash is"
+            case .sparse(let bytes, let allocated):
+                "it is sparse (\(bytes) bytes long, \(allocated) on disk), as a file padded after a crash is"
             case .unreadable(let reason): reason
             }
         }
@@ -73,7 +74,9 @@ enum StateFileReader {
     /// damage, skipped without being kept; a run of holes (a file extended after a crash)
     /// is skipped with SEEK_DATA instead of read, and holes up to the end are the torn tail.
     /// Nil when there is no file.
-    static func scanJournal(_ url: URL, maxLineBytes: Int, record: (Int, Data) -> Bool) throws(Refusal) -> JournalScan? {
+    static func scanJournal(
+        _ url: URL, maxLineBytes: Int, record: (Int, Data) -> Bool
+    ) throws(Refusal) -> JournalScan? {
         let descriptor = open(url.path, O_RDONLY | O_CLOEXEC)
         guard descriptor >= 0 else {
             if errno == ENOENT { return nil }

@@ -16,10 +16,13 @@ enum FrontEnd {
 
     /// Asks the system bus for `sender`'s process, then reads its executable's name; nothing
     /// once `cancellable` is cancelled.
-    static func appId(of sender: String, on connection: OpaquePointer, cancellable: BusCancellable, done: @escaping (String?) -> Void) {
+    static func appId(
+        of sender: String, on connection: OpaquePointer, cancellable: BusCancellable, done: @escaping (String?) -> Void
+    ) {
         BusCall.call(
-            connection, destination: "org.freedesktop.DBus", path: "/org/freedesktop/DBus", interface: "org.freedesktop.DBus",
-            method: "GetConnectionCredentials", Variant.tuple([Variant.string(sender)]), replyType: "(a{sv})", cancellable: cancellable
+            connection, destination: "org.freedesktop.DBus", path: "/org/freedesktop/DBus",
+            interface: "org.freedesktop.DBus", method: "GetConnectionCredentials",
+            Variant.tuple([Variant.string(sender)]), replyType: "(a{sv})", cancellable: cancellable
         ) { result in
             guard case .success(let reply) = result,
                   let pid = VariantDictionary(child: 0, of: reply).unsigned("ProcessID")

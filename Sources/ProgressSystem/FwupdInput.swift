@@ -29,15 +29,18 @@ final class FwupdInput: SystemJobSource {
     init(jobs: SystemJobs) { super.init(busName: "org.freedesktop.fwupd", jobs: jobs) }
 
     override func serviceAppeared() {
-        subscribe(interface: "org.freedesktop.DBus.Properties", member: "PropertiesChanged", path: Self.path, arg0: busName) {
-            [unowned self] _, _, parameters in
+        subscribe(
+            interface: "org.freedesktop.DBus.Properties", member: "PropertiesChanged", path: Self.path, arg0: busName
+        ) { [unowned self] _, _, parameters in
             apply(VariantDictionary(child: 1, of: parameters))
         }
         subscribe(interface: busName, member: "DeviceChanged", path: Self.path) { [unowned self] _, _, parameters in
             deviceChanged(VariantDictionary(child: 0, of: parameters))
         }
-        call(Self.path, "org.freedesktop.DBus.Properties", "GetAll", Variant.tuple([Variant.string(busName)]), replyType: "(a{sv})") {
-            [weak self] result in
+        call(
+            Self.path, "org.freedesktop.DBus.Properties", "GetAll", Variant.tuple([Variant.string(busName)]),
+            replyType: "(a{sv})"
+        ) { [weak self] result in
             switch result {
             case .success(let reply): self?.apply(VariantDictionary(child: 0, of: reply))
             case .failure(let failure): Log.notice("fwupd: GetAll failed: \(failure)")

@@ -30,7 +30,9 @@ final class ImportdInput: SystemJobSource {
     init(jobs: SystemJobs) { super.init(busName: "org.freedesktop.import1", jobs: jobs) }
 
     override func serviceAppeared() {
-        subscribe(interface: Self.managerInterface, member: "TransferNew", path: Self.path) { [unowned self] _, _, _ in poll() }
+        subscribe(interface: Self.managerInterface, member: "TransferNew", path: Self.path) { [unowned self] _, _, _ in
+            poll()
+        }
         subscribe(interface: Self.managerInterface, member: "TransferRemoved", path: Self.path) {
             [unowned self] _, _, parameters in
             let id = Variant.uint32Child(parameters, 0)
@@ -62,7 +64,8 @@ final class ImportdInput: SystemJobSource {
         guard connection != nil, !polling else { return }
         polling = true
         timer.cancel()
-        call(Self.path, Self.managerInterface, "ListTransfers", Variant.tuple([]), replyType: "(a(usssdo))") { [weak self] result in
+        call(Self.path, Self.managerInterface, "ListTransfers", Variant.tuple([]), replyType: "(a(usssdo))") {
+            [weak self] result in
             guard let self else { return }
             polling = false
             switch result {
@@ -106,7 +109,8 @@ final class ImportdInput: SystemJobSource {
     private func cancel(_ id: UInt32) {
         guard let transfer = transfers[id] else { return }
         transfers[id]?.refusal = nil
-        call(transfer.path, "org.freedesktop.import1.Transfer", "Cancel", Variant.tuple([]), replyType: "()") { [weak self] result in
+        call(transfer.path, "org.freedesktop.import1.Transfer", "Cancel", Variant.tuple([]), replyType: "()") {
+            [weak self] result in
             guard let self, case .failure(let failure) = result else { return }
             transfers[id]?.refusal = failure.message
             jobs.refusedCancel(transfer.task, failure.message)

@@ -59,11 +59,13 @@ final class PackageKitInput: SystemJobSource {
     }
 
     override func serviceAppeared() {
-        subscribe(interface: busName, member: "TransactionListChanged", path: Self.path) { [unowned self] _, _, parameters in
+        subscribe(interface: busName, member: "TransactionListChanged", path: Self.path) {
+            [unowned self] _, _, parameters in
             listed(Variant.stringsChild(parameters, 0))
         }
-        subscribe(interface: "org.freedesktop.DBus.Properties", member: "PropertiesChanged", arg0: Self.transactionInterface) {
-            [unowned self] path, _, parameters in
+        subscribe(
+            interface: "org.freedesktop.DBus.Properties", member: "PropertiesChanged", arg0: Self.transactionInterface
+        ) { [unowned self] path, _, parameters in
             guard let transaction = transactions[path] else { return }
             apply(VariantDictionary(child: 1, of: parameters), to: transaction)
             refresh(transaction)
@@ -105,8 +107,10 @@ final class PackageKitInput: SystemJobSource {
 
     private func read(_ transaction: Transaction) {
         guard let connection else { return }
-        call(transaction.path, "org.freedesktop.DBus.Properties", "GetAll", Variant.tuple([Variant.string(Self.transactionInterface)]),
-             replyType: "(a{sv})") { [weak self] result in
+        call(
+            transaction.path, "org.freedesktop.DBus.Properties", "GetAll",
+            Variant.tuple([Variant.string(Self.transactionInterface)]), replyType: "(a{sv})"
+        ) { [weak self] result in
             guard let self, transactions[transaction.path] === transaction else { return }
             switch result {
             case .success(let reply):
@@ -213,12 +217,15 @@ final class PackageKitInput: SystemJobSource {
         case 1: .finished
         case 3, 9: .cancelled
         default:
-            .failed(details.flatMap { $0.isEmpty ? nil : $0 } ?? "PackageKit: \(exitNames[Int(exit)] ?? "failed (exit \(exit))")")
+            .failed(
+                details.flatMap { $0.isEmpty ? nil : $0 }
+                    ?? "PackageKit: \(exitNames[Int(exit)] ?? "failed (exit \(exit))")")
         }
     }
 
     static let exitNames = [
         2: "failed", 4: "a key is required", 5: "a licence must be accepted", 6: "killed",
-        7: "a media change is required", 8: "untrusted packages are needed", 10: "transaction skipped", 11: "repair required",
+        7: "a media change is required", 8: "untrusted packages are needed", 10: "transaction skipped",
+        11: "repair required",
     ]
 }

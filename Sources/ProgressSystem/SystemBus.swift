@@ -27,7 +27,9 @@ final class SystemBus {
     func add(_ source: SystemJobSource) { sources.append(source) }
 
     private var userData: gpointer { Unmanaged.passUnretained(self).toOpaque() }
-    private static func from(_ pointer: gpointer?) -> SystemBus { Unmanaged<SystemBus>.fromOpaque(pointer!).takeUnretainedValue() }
+    private static func from(_ pointer: gpointer?) -> SystemBus {
+        Unmanaged<SystemBus>.fromOpaque(pointer!).takeUnretainedValue()
+    }
 
     /// The address GLib would use: `DBUS_SYSTEM_BUS_ADDRESS`, or the standard socket. Reading
     /// it touches no socket, so asking for it on the main loop does not block.
@@ -72,7 +74,8 @@ final class SystemBus {
         if reportedAbsence { Log.notice("connected to the system bus: reading system jobs") }
         reportedAbsence = false
         g_dbus_connection_set_exit_on_close(connection, 0)
-        let onClosed: @convention(c) (OpaquePointer?, gboolean, UnsafeMutablePointer<GError>?, gpointer?) -> Void = { _, _, _, userData in
+        let onClosed: @convention(c) (OpaquePointer?, gboolean, UnsafeMutablePointer<GError>?, gpointer?) -> Void = {
+            _, _, _, userData in
             assertOnMainLoop()
             SystemBus.from(userData).lost()
         }
@@ -95,7 +98,9 @@ final class SystemBus {
                     guard let bus = watch.bus, bus.present.remove(ObjectIdentifier(watch.source)) != nil else { return }
                     // GDBus reports every watched name vanished when the bus closes.
                     let busClosed = connection.map { g_dbus_connection_is_closed($0) != 0 } ?? true
-                    watch.source.vanished(busClosed ? SystemBus.busGone : "\(String(cString: name!)) left the system bus while the job ran")
+                    watch.source.vanished(
+                        busClosed
+                            ? SystemBus.busGone : "\(String(cString: name!)) left the system bus while the job ran")
                 },
                 box, { box in Unmanaged<WatchBox>.fromOpaque(box!).release() }))
         }

@@ -53,8 +53,8 @@ class SystemJobSource {
     ) {
         guard let connection else { return }
         BusCall.call(
-            connection, destination: owner, path: path, interface: interface, method: method, parameters, replyType: replyType,
-            cancellable: calls, done: done)
+            connection, destination: owner, path: path, interface: interface, method: method, parameters,
+            replyType: replyType, cancellable: calls, done: done)
     }
 
     /// Calls `handler` for each signal the owner sends that matches (nil matches anything).

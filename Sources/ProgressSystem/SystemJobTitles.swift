@@ -11,7 +11,8 @@ enum PackageKitTexts {
         case 10, 11: (base, installing) = (MessageCatalog.installingPackages, true)  // install-files, install-packages
         case 13: return MessageCatalog.refreshingSources                           // refresh-cache
         case 14: return MessageCatalog.removingPackages                            // remove-packages
-        case 15, 16, 32: return MessageCatalog.changingSources                     // repo-enable, repo-set-data, repo-remove
+        case 15, 16, 32: return MessageCatalog.changingSources                     // repo-enable, repo-set-data,
+                                                                                   // repo-remove
         case 22: (base, installing) = (MessageCatalog.installingUpdates, true)     // update-packages
         case 25: return MessageCatalog.downloadingPackages                         // download-packages
         case 29: return MessageCatalog.repairingSystem                             // repair-system
@@ -67,7 +68,8 @@ enum FwupdTexts {
 enum UDisksTexts {
     static func title(operation: String) -> MessageCatalog.Message {
         switch operation {
-        case "format-erase", "ata-secure-erase", "ata-enhanced-secure-erase", "nvme-sanitize": MessageCatalog.erasingDrive
+        case "format-erase", "ata-secure-erase", "ata-enhanced-secure-erase", "nvme-sanitize":
+            MessageCatalog.erasingDrive
         case "format-mkfs", "nvme-format-ns": MessageCatalog.formattingDrive
         case "ata-smart-selftest", "nvme-selftest": MessageCatalog.testingDrive
         case "filesystem-resize", "encrypted-resize": MessageCatalog.resizingDrive

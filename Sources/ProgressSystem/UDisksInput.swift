@@ -60,9 +60,11 @@ final class UDisksInput: SystemJobSource {
             guard let task = job.task else { return }
             let success = Variant.boolChild(parameters, 0)
             let message = Variant.stringChild(parameters, 1)
-            jobs.end(task, success ? .finished : job.cancelRequested ? .cancelled : .failed(message.isEmpty ? "the disk job failed" : message))
+            jobs.end(task, success ? .finished : job.cancelRequested ? .cancelled
+                : .failed(message.isEmpty ? "the disk job failed" : message))
         }
-        call(Self.root, manager, "GetManagedObjects", Variant.tuple([]), replyType: "(a{oa{sa{sv}}})") { [weak self] result in
+        call(Self.root, manager, "GetManagedObjects", Variant.tuple([]), replyType: "(a{oa{sa{sv}}})") {
+            [weak self] result in
             guard let self else { return }
             guard case .success(let reply) = result else {
                 if case .failure(let failure) = result { Log.notice("UDisks2: GetManagedObjects failed: \(failure)") }
@@ -165,15 +167,18 @@ final class UDisksInput: SystemJobSource {
             jobs.update(task, state)
         } else if let task = jobs.taskName(.udisks2, String(job.path.split(separator: "/").last ?? "")) {
             job.task = task
-            jobs.start(task, state, cancel: job.cancelable ? { [weak self, weak job] in if let job { self?.cancel(job) } } : nil)
+            jobs.start(
+                task, state,
+                cancel: job.cancelable ? { [weak self, weak job] in if let job { self?.cancel(job) } } : nil)
         }
     }
 
     private func cancel(_ job: Job) {
         guard connection != nil, let task = job.task, !job.ended else { return }
         job.cancelRequested = true
-        call(job.path, Self.jobInterface, "Cancel", Variant.tuple([Variant.container("a{sv}") { _ in }]), replyType: "()") {
-            [weak self] result in
+        call(
+            job.path, Self.jobInterface, "Cancel", Variant.tuple([Variant.container("a{sv}") { _ in }]), replyType: "()"
+        ) { [weak self] result in
             guard let self, case .failure(let failure) = result else { return }
             job.cancelRequested = false
             jobs.refusedCancel(task, failure.message)

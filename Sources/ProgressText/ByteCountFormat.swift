@@ -5,7 +5,9 @@
 /// nothing at all is "0 kB". Past ICU's largest unit (petabytes), exabytes.
 final class ByteCountFormat {
     private static let units = ["byte", "kilobyte", "megabyte", "gigabyte", "terabyte", "petabyte"]
-    private static let unitSizes: [UInt64] = [1, 1_000, 1_000_000, 1_000_000_000, 1_000_000_000_000, 1_000_000_000_000_000]
+    private static let unitSizes: [UInt64] = [
+        1, 1_000, 1_000_000, 1_000_000_000, 1_000_000_000_000, 1_000_000_000_000_000,
+    ]
     /// Each unit shows values below its bound: 999,500 bytes would round to "1,000 kB", so
     /// from 999,499 on it is megabytes (which show a fraction digit: 999.95 MB is 1 GB).
     private static let bounds: [UInt64] = [999, 999_499, 999_949_999, 999_994_999_999, 999_994_999_999_999, .max]
@@ -32,7 +34,8 @@ final class ByteCountFormat {
         if let format = formats[unit] { return format }
         let precision = unit <= 1 ? "." : unit == 2 ? ".#" : ".##"
         let width = unit == 0 ? " unit-width-full-name" : ""
-        let format = ICUNumberFormat(locale: locale, skeleton: "\(precision) measure-unit/digital-\(Self.units[unit])\(width)")
+        let format = ICUNumberFormat(
+            locale: locale, skeleton: "\(precision) measure-unit/digital-\(Self.units[unit])\(width)")
         formats[unit] = format
         return format
     }

@@ -2,9 +2,12 @@
 /// 2 minutes"): the rounding is the caller's; a unit whose value is zero is left out.
 final class DurationFormat {
     private let locale: String
-    private lazy var hours = ICUNumberFormat(locale: locale, skeleton: "measure-unit/duration-hour unit-width-full-name precision-integer")
-    private lazy var minutes = ICUNumberFormat(locale: locale, skeleton: "measure-unit/duration-minute unit-width-full-name precision-integer")
-    private lazy var seconds = ICUNumberFormat(locale: locale, skeleton: "measure-unit/duration-second unit-width-full-name precision-integer")
+    private lazy var hours = ICUNumberFormat(
+        locale: locale, skeleton: "measure-unit/duration-hour unit-width-full-name precision-integer")
+    private lazy var minutes = ICUNumberFormat(
+        locale: locale, skeleton: "measure-unit/duration-minute unit-width-full-name precision-integer")
+    private lazy var seconds = ICUNumberFormat(
+        locale: locale, skeleton: "measure-unit/duration-second unit-width-full-name precision-integer")
     private lazy var list = ICUUnitList(locale: locale)
 
     init(locale: String) { self.locale = locale }
@@ -21,7 +24,9 @@ final class DurationFormat {
         }
         let wholeMinutes = (total + 30) / 60
         var parts = [hours?.string(Double(wholeMinutes / 60)) ?? "\(wholeMinutes / 60) h"]
-        if wholeMinutes % 60 != 0 { parts.append(minutes?.string(Double(wholeMinutes % 60)) ?? "\(wholeMinutes % 60) min") }
+        if wholeMinutes % 60 != 0 {
+            parts.append(minutes?.string(Double(wholeMinutes % 60)) ?? "\(wholeMinutes % 60) min")
+        }
         return parts.count == 1 ? parts[0] : list?.joined(parts) ?? parts.joined(separator: ", ")
     }
 }

@@ -33,7 +33,8 @@ final class ICUNumberFormat {
         withUnsafeTemporaryAllocation(of: CChar.self, capacity: 1024) { buffer in
             let length = write(buffer.baseAddress!, Int32(buffer.count))
             guard length >= 0 else { return nil }
-            return String(decoding: UnsafeRawBufferPointer(start: buffer.baseAddress, count: Int(length)), as: UTF8.self)
+            return String(
+                decoding: UnsafeRawBufferPointer(start: buffer.baseAddress, count: Int(length)), as: UTF8.self)
         }
     }
 }

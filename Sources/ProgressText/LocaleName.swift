@@ -29,7 +29,8 @@ public struct LocaleName: Hashable, Sendable {
         }
         if let dot = rest.firstIndex(of: ".") {
             let codeset = rest[rest.index(after: dot)...]
-            guard !codeset.isEmpty, codeset.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-") }) else {
+            guard !codeset.isEmpty,
+                  codeset.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-") }) else {
                 throw Self.invalid(text, "its codeset is malformed")
             }
             rest = rest[..<dot]

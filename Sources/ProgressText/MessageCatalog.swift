@@ -40,7 +40,8 @@ public final class MessageCatalog: Sendable {
     public static let items = Message.count("{count} item", "{count} items")
 
     // Summaries of several tasks, when the announcement budget merges what waited.
-    public static let tasksOverall = Message.count("{count} task, {percent} percent overall", "{count} tasks, {percent} percent overall")
+    public static let tasksOverall = Message.count(
+        "{count} task, {percent} percent overall", "{count} tasks, {percent} percent overall")
     public static let tasksFinished = Message.count("{count} task finished", "{count} tasks finished")
     public static let tasksCancelled = Message.count("{count} task cancelled", "{count} tasks cancelled")
     public static let tasksPaused = Message.count("{count} task paused", "{count} tasks paused")
@@ -61,8 +62,8 @@ public final class MessageCatalog: Sendable {
     public static let messages: [Message] = [
         inProgress, paused, finished, failed, failedBecause, cancelled, stalled, timeLeft, pair, amountOfTotal,
         amountOfTotalInUnit, percentDone, percentDoneWithTimeLeft, filesOfTotal, itemsOfTotal, files, items,
-        tasksOverall, tasksFinished, tasksCancelled, tasksPaused, tasksStalled, tasksFailed, failure, burstFailed, namedAndMore,
-        pauseAction, resumeAction, cancelAction,
+        tasksOverall, tasksFinished, tasksCancelled, tasksPaused, tasksStalled, tasksFailed, failure, burstFailed,
+        namedAndMore, pauseAction, resumeAction, cancelAction,
     ] + systemJobMessages
 
     static let pluralSamples = 200
@@ -112,7 +113,9 @@ public final class MessageCatalog: Sendable {
     public func language(for locale: LocaleName) -> String? {
         let parts = locale.identifier.split(separator: "_")
         guard let language = parts.first.map(String.init) else { return nil }
-        if let region = parts.last, parts.count > 1, singular["\(language)_\(region)"] != nil { return "\(language)_\(region)" }
+        if let region = parts.last, parts.count > 1, singular["\(language)_\(region)"] != nil {
+            return "\(language)_\(region)"
+        }
         return singular[language] != nil ? language : nil
     }
 

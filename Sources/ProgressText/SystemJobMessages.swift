@@ -33,11 +33,11 @@ extension MessageCatalog {
     public static let exportingImage = Message.text("Exporting image {image}")
 
     static let systemJobMessages: [Message] = [
-        refreshingSources, installingPackages, installingUpdates, removingPackages, downloadingPackages, upgradingSystem,
-        repairingSystem, changingSources, waitingForPackageManager, waitingForAuthentication, updatingFirmware,
-        updatingFirmwareOf, downloadingFirmware, writingFirmware, verifyingFirmware, restartingDevice, waitingForUser,
-        erasingDrive, formattingDrive, testingDrive, resizingDrive, diskOperation, downloadingImage, importingImage,
-        exportingImage,
+        refreshingSources, installingPackages, installingUpdates, removingPackages, downloadingPackages,
+        upgradingSystem, repairingSystem, changingSources, waitingForPackageManager, waitingForAuthentication,
+        updatingFirmware, updatingFirmwareOf, downloadingFirmware, writingFirmware, verifyingFirmware, restartingDevice,
+        waitingForUser, erasingDrive, formattingDrive, testingDrive, resizingDrive, diskOperation, downloadingImage,
+        importingImage, exportingImage,
     ]
 
     /// `message` in `language` (nil: English) with its placeholders filled.

@@ -45,7 +45,9 @@ public final class TaskDescriber: TaskDescribing {
         case .finished: return text(MessageCatalog.finished).filling(title)
         case .cancelled: return text(MessageCatalog.cancelled).filling(title)
         case .failed where task.message.isEmpty: return text(MessageCatalog.failed).filling(title)
-        case .failed: return text(MessageCatalog.failedBecause).filling(["title": shownTitle, "message": ClientText.isolated(task.message)])
+        case .failed:
+            return text(MessageCatalog.failedBecause)
+                .filling(["title": shownTitle, "message": ClientText.isolated(task.message)])
         case .paused: return text(MessageCatalog.paused).filling(title)
         case .running:
             if task.isStalled { return text(MessageCatalog.stalled).filling(title) }
@@ -67,7 +69,9 @@ public final class TaskDescriber: TaskDescribing {
         }
         var parts: [String] = []
         if summary.moving > 0 {
-            parts.append(counted(MessageCatalog.tasksOverall, summary.moving, ["percent": percents.number(wholePercent: summary.overallPercent)]))
+            parts.append(counted(
+                MessageCatalog.tasksOverall, summary.moving,
+                ["percent": percents.number(wholePercent: summary.overallPercent)]))
         }
         if summary.finished > 0 { parts.append(counted(MessageCatalog.tasksFinished, summary.finished)) }
         if summary.cancelled > 0 { parts.append(counted(MessageCatalog.tasksCancelled, summary.cancelled)) }
@@ -76,9 +80,12 @@ public final class TaskDescriber: TaskDescribing {
         if !summary.failed.isEmpty {
             let failures = summary.failed.map { task in
                 task.message.isEmpty ? ClientText.isolated(task.displayTitle)
-                    : text(MessageCatalog.failure).filling(["title": ClientText.isolated(task.displayTitle), "message": ClientText.isolated(task.message)])
+                    : text(MessageCatalog.failure).filling(
+                        ["title": ClientText.isolated(task.displayTitle), "message": ClientText.isolated(task.message)])
             }
-            parts.append(counted(MessageCatalog.tasksFailed, summary.failed.count + summary.failedLater, ["failures": joined(failures)]))
+            parts.append(counted(
+                MessageCatalog.tasksFailed, summary.failed.count + summary.failedLater,
+                ["failures": joined(failures)]))
         }
         return joined(parts)
     }
@@ -89,13 +96,17 @@ public final class TaskDescriber: TaskDescribing {
         func named(_ titles: [String], of count: Int) -> String {
             let list = joined(titles.map { ClientText.isolated($0) })
             guard count > titles.count else { return list }
-            return text(MessageCatalog.namedAndMore, count: count - titles.count).filling(["titles": list, "count": number(count - titles.count)])
+            return text(MessageCatalog.namedAndMore, count: count - titles.count)
+                .filling(["titles": list, "count": number(count - titles.count)])
         }
-        let finished = text(MessageCatalog.tasksFinished, count: burst.finished).filling(["count": number(burst.finished)])
+        let finished = text(MessageCatalog.tasksFinished, count: burst.finished)
+            .filling(["count": number(burst.finished)])
         guard burst.failed > 0 else { return (finished, named(burst.finishedTitles, of: burst.finished)) }
         let title = text(MessageCatalog.burstFailed, count: burst.failed).filling(["count": number(burst.failed)])
         let failures = named(burst.failedTitles, of: burst.failed)
-        return (title, burst.finished > 0 ? text(MessageCatalog.pair).filling(["first": failures, "second": finished]) : failures)
+        return (
+            title,
+            burst.finished > 0 ? text(MessageCatalog.pair).filling(["first": failures, "second": finished]) : failures)
     }
 
     public func requestLabel(_ request: TaskRequest) -> String {
@@ -120,8 +131,10 @@ public final class TaskDescriber: TaskDescribing {
     private func amountText(of task: ProgressTask) -> String? {
         let counted = Int(clamping: task.total > 0 ? task.total : task.completed)
         if task.total > 0 {
-            let values = ["completed": amount(task.completed, unit: task.unit), "total": amount(task.total, unit: task.unit),
-                          "unit": ClientText.isolated(task.unit)]
+            let values = [
+                "completed": amount(task.completed, unit: task.unit), "total": amount(task.total, unit: task.unit),
+                "unit": ClientText.isolated(task.unit),
+            ]
             switch task.unit {
             case "files": return text(MessageCatalog.filesOfTotal, count: counted).filling(values)
             case "items": return text(MessageCatalog.itemsOfTotal, count: counted).filling(values)

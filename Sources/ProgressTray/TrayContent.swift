@@ -28,7 +28,8 @@ struct TrayContent: Equatable {
         let state: TaskState = !failed.isEmpty ? .failed : summary.state == "paused" ? .paused : .running
         // Only failures left: a whole red ring. Otherwise the live tasks' weighted percent,
         // rounded down as every label is, or the pulse when none is determinate.
-        let percent: Int? = live.isEmpty ? 100 : summary.indeterminate ? nil : min(99, Int((summary.fraction * 100 + 1e-9).rounded(.down)))
+        let percent: Int? = live.isEmpty
+            ? 100 : summary.indeterminate ? nil : min(99, Int((summary.fraction * 100 + 1e-9).rounded(.down)))
         picture = IconPixels.Picture(wholePercent: percent, state: state, stalled: summary.stalled && failed.isEmpty)
         status = failed.isEmpty ? "Active" : "NeedsAttention"
         var counts = AnnouncementSummary()
@@ -69,7 +70,9 @@ struct TrayContent: Equatable {
         for side in iconSides {
             let bytes = try IconPixels.argb(picture, side: side)
             let data = bytes.withUnsafeBytes { raw in
-                "y".withCString { g_variant_new_fixed_array(shim_variant_type($0), raw.baseAddress, gsize(bytes.count), 1) }
+                "y".withCString {
+                    g_variant_new_fixed_array(shim_variant_type($0), raw.baseAddress, gsize(bytes.count), 1)
+                }
             }
             var fields: [OpaquePointer?] = [g_variant_new_int32(Int32(side)), g_variant_new_int32(Int32(side)), data]
             images.append(g_variant_new_tuple(&fields, 3))

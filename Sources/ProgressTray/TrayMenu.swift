@@ -34,7 +34,8 @@ final class TrayMenu {
         var request: TaskCommand?
 
         static func == (left: Entry, right: Entry) -> Bool {
-            left.id == right.id && left.label == right.label && left.enabled == right.enabled && left.children == right.children
+            left.id == right.id && left.label == right.label && left.enabled == right.enabled
+                && left.children == right.children
         }
     }
 
@@ -60,8 +61,8 @@ final class TrayMenu {
             // A requested cancel stays in the menu, greyed, so that the menu says it was asked.
             if task.isLive && task.cancellable { actions.append((.cancel, !task.cancelRequested)) }
             entry.children = actions.map { action, enabled in
-                Entry(id: id(action.rawValue + "\u{0}" + task.name.text), label: texts.requestLabel(action.request), enabled: enabled,
-                      request: Self.command(action, task.name))
+                Entry(id: id(action.rawValue + "\u{0}" + task.name.text), label: texts.requestLabel(action.request),
+                      enabled: enabled, request: Self.command(action, task.name))
             }
             return entry
         }
@@ -123,7 +124,9 @@ final class TrayMenu {
             g_variant_new_int32(entry.id), properties(of: entry, names),
             Variant.container("av") { builder in
                 guard depth != 0 else { return }
-                for child in entry.children { Variant.add(builder, g_variant_new_variant(layout(of: child, depth: depth - 1, names))) }
+                for child in entry.children {
+                    Variant.add(builder, g_variant_new_variant(layout(of: child, depth: depth - 1, names)))
+                }
             },
         ])
     }

@@ -71,7 +71,9 @@ public final class TrayOutput: DaemonInput {
     }
 
     var userData: gpointer { Unmanaged.passUnretained(self).toOpaque() }
-    static func from(_ userData: gpointer?) -> TrayOutput { Unmanaged<TrayOutput>.fromOpaque(userData!).takeUnretainedValue() }
+    static func from(_ userData: gpointer?) -> TrayOutput {
+        Unmanaged<TrayOutput>.fromOpaque(userData!).takeUnretainedValue()
+    }
     private var ownName: String { String(cString: g_dbus_connection_get_unique_name(context.connection)) }
 
     /// Exports the item and its menu, then watches for a watcher (and for Plasma's tracker).
@@ -80,13 +82,15 @@ public final class TrayOutput: DaemonInput {
         objects = try exportObjects()
         // The extension's name first: its owner is known before the watcher's, so an item
         // is never shown at start only to step aside at once.
-        watches.append(watch(TrayInterfaces.shellIndicatorName, appeared: { output, owner in output.shellIndicatorChanged(owner) },
-                             vanished: { output in output.shellIndicatorChanged(nil) }))
+        watches.append(watch(
+            TrayInterfaces.shellIndicatorName, appeared: { output, owner in output.shellIndicatorChanged(owner) },
+            vanished: { output in output.shellIndicatorChanged(nil) }))
         watches.append(watch(TrayInterfaces.watcherName, appeared: { output, owner in output.watcherAppeared(owner) },
                              vanished: { output in output.watcherGone() }))
         if stepAsideForJobTracker {
-            watches.append(watch(TrayInterfaces.jobTrackerName, appeared: { output, owner in output.jobTrackerChanged(owner) },
-                                 vanished: { output in output.jobTrackerChanged(nil) }))
+            watches.append(watch(
+                TrayInterfaces.jobTrackerName, appeared: { output, owner in output.jobTrackerChanged(owner) },
+                vanished: { output in output.jobTrackerChanged(nil) }))
         }
     }
 
@@ -103,14 +107,19 @@ public final class TrayOutput: DaemonInput {
         let appeared: (TrayOutput, String) -> Void
         let vanished: (TrayOutput) -> Void
         weak var output: TrayOutput?
-        init(_ output: TrayOutput, _ appeared: @escaping (TrayOutput, String) -> Void, _ vanished: @escaping (TrayOutput) -> Void) {
+        init(
+            _ output: TrayOutput, _ appeared: @escaping (TrayOutput, String) -> Void,
+            _ vanished: @escaping (TrayOutput) -> Void
+        ) {
             self.output = output
             self.appeared = appeared
             self.vanished = vanished
         }
     }
 
-    private func watch(_ name: String, appeared: @escaping (TrayOutput, String) -> Void, vanished: @escaping (TrayOutput) -> Void) -> UInt32 {
+    private func watch(
+        _ name: String, appeared: @escaping (TrayOutput, String) -> Void, vanished: @escaping (TrayOutput) -> Void
+    ) -> UInt32 {
         let handlers = Unmanaged.passRetained(WatchHandlers(self, appeared, vanished)).toOpaque()
         return g_bus_watch_name_on_connection(
             context.connection, name, G_BUS_NAME_WATCHER_FLAGS_NONE,
@@ -184,7 +193,8 @@ public final class TrayOutput: DaemonInput {
         }
         // The shown tasks as a read shows them, held values applied first.
         let (tasks, summary) = context.read(.tasks([])) { view in
-            (shown.compactMap { view.task($0) }.sorted { $0.created < $1.created || ($0.created == $1.created && $0.name.text < $1.name.text) },
+            (shown.compactMap { view.task($0) }
+                .sorted { $0.created < $1.created || ($0.created == $1.created && $0.name.text < $1.name.text) },
              view.summary())
         }
         let new = TrayContent(tasks: tasks, summary: summary, texts: context.texts)
@@ -284,15 +294,18 @@ public final class TrayOutput: DaemonInput {
     private func register() {
         guard registered, let watcher else { return }
         BusCall.call(
-            context.connection, destination: watcher, path: TrayInterfaces.watcherPath, interface: TrayInterfaces.watcherInterface,
-            method: "RegisterStatusNotifierItem", Variant.tuple([Variant.string(TrayInterfaces.serviceName)]), replyType: nil
+            context.connection, destination: watcher, path: TrayInterfaces.watcherPath,
+            interface: TrayInterfaces.watcherInterface, method: "RegisterStatusNotifierItem",
+            Variant.tuple([Variant.string(TrayInterfaces.serviceName)]), replyType: nil
         ) { [self] result in
             if case .failure(let failure) = result { refused("\(failure)") }
         }
     }
 
     private func refused(_ message: String) {
-        if !loggedFailure { Log.warning("tray: the StatusNotifierWatcher refused the item: \(message) (not logged again)") }
+        if !loggedFailure {
+            Log.warning("tray: the StatusNotifierWatcher refused the item: \(message) (not logged again)")
+        }
         loggedFailure = true
     }
 
@@ -313,8 +326,10 @@ public final class TrayOutput: DaemonInput {
     private func shellIndicatorChanged(_ owner: String?) {
         guard owner != shellIndicator else { return }
         shellIndicator = owner
-        Log.notice(owner == nil ? "tray: the GNOME Shell extension left; tasks show in the tray"
-                                : "tray: the GNOME Shell extension (\(owner!)) shows the tasks; the tray item steps aside")
+        Log.notice(
+            owner == nil
+                ? "tray: the GNOME Shell extension left; tasks show in the tray"
+                : "tray: the GNOME Shell extension (\(owner!)) shows the tasks; the tray item steps aside")
         dirty = true
         redraw()
     }
@@ -323,8 +338,10 @@ public final class TrayOutput: DaemonInput {
         let foreign = owner.flatMap { $0 == ownName ? nil : $0 }
         guard foreign != jobTracker else { return }
         jobTracker = foreign
-        Log.notice(foreign == nil ? "tray: no job tracker on the bus; tasks show in the tray"
-                                  : "tray: \(TrayInterfaces.jobTrackerName) is served by \(foreign!); the tray item steps aside")
+        Log.notice(
+            foreign == nil
+                ? "tray: no job tracker on the bus; tasks show in the tray"
+                : "tray: \(TrayInterfaces.jobTrackerName) is served by \(foreign!); the tray item steps aside")
         dirty = true
         redraw()
     }

@@ -38,7 +38,9 @@ extension TrayOutput {
         // for NeedsAttention still show the tasks' progress.
         ("AttentionIconPixmap", { $0.pixmaps }),
         ("AttentionMovieName", { _ in Variant.string("") }),
-        ("ToolTip", { $0.content?.toolTip ?? TrayContent(tasks: [], summary: TaskSummary(), texts: $0.context.texts).toolTip }),
+        ("ToolTip", {
+            $0.content?.toolTip ?? TrayContent(tasks: [], summary: TaskSummary(), texts: $0.context.texts).toolTip
+        }),
     ])
 
     static let menuMethods = MethodTable<Handler>(interface: TrayInterfaces.menuInterface, [
@@ -90,8 +92,12 @@ extension TrayOutput {
             { [unowned self] (_: String) throws(CallFailure) -> OpaquePointer in getter(self) }
         }
         return (
-            try ExportedInterface(interfaces.item, methods: Self.itemMethods.map(bindMethod), properties: Self.itemProperties.map(bindGetter)),
-            try ExportedInterface(interfaces.menu, methods: Self.menuMethods.map(bindMethod), properties: Self.menuProperties.map(bindGetter)))
+            try ExportedInterface(
+                interfaces.item, methods: Self.itemMethods.map(bindMethod),
+                properties: Self.itemProperties.map(bindGetter)),
+            try ExportedInterface(
+                interfaces.menu, methods: Self.menuMethods.map(bindMethod),
+                properties: Self.menuProperties.map(bindGetter)))
     }
 
     func exportObjects() throws(DaemonError) -> [ExportedObject] {
@@ -167,7 +173,9 @@ extension TrayOutput {
     /// A click on Pause, Resume or Cancel: the request enters the front door through the
     /// tray bridge, with the rights of the host that sent it (the user's panel: the host's).
     private func clicked(_ id: Int32, _ eventID: String, by client: ClientID) -> ProgressError? {
-        guard eventID == "clicked", let entry = menu.entry(id), entry.enabled, let request = entry.request else { return nil }
+        guard eventID == "clicked", let entry = menu.entry(id), entry.enabled, let request = entry.request else {
+            return nil
+        }
         return context.perform(request, by: .bridge(TrayInterfaces.bridge, client))
     }
 

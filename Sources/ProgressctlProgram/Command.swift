@@ -9,8 +9,8 @@ public struct Command: Sendable {
     /// `usage` lines come after "progressctl ".
     init(name: String, usage: [String], summary: String, details: String, options: [OptionSpec], examples: [String],
          run: @escaping @Sendable (Arguments, Context) throws -> Int32) {
-        syntax = CommandSyntax(program: "progressctl \(name)", usage: usage.map { "progressctl " + $0 }, summary: summary, details: details,
-                               options: options, examples: examples)
+        syntax = CommandSyntax(program: "progressctl \(name)", usage: usage.map { "progressctl " + $0 },
+                               summary: summary, details: details, options: options, examples: examples)
         self.run = run
     }
 
@@ -36,7 +36,9 @@ public enum ProgressctlProgram {
 
     public static var help: String {
         let width = commands.map(\.name.count).max() ?? 0
-        let rows = commands.map { "  " + $0.name + String(repeating: " ", count: width - $0.name.count + 3) + $0.syntax.summary }
+        let rows = commands.map {
+            "  " + $0.name + String(repeating: " ", count: width - $0.name.count + 3) + $0.syntax.summary
+        }
         return """
             Usage: progressctl COMMAND [ARGUMENTS...]
 

@@ -61,7 +61,8 @@ final class CommandRunner {
             if onTerminal {
                 let terminal = UserTerminal()
                 self.terminal = terminal
-                process = try .onTerminal(command, mode: terminal.saved, size: terminal.size, terminalInput: terminal.inputIsTerminal)
+                process = try .onTerminal(
+                    command, mode: terminal.saved, size: terminal.size, terminalInput: terminal.inputIsTerminal)
             } else {
                 process = try .onPipes(command)
             }
@@ -72,7 +73,8 @@ final class CommandRunner {
         }
         // A pipe keeps what the command wrote; the user's terminal gets OSC 9;4 only from
         // progressctl, and only when it declared it understands it.
-        follower = OutputFollower(choice: choice, command: command, streams: process.outputs.count, keepsProgressSequences: !onTerminal)
+        follower = OutputFollower(
+            choice: choice, command: command, streams: process.outputs.count, keepsProgressSequences: !onTerminal)
         terminal?.enterRaw()
         defer {
             terminalWriter?.clear()
@@ -101,7 +103,9 @@ final class CommandRunner {
             // Once the command has exited, whatever is left is read without waiting long.
             let ready = poll(&polled, nfds_t(polled.count), status == nil ? 250 : 100)
             if ready == 0 {
-                for (index, descriptor) in open.enumerated() where descriptor >= 0 { show(follower.flush(stream: index, commandEnded: status != nil), stream: index) }
+                for (index, descriptor) in open.enumerated() where descriptor >= 0 {
+                    show(follower.flush(stream: index, commandEnded: status != nil), stream: index)
+                }
                 if status != nil { break }
             }
             for (index, entry) in polled.prefix(open.count).enumerated() where entry.fd >= 0 && entry.revents != 0 {
@@ -128,7 +132,8 @@ final class CommandRunner {
                 terminated = true
                 signalCommand(SIGTERM)
             }
-            if let files, status == nil, !follower.hasReadProgress, Date().timeIntervalSince(lastFileSample) >= Self.fileSampleInterval {
+            if let files, status == nil, !follower.hasReadProgress,
+               Date().timeIntervalSince(lastFileSample) >= Self.fileSampleInterval {
                 lastFileSample = Date()
                 if let reading = files.sample()?.reading { reporter.apply(reading) }
             }

@@ -20,7 +20,9 @@ public struct ServiceError: Error {
                            "org.freedesktop.DBus.Error.NoReply", "org.freedesktop.DBus.Error.Disconnected",
                            "org.freedesktop.DBus.Error.Spawn.ChildExited", ""]
         if unreachable.contains(error.name) {
-            return ServiceError(message: "the service \(service) can not be reached: \(error.message)", status: ProgressctlProgram.unavailableStatus)
+            return ServiceError(
+                message: "the service \(service) can not be reached: \(error.message)",
+                status: ProgressctlProgram.unavailableStatus)
         }
         return ServiceError(message: error.description, status: 1)
     }
@@ -49,7 +51,8 @@ public final class Context {
             self.connection = connection
             return connection
         } catch {
-            throw ServiceError(message: "no session bus: \(error.message)", status: ProgressctlProgram.unavailableStatus)
+            throw ServiceError(
+                message: "no session bus: \(error.message)", status: ProgressctlProgram.unavailableStatus)
         }
     }
 

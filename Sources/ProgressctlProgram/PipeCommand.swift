@@ -38,7 +38,11 @@ enum PipeCommand {
             }
             var options: [(String, BusValue)] = [("unit", .string("bytes")), ("lifetime", .string("caller"))]
             if let title = arguments.values["title"] { options.append(("title", .string(title))) }
-            if let size { options.append(("total", .uint64(size))) } else { options.append(("indeterminate", .bool(true))) }
+            if let size {
+                options.append(("total", .uint64(size)))
+            } else {
+                options.append(("indeterminate", .bool(true)))
+            }
             let terminalProgress = try TerminalProgressMode.option(arguments.values["terminal-progress"])
             try context.manager("Start", [.string(name), .vardict(options)])
             signal(SIGPIPE, SIG_IGN)
@@ -70,7 +74,9 @@ enum PipeCommand {
                 if count == 0 { break }
                 var written = 0
                 while written < count {
-                    let result = buffer.withUnsafeBytes { write(STDOUT_FILENO, $0.baseAddress! + written, count - written) }
+                    let result = buffer.withUnsafeBytes {
+                        write(STDOUT_FILENO, $0.baseAddress! + written, count - written)
+                    }
                     if result < 0 && errno == EINTR { continue }
                     if result < 0 {
                         let reason = String(cString: strerror(errno))
@@ -91,7 +97,9 @@ enum PipeCommand {
 
     /// The terminal's own bar, on stderr (stdout carries the data), when it is a terminal
     /// that shows one.
-    private static func terminalBar(_ mode: TerminalProgressMode, environment: [String: String]) -> TerminalProgressWriter? {
+    private static func terminalBar(
+        _ mode: TerminalProgressMode, environment: [String: String]
+    ) -> TerminalProgressWriter? {
         guard isatty(STDERR_FILENO) == 1, mode.shows(environment: environment, tmuxAllowsPassthrough: {
             TerminalProgressMode.tmuxAllowsPassthrough(environment: environment)
         }) else { return nil }

@@ -56,7 +56,8 @@ enum ReadCommands {
         """#,
         run: { arguments, context in
             let name = try arguments.positionals("NAME")[0]
-            let task = try context.manager("Describe", [.string(name), .string(context.locale)]).first?.dictionary ?? [:]
+            let task = try context.manager("Describe", [.string(name), .string(context.locale)])
+                .first?.dictionary ?? [:]
             if arguments.has("json") {
                 context.out(try json(jsonObject(task)) + "\n")
                 return 0
@@ -86,10 +87,13 @@ enum ReadCommands {
     /// Columns padded to the width cells take on a terminal; the last column is not padded.
     static func table(_ rows: [[String]], separator: String = "   ") -> String {
         guard let columns = rows.map(\.count).max(), columns > 0 else { return "" }
-        let widths = (0..<columns).map { column in rows.map { column < $0.count ? TerminalText.width($0[column]) : 0 }.max() ?? 0 }
+        let widths = (0..<columns).map { column in
+            rows.map { column < $0.count ? TerminalText.width($0[column]) : 0 }.max() ?? 0
+        }
         return rows.map { row in
             row.enumerated().map { column, cell in
-                column == row.count - 1 ? cell : cell + String(repeating: " ", count: widths[column] - TerminalText.width(cell))
+                column == row.count - 1
+                    ? cell : cell + String(repeating: " ", count: widths[column] - TerminalText.width(cell))
             }.joined(separator: separator).trimmingWhitespace
         }.joined(separator: "\n") + "\n"
     }

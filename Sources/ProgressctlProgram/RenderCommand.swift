@@ -9,7 +9,8 @@ enum RenderCommand {
 
     static let command = Command(
         "render", help: #"""
-        Usage: progressctl render NAME -o FILE [--style STYLE] [--size WxH] [--scale N] [--format FORMAT] [--theme THEME]
+        Usage: progressctl render NAME -o FILE [--style STYLE] [--size WxH] [--scale N] [--format FORMAT] \#
+        [--theme THEME]
 
         Draws a task as an image, through the renderer service.
 
@@ -29,11 +30,19 @@ enum RenderCommand {
         run: { arguments, context in
             let name = try arguments.positionals("NAME")[0]
             guard let file = arguments.values["o"] else { throw UsageError("missing -o FILE") }
-            var spec: [(String, BusValue)] = [("task", .string(name)), ("locale", .string(context.locale)), ("label", .string("percent"))]
-            for key in ["style", "format", "theme"] { if let value = arguments.values[key] { spec.append((key, .string(value))) } }
-            if let size = try arguments.size("size") { spec += [("width", .uint32(size.width)), ("height", .uint32(size.height))] }
+            var spec: [(String, BusValue)] = [
+                ("task", .string(name)), ("locale", .string(context.locale)), ("label", .string("percent")),
+            ]
+            for key in ["style", "format", "theme"] {
+                if let value = arguments.values[key] { spec.append((key, .string(value))) }
+            }
+            if let size = try arguments.size("size") {
+                spec += [("width", .uint32(size.width)), ("height", .uint32(size.height))]
+            }
             if let scale = arguments.values["scale"] {
-                guard let value = Double(scale), value > 0 else { throw UsageError("--scale needs a number, not '\(scale)'") }
+                guard let value = Double(scale), value > 0 else {
+                    throw UsageError("--scale needs a number, not '\(scale)'")
+                }
                 spec.append(("scale", .double(value)))
             }
             let reply: [BusValue]

@@ -10,7 +10,8 @@ import ProgressModel
 enum RunCommand {
     static let command = Command(
         "run", help: #"""
-        Usage: progressctl run NAME [--title TEXT] [--app-id ID] [--parse NAME | --progress-regex REGEX] [--terminal-progress WHEN] -- COMMAND [ARGUMENTS...]
+        Usage: progressctl run NAME [--title TEXT] [--app-id ID] [--parse NAME | --progress-regex REGEX] \#
+        [--terminal-progress WHEN] -- COMMAND [ARGUMENTS...]
 
         Runs a command as a task, finished or failed by its exit status.
 
@@ -77,7 +78,8 @@ enum RunCommand {
 /// The command line as a title: one line (a script given to `sh -c` has several), and
 /// short enough for any place that shows a title.
 func defaultTitle(_ command: [String]) -> String {
-    let words = command.joined(separator: " ").unicodeScalars.split { $0.properties.generalCategory == .control || $0 == " " }
+    let words = command.joined(separator: " ").unicodeScalars
+        .split { $0.properties.generalCategory == .control || $0 == " " }
     let line = words.map { String(String.UnicodeScalarView($0)) }.joined(separator: " ")
     return line.count > 200 ? String(line.prefix(199)) + "…" : line
 }

@@ -75,7 +75,9 @@ enum TaskCommands {
                 if arguments.values["completed"] != nil { throw UsageError("give a FRACTION or --completed, not both") }
             } else {
                 name = try arguments.positionals("NAME")[0]
-                if let completed = try arguments.count("completed") { changes.append(("completed", .uint64(completed))) }
+                if let completed = try arguments.count("completed") {
+                    changes.append(("completed", .uint64(completed)))
+                }
             }
             if let total = try arguments.count("total") { changes.append(("total", .uint64(total))) }
             if let message = arguments.values["message"] { changes.append(("message", .string(message))) }
@@ -87,12 +89,14 @@ enum TaskCommands {
     static let pulse = simple("pulse", "Shows activity on a task whose amount of work is unknown.", "Pulse",
                               example: "progressctl pulse scan")
     static let finish = simple("finish", "Marks a task finished.", "Finish", example: "progressctl finish backup")
-    static let remove = simple("remove", "Removes a task (and its children) at once.", "Remove", example: "progressctl remove backup")
+    static let remove = simple("remove", "Removes a task (and its children) at once.", "Remove",
+                               example: "progressctl remove backup")
     static let cancel = simple("cancel", "Asks a task's job to cancel (the task must be cancellable).", "RequestCancel",
                                example: "progressctl cancel backup")
     static let pause = simple("pause", "Asks a task's job to pause (the task must be pausable).", "RequestPause",
                               example: "progressctl pause backup")
-    static let resume = simple("resume", "Asks a paused task's job to go on.", "RequestResume", example: "progressctl resume backup")
+    static let resume = simple("resume", "Asks a paused task's job to go on.", "RequestResume",
+                               example: "progressctl resume backup")
 
     static let fail = Command(
         "fail", help: #"""

@@ -50,7 +50,8 @@ private final class Watch {
         names = arguments.positionals
         self.context = context
         terminal = Terminal(environment: context.environment)
-        interval = try arguments.number("interval", in: 0.1...3_600, kind: "seconds") ?? (terminal.isInteractive ? 0.25 : 1)
+        interval = try arguments.number("interval", in: 0.1...3_600, kind: "seconds")
+            ?? (terminal.isInteractive ? 0.25 : 1)
     }
 
     func run() throws -> Int32 {
@@ -114,7 +115,9 @@ private final class Watch {
             return
         }
         columns = terminal.columns
-        let nameWidth = min(24, ordered.compactMap { name in tasks[name].map { TerminalText.width(TerminalText.shown(shown(name, $0))) } }.max() ?? 0)
+        let nameWidth = min(24, ordered.compactMap { name in
+            tasks[name].map { TerminalText.width(TerminalText.shown(shown(name, $0))) }
+        }.max() ?? 0)
         let lines = ordered.compactMap { name in tasks[name].map { barLine(name, $0, nameWidth: nameWidth) } }
         context.out(drawing.frame(lines.isEmpty ? [terminal.paint("no tasks", .dim)] : lines))
     }
@@ -127,7 +130,10 @@ private final class Watch {
 
     func plainLine(_ name: String, _ task: [String: BusValue]) -> String {
         let state = ReadCommands.state(of: task)
-        let parts = [task["Label"]?.string ?? "", task["Detail"]?.string ?? "", task["State"]?.string == "failed" ? task["Message"]?.string ?? "" : ""]
+        let parts = [
+            task["Label"]?.string ?? "", task["Detail"]?.string ?? "",
+            task["State"]?.string == "failed" ? task["Message"]?.string ?? "" : "",
+        ]
         return "\(TerminalText.shown(shown(name, task))): \(TerminalText.shown(state))"
             + parts.filter { !$0.isEmpty }.map { " " + TerminalText.shown($0) }.joined()
     }
@@ -142,7 +148,8 @@ private final class Watch {
         let bar: String
         if task["Indeterminate"]?.bool == true && ["running", "stalled"].contains(state) {
             let position = Int((task["Serial"]?.integer ?? 0) % Int64(max(1, barWidth - 3)))
-            bar = String(repeating: "░", count: position) + "███" + String(repeating: "░", count: barWidth - 3 - position)
+            bar = String(repeating: "░", count: position) + "███"
+                + String(repeating: "░", count: barWidth - 3 - position)
         } else {
             let filled = Int((fraction * Double(barWidth)).rounded(.down))
             bar = String(repeating: "█", count: filled) + String(repeating: "░", count: barWidth - filled)
@@ -155,7 +162,8 @@ private final class Watch {
         }
         let labelText = TerminalText.prefix(TerminalText.shown(task["Label"]?.string ?? ""), columns: 5)
         let label = labelText + String(repeating: " ", count: max(0, 5 - TerminalText.width(labelText)))
-        var detail = TerminalText.shown(task["State"]?.string == "failed" ? (task["Message"]?.string ?? "") : (task["Detail"]?.string ?? ""))
+        var detail = TerminalText.shown(
+            task["State"]?.string == "failed" ? (task["Message"]?.string ?? "") : (task["Detail"]?.string ?? ""))
         // What is left of the line after the columns and the four gaps of two spaces.
         let room = columns - nameWidth - barWidth - TerminalText.width(label) - TerminalText.width(state) - 8 - 1
         detail = TerminalText.prefix(detail, columns: max(0, room))

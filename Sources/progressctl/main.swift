@@ -6,4 +6,5 @@ import Glibc
 import ProgressctlProgram
 
 /// progressctl: the command-line client of progressd.
-exit(ProgressctlProgram.main(Array(CommandLine.arguments.dropFirst()), context: Context(environment: ProcessInfo.processInfo.environment)))
+exit(ProgressctlProgram.main(
+    Array(CommandLine.arguments.dropFirst()), context: Context(environment: ProcessInfo.processInfo.environment)))

@@ -41,19 +41,21 @@ final class AccessibilityBadPeerTests: DaemonTestCase {
                 loop.quit()
                 return False
             for invocation in held:
-                invocation.return_value(GLib.Variant("((so))", ((bus.get_unique_name(), "/org/a11y/atspi/accessible/root"),)))
+                invocation.return_value(GLib.Variant("((so))", \
+        ((bus.get_unique_name(), "/org/a11y/atspi/accessible/root"),)))
             held.clear()
             print("answered", flush=True)
             return True
-        GLib.io_add_watch(GLib.IOChannel.unix_new(0), GLib.PRIORITY_DEFAULT, GLib.IOCondition.IN | GLib.IOCondition.HUP, command)
+        GLib.io_add_watch(GLib.IOChannel.unix_new(0), GLib.PRIORITY_DEFAULT, \
+        GLib.IOCondition.IN | GLib.IOCondition.HUP, command)
         loop.run()
         """
 
     func testARegistryThatDoesNotAnswerSlowsNothing() throws {
         let accessibilityBus = try extraBus()
         let registry = try HelperProcess(
-            "/usr/bin/python3", ["-c", Self.registry, accessibilityBus.address], environment: accessibilityBus.environment,
-            readsCommands: true)
+            "/usr/bin/python3", ["-c", Self.registry, accessibilityBus.address],
+            environment: accessibilityBus.environment, readsCommands: true)
         helpers.append(registry)
         XCTAssertNotNil(registry.waitForLine { $0 == "OWNED" }, "the registry owns its name: \(registry.lines)")
 

@@ -16,7 +16,8 @@ final class AccessibilityBudgetTests: AccessibilityTestCase {
     func testAnnouncementsOfManyTasksFromSeveralProcessesShareOneBudget() throws {
         var broadcast: [String] = []
         let hearer = try bus.connect()
-        hearer.subscribe(interface: BusNames.managerInterface, member: "Announcement", path: BusNames.managerPath) { signal in
+        hearer.subscribe(interface: BusNames.managerInterface, member: "Announcement", path: BusNames.managerPath) {
+            signal in
             broadcast.append(signal.arguments[1].string ?? "")
         }
         try hearer.call("org.freedesktop.DBus", "/org/freedesktop/DBus", "org.freedesktop.DBus", "GetId")
@@ -36,15 +37,19 @@ final class AccessibilityBudgetTests: AccessibilityTestCase {
         for job in jobs { XCTAssertEqual(job.waitForExit(seconds: 60), 0, "\(job.lines)") }
         XCTAssertEqual(Set(jobs.map(\.pid)).count, 5)
         // What waited is said as a summary within the next interval (a second).
-        XCTAssertTrue(BusConnection.pump(seconds: 30) { broadcast.contains { $0.contains("tasks") } }, "a summary: \(broadcast)")
+        XCTAssertTrue(
+            BusConnection.pump(seconds: 30) { broadcast.contains { $0.contains("tasks") } }, "a summary: \(broadcast)")
         // Then one more task fails, which is said after all that came before it, at both
         // doors: once it is heard, nothing said before it is still on its way.
         try start("marker", [("title", .string("Marker"))])
         try manager("Fail", [.string("marker"), .string("marked")])
-        XCTAssertTrue(BusConnection.pump(seconds: 30) { broadcast.contains { $0.contains("Marker") } }, "the marker: \(broadcast)")
+        XCTAssertTrue(
+            BusConnection.pump(seconds: 30) { broadcast.contains { $0.contains("Marker") } },
+            "the marker: \(broadcast)")
         let last = try XCTUnwrap(broadcast.last)
         XCTAssertTrue(last.contains("Marker"), "the marker is said last, alone: \(broadcast)")
-        let heard = try listener.finish(data: last).filter { ($0["type"] as? String)?.hasPrefix("object:announcement") == true }
+        let heard = try listener.finish(data: last)
+            .filter { ($0["type"] as? String)?.hasPrefix("object:announcement") == true }
         // Not one announcement for each of 995 tasks (10,000 before the fix), and not a
         // stream of its own: exactly what the broadcast said.
         XCTAssertEqual(heard.compactMap { $0["data"] as? String }, broadcast, "the same announcements at both doors")
@@ -55,7 +60,8 @@ final class AccessibilityBudgetTests: AccessibilityTestCase {
     static let job = #"""
         import sys, dbus, dbus.lowlevel
         bus = dbus.SessionBus()
-        destination, path, interface = "org.progressd.Progress1", "/org/progressd/Progress1", "org.progressd.Progress1.Manager"
+        destination, path, interface = "org.progressd.Progress1", "/org/progressd/Progress1", \#
+        "org.progressd.Progress1.Manager"
         manager = dbus.Interface(bus.get_object(destination, path), interface)
         index = sys.argv[1]
         for task in range(199):

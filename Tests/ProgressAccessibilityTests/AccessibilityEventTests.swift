@@ -50,7 +50,8 @@ final class AccessibilityEventTests: AccessibilityTestCase {
         try manager("Fail", [.string("upload"), .string("network down")])
         let failedText = try accessibleText("upload")
         // Said when the budget's interval after the start is over.
-        let events = try listener.finish(data: failedText).filter { ($0["type"] as? String)?.hasPrefix("object:announcement") == true }
+        let events = try listener.finish(data: failedText)
+            .filter { ($0["type"] as? String)?.hasPrefix("object:announcement") == true }
         let failure = try XCTUnwrap(events.last, "an Announcement event for the failure: \(events)")
         XCTAssertEqual(failure["detail1"] as? Int, 2, "politeness assertive (ATSPI_LIVE_ASSERTIVE)")
         XCTAssertEqual(failure["data"] as? String, failedText, "the text is the task's AccessibleText")
@@ -67,7 +68,9 @@ final class AccessibilityEventTests: AccessibilityTestCase {
         let monitor = try BusConnection(address: try a11y.address())
         var values: [Double] = []
         monitor.subscribe(interface: "org.a11y.atspi.Event.Object", member: "PropertyChange") { signal in
-            if signal.arguments.first?.string == "accessible-value" { values.append(signal.arguments[3].unboxed.double ?? -1) }
+            if signal.arguments.first?.string == "accessible-value" {
+                values.append(signal.arguments[3].unboxed.double ?? -1)
+            }
         }
         // The match rule is on the bus before anything is sent.
         try monitor.call("org.freedesktop.DBus", "/org/freedesktop/DBus", "org.freedesktop.DBus", "GetId")

@@ -26,7 +26,8 @@ final class AccessibilityLifecycleTests: AccessibilityTestCase {
         _ = try treeWith("job")
         XCTAssertTrue(try daemonIsOnAccessibilityBus())
         try a11y.setEnabled(false)
-        XCTAssertTrue(poll(seconds: 20) { (try? self.daemonIsOnAccessibilityBus()) == false }, "the connection is dropped")
+        XCTAssertTrue(
+            poll(seconds: 20) { (try? self.daemonIsOnAccessibilityBus()) == false }, "the connection is dropped")
         XCTAssertNotNil(try manager("List").first?.strings)
     }
 }
@@ -46,8 +47,11 @@ final class AccessibilityOffTests: AccessibilityTestCase {
         // AT_SPI_BUS_ADDRESS is empty) before that reply.
         let daemonName = try XCTUnwrap(nameOwner(BusNames.busName))
         let launcher = try XCTUnwrap(nameOwner("org.a11y.Bus"))
-        XCTAssertTrue(monitor.waitFor { $0.hasPrefix("method return") && $0.contains("sender=\(launcher) -> destination=\(daemonName) ") },
-                      "the daemon asked the launcher whether accessibility is on")
+        XCTAssertTrue(
+            monitor.waitFor {
+                $0.hasPrefix("method return") && $0.contains("sender=\(launcher) -> destination=\(daemonName) ")
+            },
+            "the daemon asked the launcher whether accessibility is on")
         let asked = try messagesFromTheDaemon().filter { $0.contains("member=GetAddress") }
         XCTAssertEqual(asked, [], "the daemon does not ask for the accessibility bus while it is off")
         XCTAssertFalse(try daemonIsOnAccessibilityBus(), "no connection to the accessibility bus while it is off")

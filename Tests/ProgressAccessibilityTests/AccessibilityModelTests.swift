@@ -96,7 +96,8 @@ final class AccessibilityModelTests: XCTestCase {
         XCTAssertEqual(removed?.moved, [c], "a child left behind moves up to the root")
         XCTAssertEqual(tree.place(of: b)?.index, 0)
         XCTAssertEqual(tree.place(of: c), .init(parentPath: AccessibleTree.rootPath, index: 1))
-        XCTAssertNil(tree.task(atPath: "/org/a11y/atspi/accessible/1"), "a removed bar's path names nothing, ever again")
+        XCTAssertNil(
+            tree.task(atPath: "/org/a11y/atspi/accessible/1"), "a removed bar's path names nothing, ever again")
         XCTAssertNil(tree.insert(b, parent: nil), "no bar twice")
     }
 
@@ -109,9 +110,13 @@ final class AccessibilityModelTests: XCTestCase {
     /// and a table naming an event the XML lacks is refused by name.
     func testTheEventsSentAreTheOnesTheXMLDeclares() throws {
         XCTAssertNoThrow(try AtspiInterfaces.objectEvents.check(againstXML: AtspiInterfaces.xml))
-        let interface = try XCTUnwrap(IntrospectionXML.parse(AtspiInterfaces.xml).interfaces[AtspiInterfaces.objectEvents.interface])
-        XCTAssertEqual(interface.components(separatedBy: #"type="a{sv}""#).count - 1, 4, "siiva{sv} on each of the four")
-        let extra = SignalTable(interface: AtspiInterfaces.objectEvents.interface, ["PropertyChange", "StateChanged", "ChildrenChanged", "Announcement", "BoundsChanged"])
+        let interface = try XCTUnwrap(
+            IntrospectionXML.parse(AtspiInterfaces.xml).interfaces[AtspiInterfaces.objectEvents.interface])
+        XCTAssertEqual(
+            interface.components(separatedBy: #"type="a{sv}""#).count - 1, 4, "siiva{sv} on each of the four")
+        let extra = SignalTable(
+            interface: AtspiInterfaces.objectEvents.interface,
+            ["PropertyChange", "StateChanged", "ChildrenChanged", "Announcement", "BoundsChanged"])
         XCTAssertThrowsError(try extra.check(againstXML: AtspiInterfaces.xml)) { error in
             XCTAssertTrue("\(error)".contains("BoundsChanged"), "\(error)")
         }
@@ -121,11 +126,17 @@ final class AccessibilityModelTests: XCTestCase {
     /// methods of each interface, its readable properties' getters, its writable ones' setters.
     func testEveryCallIsARowOfTheXML() throws {
         let xml = AtspiInterfaces.xml
-        for table in [AccessibleObjects.accessibleMethods, AccessibleObjects.applicationMethods, AccessibleObjects.componentMethods] {
+        for table in [
+            AccessibleObjects.accessibleMethods, AccessibleObjects.applicationMethods,
+            AccessibleObjects.componentMethods,
+        ] {
             XCTAssertNoThrow(try table.check(againstXML: xml), table.interface)
         }
         XCTAssertNoThrow(try AccessibleObjects.cacheMethods.check(againstXML: xml))
-        for table in [AccessibleObjects.accessibleProperties, AccessibleObjects.applicationProperties, AccessibleObjects.valueProperties] {
+        for table in [
+            AccessibleObjects.accessibleProperties, AccessibleObjects.applicationProperties,
+            AccessibleObjects.valueProperties,
+        ] {
             XCTAssertNoThrow(try table.check(againstXML: xml), table.interface)
         }
         for table in [AccessibleObjects.applicationSetters, AccessibleObjects.valueSetters] {

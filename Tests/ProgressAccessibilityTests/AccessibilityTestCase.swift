@@ -71,7 +71,8 @@ class AccessibilityTestCase: DaemonTestCase {
     func accessibleText(_ name: String) throws -> String {
         let path = BusNames.taskPath(try TaskName(name))
         return try client.call(
-            BusNames.busName, path, BusNames.propertiesInterface, "Get", [.string(BusNames.taskInterface), .string("AccessibleText")]
+            BusNames.busName, path, BusNames.propertiesInterface, "Get",
+            [.string(BusNames.taskInterface), .string("AccessibleText")]
         ).first?.string ?? ""
     }
 }

@@ -52,7 +52,8 @@ final class AccessibilityTreeTests: AccessibilityTestCase {
         try start("other")
         let tree = try treeWith("build/compile")
         let parent = try XCTUnwrap(tree.children.first { $0.name == "Building" })
-        XCTAssertEqual(parent.children.map(\.name), ["build/compile"], "the child's bar is the parent's child; no title: its name")
+        XCTAssertEqual(
+            parent.children.map(\.name), ["build/compile"], "the child's bar is the parent's child; no title: its name")
         XCTAssertEqual(parent.children.first?["index"] as? Int, 0)
         XCTAssertEqual(tree.children.count, 2, "the root holds the two top-level tasks only")
         XCTAssertEqual(tree.children.map { $0["index"] as? Int }, [0, 1])
@@ -87,7 +88,8 @@ final class AccessibilityTreeTests: AccessibilityTestCase {
                            ("updates-frequently", .bool(true))])
         _ = try treeWith("copy")
         let accessibility = try BusConnection(address: try a11y.address())
-        let names = try accessibility.call("org.freedesktop.DBus", "/org/freedesktop/DBus", "org.freedesktop.DBus", "ListNames")
+        let names = try accessibility.call(
+            "org.freedesktop.DBus", "/org/freedesktop/DBus", "org.freedesktop.DBus", "ListNames")
             .first?.strings ?? []
         let daemonName = try XCTUnwrap(names.first { name in
             let pid = try? accessibility.call("org.freedesktop.DBus", "/org/freedesktop/DBus", "org.freedesktop.DBus",
@@ -95,7 +97,8 @@ final class AccessibilityTreeTests: AccessibilityTestCase {
             return name.hasPrefix(":") && pid == .uint32(UInt32(daemon.process.processIdentifier))
         })
         try manager("SetFraction", [.string("copy"), .double(0.4)])
-        let items = try accessibility.call(daemonName, "/org/a11y/atspi/cache", "org.a11y.atspi.Cache", "GetItems").first?.array ?? []
+        let items = try accessibility.call(daemonName, "/org/a11y/atspi/cache", "org.a11y.atspi.Cache", "GetItems")
+            .first?.array ?? []
         // Each item (a((so)(so)(so)iiassusau)): itself, its application, its parent, its
         // index, its child count, interfaces, name, role, description, states.
         func fields(_ item: BusValue) -> [BusValue] { if case .tuple(let fields) = item.unboxed { fields } else { [] } }
@@ -110,22 +113,26 @@ final class AccessibilityTreeTests: AccessibilityTestCase {
         let connection = try BusConnection(address: try a11y.address())
         let owner = try XCTUnwrap(daemonUniqueName(on: connection))
         func introspect(_ path: String) throws -> [String: String] {
-            let xml = try connection.call(owner, path, "org.freedesktop.DBus.Introspectable", "Introspect").first?.string ?? ""
+            let xml = try connection.call(owner, path, "org.freedesktop.DBus.Introspectable", "Introspect")
+                .first?.string ?? ""
             return try IntrospectionXML.parse(xml).interfaces.filter { $0.key.hasPrefix("org.a11y.atspi.") }
         }
         let root = try introspect("/org/a11y/atspi/accessible/root")
         XCTAssertEqual(Set(root.keys), [AtspiInterfaces.accessible, AtspiInterfaces.application])
-        let children = try connection.call(owner, "/org/a11y/atspi/accessible/root", AtspiInterfaces.accessible, "GetChildren")
+        let children = try connection.call(
+            owner, "/org/a11y/atspi/accessible/root", AtspiInterfaces.accessible, "GetChildren")
         let reference = children.first?.array?.first
         guard case .tuple(let parts)? = reference else { return XCTFail("GetChildren gave no reference: \(children)") }
         let barPath = try XCTUnwrap(parts.last?.string)
         let bar = try introspect(barPath)
         XCTAssertEqual(Set(bar.keys), [AtspiInterfaces.accessible, AtspiInterfaces.value, AtspiInterfaces.component])
         let cache = try introspect("/org/a11y/atspi/cache")
-        for (name, xml) in root.merging(bar, uniquingKeysWith: { a, _ in a }).merging(cache, uniquingKeysWith: { a, _ in a }) {
+        for (name, xml) in root.merging(bar, uniquingKeysWith: { a, _ in a })
+            .merging(cache, uniquingKeysWith: { a, _ in a }) {
             XCTAssertEqual(xml, shipped[name], "\(name) as served is as shipped")
         }
-        XCTAssertEqual(Set(shipped.keys), Set(root.keys).union(bar.keys).union(cache.keys).union([AtspiInterfaces.objectEvents.interface]),
+        XCTAssertEqual(Set(shipped.keys),
+                       Set(root.keys).union(bar.keys).union(cache.keys).union([AtspiInterfaces.objectEvents.interface]),
                        "every shipped interface is served, but for the events' one, which is only sent")
     }
 
@@ -144,10 +151,13 @@ final class AccessibilityTreeTests: AccessibilityTestCase {
             }
         }
         XCTAssertEqual(error("/org/a11y/atspi/accessible/999", AtspiInterfaces.accessible, "GetRole"),
-                       "org.freedesktop.DBus.Error.UnknownMethod", "no object there (GDBus's answer for an unknown subtree node)")
-        XCTAssertEqual(error("/org/a11y/atspi/accessible/root", AtspiInterfaces.accessible, "GetChildAtIndex", [.string("x")]),
+                       "org.freedesktop.DBus.Error.UnknownMethod",
+                       "no object there (GDBus's answer for an unknown subtree node)")
+        XCTAssertEqual(error("/org/a11y/atspi/accessible/root", AtspiInterfaces.accessible, "GetChildAtIndex",
+                             [.string("x")]),
                        "org.freedesktop.DBus.Error.InvalidArgs")
-        XCTAssertEqual(error("/org/a11y/atspi/accessible/root", AtspiInterfaces.accessible, "GetChildAtIndex", [.int32(7)]),
+        XCTAssertEqual(error("/org/a11y/atspi/accessible/root", AtspiInterfaces.accessible, "GetChildAtIndex",
+                             [.int32(7)]),
                        "org.freedesktop.DBus.Error.InvalidArgs", "out of range")
         XCTAssertEqual(error("/org/a11y/atspi/accessible/root", AtspiInterfaces.accessible, "Frobnicate"),
                        "org.freedesktop.DBus.Error.UnknownMethod")
@@ -155,12 +165,14 @@ final class AccessibilityTreeTests: AccessibilityTestCase {
     }
 
     func daemonUniqueName(on connection: BusConnection) throws -> String? {
-        let names = try connection.call("org.freedesktop.DBus", "/org/freedesktop/DBus", "org.freedesktop.DBus", "ListNames")
+        let names = try connection.call(
+            "org.freedesktop.DBus", "/org/freedesktop/DBus", "org.freedesktop.DBus", "ListNames")
             .first?.strings ?? []
         let pid = UInt32(daemon.process.processIdentifier)
         return names.first { name in
             guard name.hasPrefix(":"), let reply = try? connection.call(
-                "org.freedesktop.DBus", "/org/freedesktop/DBus", "org.freedesktop.DBus", "GetConnectionUnixProcessID", [.string(name)])
+                "org.freedesktop.DBus", "/org/freedesktop/DBus", "org.freedesktop.DBus", "GetConnectionUnixProcessID",
+                [.string(name)])
             else { return false }
             if case .uint32(let owner) = reply.first?.unboxed { return owner == pid }
             return false

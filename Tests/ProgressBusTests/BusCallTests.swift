@@ -17,7 +17,8 @@ final class BusCallTests: DaemonTestCase {
         try super.setUpWithError()
         var error: UnsafeMutablePointer<GError>?
         let flags = GDBusConnectionFlags(
-            rawValue: G_DBUS_CONNECTION_FLAGS_AUTHENTICATION_CLIENT.rawValue | G_DBUS_CONNECTION_FLAGS_MESSAGE_BUS_CONNECTION.rawValue)
+            rawValue: G_DBUS_CONNECTION_FLAGS_AUTHENTICATION_CLIENT.rawValue
+                | G_DBUS_CONNECTION_FLAGS_MESSAGE_BUS_CONNECTION.rawValue)
         connection = g_dbus_connection_new_for_address_sync(bus.address, flags, nil, nil, &error)
         if connection == nil { throw BusError(consuming: error) }
         g_dbus_connection_set_exit_on_close(connection, 0)
@@ -39,8 +40,9 @@ final class BusCallTests: DaemonTestCase {
     ) -> Result<String, BusError>? {
         var outcome: Result<String, BusError>?
         BusCall.call(
-            connection, destination: "org.freedesktop.DBus", path: "/org/freedesktop/DBus", interface: "org.freedesktop.DBus",
-            method: method, parameters, replyType: replyType, cancellable: cancellable
+            connection, destination: "org.freedesktop.DBus", path: "/org/freedesktop/DBus",
+            interface: "org.freedesktop.DBus", method: method, parameters, replyType: replyType,
+            cancellable: cancellable
         ) { result in outcome = result.map(read) }
         BusConnection.pump(seconds: 30) { outcome != nil }
         return outcome
@@ -52,7 +54,9 @@ final class BusCallTests: DaemonTestCase {
     }
 
     func testAReplyOfAnotherTypeIsAnErrorNamingBothTypes() {
-        guard case .failure(let error)? = callBus("GetId", replyType: "(u)") else { return XCTFail("GetId answered (u)") }
+        guard case .failure(let error)? = callBus("GetId", replyType: "(u)") else {
+            return XCTFail("GetId answered (u)")
+        }
         XCTAssertEqual(error.kind, .invalidMessage, "\(error)")
         XCTAssertEqual(error.name, "")
         XCTAssertTrue(error.message.contains("(s)") && error.message.contains("(u)"), error.message)
@@ -71,7 +75,9 @@ final class BusCallTests: DaemonTestCase {
 
     func testACallOnAClosedConnectionIsDisconnectedAndNoAnswer() {
         g_dbus_connection_close_sync(connection, nil, nil)
-        guard case .failure(let error)? = callBus("GetId", replyType: "(s)") else { return XCTFail("a closed connection answered") }
+        guard case .failure(let error)? = callBus("GetId", replyType: "(s)") else {
+            return XCTFail("a closed connection answered")
+        }
         XCTAssertEqual(error.kind, .disconnected, "\(error)")
         XCTAssertTrue(error.isNoAnswer)
     }
@@ -84,8 +90,8 @@ final class BusCallTests: DaemonTestCase {
         weak let released = token
         var ran = false
         BusCall.call(
-            connection, destination: "org.freedesktop.DBus", path: "/org/freedesktop/DBus", interface: "org.freedesktop.DBus",
-            method: "GetId", replyType: "(s)", cancellable: cancellable
+            connection, destination: "org.freedesktop.DBus", path: "/org/freedesktop/DBus",
+            interface: "org.freedesktop.DBus", method: "GetId", replyType: "(s)", cancellable: cancellable
         ) { [token] _ in
             withExtendedLifetime(token) { ran = true }
         }
@@ -96,9 +102,11 @@ final class BusCallTests: DaemonTestCase {
     }
 
     func testACancelledCallNeverRunsItsClosureAndReleasesIt() {
-        XCTAssertTrue(closureRan(cancellable: BusCancellable(), cancelAfterCalling: false), "an uncancelled call answers")
+        XCTAssertTrue(
+            closureRan(cancellable: BusCancellable(), cancelAfterCalling: false), "an uncancelled call answers")
         let cancellable = BusCancellable()
-        XCTAssertFalse(closureRan(cancellable: cancellable, cancelAfterCalling: true), "a cancelled call ran its closure")
+        XCTAssertFalse(
+            closureRan(cancellable: cancellable, cancelAfterCalling: true), "a cancelled call ran its closure")
         XCTAssertTrue(cancellable.isCancelled)
         // A cancellable stays cancelled: a later call with it is dropped as well.
         XCTAssertFalse(closureRan(cancellable: cancellable, cancelAfterCalling: false))
@@ -109,10 +117,12 @@ final class BusCallTests: DaemonTestCase {
         XCTAssertEqual(remote, BusError(name: "org.example.Error.Broken", message: "it broke", kind: .remote))
         let noReply = BusError(consuming: g_dbus_error_new_for_dbus_error("org.freedesktop.DBus.Error.NoReply", "late"))
         XCTAssertTrue(noReply.isNoAnswer)
-        let timedOut = BusError(consuming: g_error_new_literal(g_io_error_quark(), Int32(G_IO_ERROR_TIMED_OUT.rawValue), "Timeout was reached"))
+        let timedOut = BusError(consuming: g_error_new_literal(
+            g_io_error_quark(), Int32(G_IO_ERROR_TIMED_OUT.rawValue), "Timeout was reached"))
         XCTAssertEqual(timedOut.kind, .timedOut)
         XCTAssertTrue(timedOut.isNoAnswer)
-        let other = BusError(consuming: g_error_new_literal(g_io_error_quark(), Int32(G_IO_ERROR_NOT_FOUND.rawValue), "gone"))
+        let other = BusError(consuming: g_error_new_literal(
+            g_io_error_quark(), Int32(G_IO_ERROR_NOT_FOUND.rawValue), "gone"))
         XCTAssertEqual(other, BusError(name: "", message: "gone", kind: .local))
         XCTAssertFalse(other.isNoAnswer)
         XCTAssertEqual(BusError(consuming: nil).message, "unknown error")
@@ -139,7 +149,9 @@ final class BusCallTests: DaemonTestCase {
         XCTAssertNil(properties.string("count"), "a value of another kind reads as absent")
         XCTAssertNil(properties.unsigned("name"))
         XCTAssertEqual(properties.bytes("label"), Array("snap.x.y\0".utf8))
-        XCTAssertNil(properties["objects"].flatMap { if case .unsupported = $0 { nil } else { $0 } }, "an ao is not an option value")
+        XCTAssertNil(
+            properties["objects"].flatMap { if case .unsupported = $0 { nil } else { $0 } },
+            "an ao is not an option value")
         XCTAssertNil(properties["missing"])
         let paths = Variant.lookup(dictionary, "objects", type: "ao")
         XCTAssertNotNil(paths)
@@ -148,7 +160,8 @@ final class BusCallTests: DaemonTestCase {
             g_variant_unref(paths)
         }
         XCTAssertNil(Variant.lookup(dictionary, "objects", type: "as"), "another type is not returned")
-        let tuple = g_variant_ref_sink(Variant.tuple([dictionary, g_variant_new_int32(-3), Variant.strings(["x", "y"])]))!
+        let tuple = g_variant_ref_sink(
+            Variant.tuple([dictionary, g_variant_new_int32(-3), Variant.strings(["x", "y"])]))!
         defer { g_variant_unref(tuple) }
         XCTAssertEqual(Variant.optionsChild(tuple, 0).count, 6)
         XCTAssertEqual(Variant.int32Child(tuple, 1), -3)

@@ -24,17 +24,23 @@ final class ExportedInterfaceTests: XCTestCase {
     }
 
     func make(
-        methods: [String] = ["Poke", "Prod"], getters: [String] = ["Size", "Label"], setters: [String] = ["Label", "Secret"],
-        interface: String = ExportedInterfaceTests.name
+        methods: [String] = ["Poke", "Prod"], getters: [String] = ["Size", "Label"],
+        setters: [String] = ["Label", "Secret"], interface: String = ExportedInterfaceTests.name
     ) throws -> ExportedInterface {
         try ExportedInterface(
             descriptions.interface(Self.name), keeping: descriptions,
             methods: MethodTable(interface: interface, methods.map { ($0, { (_: IncomingCall) in }) }),
-            properties: PropertyTable(interface: Self.name, getters.map { ($0, { (_: String) throws(CallFailure) in g_variant_new_uint32(0) }) }),
-            setters: PropertyTable(interface: Self.name, access: .write, setters.map { ($0, { (_: String, _: OpaquePointer) throws(CallFailure) in }) }))
+            properties: PropertyTable(interface: Self.name, getters.map {
+                ($0, { (_: String) throws(CallFailure) in g_variant_new_uint32(0) })
+            }),
+            setters: PropertyTable(interface: Self.name, access: .write, setters.map {
+                ($0, { (_: String, _: OpaquePointer) throws(CallFailure) in })
+            }))
     }
 
-    func assertRefused(_ fragment: String, file: StaticString = #filePath, line: UInt = #line, _ body: () throws -> ExportedInterface) {
+    func assertRefused(
+        _ fragment: String, file: StaticString = #filePath, line: UInt = #line, _ body: () throws -> ExportedInterface
+    ) {
         XCTAssertThrowsError(try body(), file: file, line: line) { error in
             XCTAssertTrue("\(error)".contains(fragment), "'\(error)' lacks '\(fragment)'", file: file, line: line)
         }

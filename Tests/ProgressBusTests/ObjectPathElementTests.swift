@@ -9,7 +9,8 @@ final class ObjectPathElementTests: XCTestCase {
     /// digits as they are, every other byte `_` and two lowercase hex digits.
     static func documentedEscape(_ text: String) -> String {
         text.utf8.map { byte in
-            let isAlphanumeric = (0x30...0x39).contains(byte) || (0x41...0x5A).contains(byte) || (0x61...0x7A).contains(byte)
+            let isAlphanumeric = (0x30...0x39).contains(byte) || (0x41...0x5A).contains(byte)
+                || (0x61...0x7A).contains(byte)
             if isAlphanumeric { return String(UnicodeScalar(byte)) }
             let hex = String(byte, radix: 16)
             return "_" + (hex.count == 1 ? "0" + hex : hex)
@@ -17,9 +18,11 @@ final class ObjectPathElementTests: XCTestCase {
     }
 
     static let trickyNames = [
-        "backup", "my copy", "_", "__5f", "_5f", "x_41", "a/b.c-d", "é", "é✓", "e\u{301}", "日本語のタスク", "a b/c",
-        "Ünïcödé", "🎉 party", "tab\u{7f}del", "../..", "%20", "~user", "0", "Z9z",
-        String(repeating: "x/", count: 200), "\u{10FFFF}", "مرحبا", "שלום", "ä\u{308}", "dots...", "quote\"'`", "\\back",
+        "backup", "my copy", "_", "__5f", "_5f", "x_41", "a/b.c-d", "é", "é✓", "e\u{301}",
+        "日本語のタスク", "a b/c", "Ünïcödé", "🎉 party", "tab\u{7f}del",
+        "../..", "%20", "~user", "0", "Z9z",
+        String(repeating: "x/", count: 200), "\u{10FFFF}", "مرحبا", "שלום", "ä\u{308}",
+        "dots...", "quote\"'`", "\\back",
     ]
 
     func testGLibsEscapeIsTheDocumentedOne() {
@@ -43,7 +46,8 @@ final class ObjectPathElementTests: XCTestCase {
     }
 
     func testPathElementsRoundTrip() throws {
-        for text in Self.trickyNames where !text.unicodeScalars.contains(where: \.properties.isDefaultIgnorableCodePoint) {
+        for text in Self.trickyNames
+        where !text.unicodeScalars.contains(where: \.properties.isDefaultIgnorableCodePoint) {
             guard let name = try? TaskName(text) else { continue }
             XCTAssertEqual(TaskName(pathElement: name.pathElement), name, text)
         }

@@ -20,13 +20,17 @@ final class SerializedVariantTests: XCTestCase {
 
     func entries(_ count: Int, text: String) -> [(key: String, value: PropertyValue)] {
         (0..<count).map { index in
-            let values: [PropertyValue] = [.string(text + "\(index)"), .bool(index % 2 == 0), .double(Double(index) / 7),
-                                           .uint64(UInt64.max - UInt64(index)), .int64(-Int64(index) - 1), .string("")]
+            let values: [PropertyValue] = [
+                .string(text + "\(index)"), .bool(index % 2 == 0), .double(Double(index) / 7),
+                .uint64(UInt64.max - UInt64(index)), .int64(-Int64(index) - 1), .string(""),
+            ]
             return ("Key\(index)", values[index % values.count])
         }
     }
 
-    func assertSame(_ ours: OpaquePointer, _ theirs: OpaquePointer, file: StaticString = #filePath, line: UInt = #line) {
+    func assertSame(
+        _ ours: OpaquePointer, _ theirs: OpaquePointer, file: StaticString = #filePath, line: UInt = #line
+    ) {
         g_variant_ref_sink(ours)
         g_variant_ref_sink(theirs)
         defer {
@@ -39,7 +43,9 @@ final class SerializedVariantTests: XCTestCase {
     }
 
     func testAVardictIsWhatGLibMakes() {
-        for (count, text) in [(0, ""), (1, "a"), (3, "short"), (26, "a property value"), (400, String(repeating: "long ", count: 40))] {
+        for (count, text) in [
+            (0, ""), (1, "a"), (3, "short"), (26, "a property value"), (400, String(repeating: "long ", count: 40)),
+        ] {
             let entries = entries(count, text: text)
             let writer = SerializedVariant()
             writer.vardict(entries)
@@ -52,11 +58,15 @@ final class SerializedVariantTests: XCTestCase {
             let rows = (0..<tasks).map { (key: "task \($0)", value: entries(properties, text: "t\($0)")) }
             let writer = SerializedVariant()
             writer.array(alignment: 8) { element in
-                for row in rows { element { writer.entry(key: row.key, valueAlignment: 8) { writer.vardict(row.value) } } }
+                for row in rows {
+                    element { writer.entry(key: row.key, valueAlignment: 8) { writer.vardict(row.value) } }
+                }
             }
             let ours = writer.make("a{sa{sv}}")
             let theirs = Variant.container("a{sa{sv}}") { builder in
-                for row in rows { Variant.add(builder, g_variant_new_dict_entry(Variant.string(row.key), glibVardict(row.value))) }
+                for row in rows {
+                    Variant.add(builder, g_variant_new_dict_entry(Variant.string(row.key), glibVardict(row.value)))
+                }
             }
             assertSame(ours, theirs)
         }
@@ -71,7 +81,9 @@ final class SerializedVariantTests: XCTestCase {
             var kept = 0
             writer.boundedArray(alignment: 8, maxBytes: limit) { element in
                 for (key, value) in all {
-                    guard element({ writer.entry(key: key, valueAlignment: 8) { writer.variant(value) } }) else { return }
+                    guard element({ writer.entry(key: key, valueAlignment: 8) { writer.variant(value) } }) else {
+                        return
+                    }
                     kept += 1
                 }
             }

@@ -21,9 +21,12 @@ final class AnnouncementBudgetTests: XCTestCase {
         func hear(_ changes: [TaskChange]) {
             for change in changes {
                 if change.kind == .removed { budget.removed(change.name) }
-                guard change.kind != .removed, let announcement = policy.consider(change, now: clock.monotonicMicros) else { continue }
+                guard change.kind != .removed,
+                      let announcement = policy.consider(change, now: clock.monotonicMicros) else { continue }
                 let task = change.task
-                if let said = budget.offer(announcement, task: task, now: clock.monotonicMicros) { spoken.append((clock.monotonicMicros, said)) }
+                if let said = budget.offer(announcement, task: task, now: clock.monotonicMicros) {
+                    spoken.append((clock.monotonicMicros, said))
+                }
             }
             if let due = budget.takeDue(now: clock.monotonicMicros) { spoken.append((clock.monotonicMicros, due)) }
         }
@@ -62,10 +65,14 @@ final class AnnouncementBudgetTests: XCTestCase {
             case .summary(let summary): named += summary.failed.map(\.message)
             default: break
             }
-            if case .summary(let summary) = said, !summary.failed.isEmpty { XCTAssertEqual(said.politeness, .assertive) }
+            if case .summary(let summary) = said, !summary.failed.isEmpty {
+                XCTAssertEqual(said.politeness, .assertive)
+            }
         }
         XCTAssertEqual(named.sorted(), failed.sorted())
-        guard case .summary(let first)? = spoken.dropFirst().first?.1 else { return XCTFail("the starts are summarised") }
+        guard case .summary(let first)? = spoken.dropFirst().first?.1 else {
+            return XCTFail("the starts are summarised")
+        }
         XCTAssertGreaterThan(first.moving, 1_000)
     }
 
@@ -81,7 +88,8 @@ final class AnnouncementBudgetTests: XCTestCase {
             let name = try TaskName("job-\(index)")
             _ = try store.start(name, with: TaskUpdate(), caller: ClientID(":1.\(index)"))
             _ = try store.fail(name, message: "owner went away")
-            if let said = budget.offer(.init(name: name, event: .failed), task: store.task(name)!, now: clock.monotonicMicros) {
+            if let said = budget.offer(
+                .init(name: name, event: .failed), task: store.task(name)!, now: clock.monotonicMicros) {
                 spoken.append(said)
             }
             mostHeld = max(mostHeld, budget.failuresWaiting)
@@ -116,7 +124,9 @@ final class AnnouncementBudgetTests: XCTestCase {
         XCTAssertNotNil(budget.offer(started, task: task, now: 0))
         XCTAssertNil(budget.offer(AnnouncementPolicy.Announcement(name: name, event: .progress), task: task, now: 10))
         XCTAssertNil(budget.offer(AnnouncementPolicy.Announcement(name: name, event: .failed), task: task, now: 20))
-        XCTAssertNil(budget.offer(AnnouncementPolicy.Announcement(name: name, event: .progress), task: task, now: 30), "no progress over a failure")
+        XCTAssertNil(
+            budget.offer(AnnouncementPolicy.Announcement(name: name, event: .progress), task: task, now: 30),
+            "no progress over a failure")
         XCTAssertNil(budget.takeDue(now: 999_999))
         guard case .single(_, let announcement)? = budget.takeDue(now: 1_000_000) else { return XCTFail() }
         XCTAssertEqual(announcement.event, .failed)

@@ -33,7 +33,9 @@ final class AnnouncementPolicyTests: XCTestCase {
         XCTAssertEqual(heard(try start()), [.started], "started again")
         XCTAssertEqual(heard(try store.fail(copy, message: "disk full")), [.failed])
         _ = try start()
-        XCTAssertEqual(heard(try store.update(copy, with: TaskUpdate.parse([("state", .string("cancelled"))], for: .update))), [.cancelled])
+        XCTAssertEqual(
+            heard(try store.update(copy, with: TaskUpdate.parse([("state", .string("cancelled"))], for: .update))),
+            [.cancelled])
     }
 
     func testProgressAtMostEveryIntervalAndOnlyWhenTheWholePercentChanged() throws {
@@ -67,7 +69,9 @@ final class AnnouncementPolicyTests: XCTestCase {
                 let may = policy.mayAnnounce(change, now: now)
                 let said = policy.consider(change, now: now)
                 if change.kind == .updated {
-                    XCTAssertEqual(may, said != nil, "\(change.name.text) at \(now): may announce \(may), said \(said?.event.rawValue ?? "nothing")")
+                    XCTAssertEqual(
+                        may, said != nil,
+                        "\(change.name.text) at \(now): may announce \(may), said \(said?.event.rawValue ?? "nothing")")
                 }
                 return may ? said.map { "\($0.name.text) \($0.event.rawValue)" } : nil
             }
@@ -108,7 +112,9 @@ final class AnnouncementPolicyTests: XCTestCase {
         _ = heard(try start([("pausable", .bool(true))]))
         clock.advance(seconds: 20)
         XCTAssertEqual(heard(try store.pulse(copy)), [])
-        XCTAssertEqual(heard(try store.update(copy, with: TaskUpdate.parse([("state", .string("paused"))], for: .update))), [.paused])
+        XCTAssertEqual(
+            heard(try store.update(copy, with: TaskUpdate.parse([("state", .string("paused"))], for: .update))),
+            [.paused])
     }
 
     /// Issue 39: each change is judged by the task it carries, not by the store's present

@@ -114,11 +114,15 @@ final class ChangeIndexTests: XCTestCase {
     }
 
     func testTheOptionsNameUnknownProperties() {
-        XCTAssertThrowsError(try ChangesOptions.parse([(key: "properties", value: OptionValue(.strings(["Fraction", "Colour"]), signature: "as"))])) {
+        XCTAssertThrowsError(try ChangesOptions.parse([
+            (key: "properties", value: OptionValue(.strings(["Fraction", "Colour"]), signature: "as")),
+        ])) {
             XCTAssertEqual(($0 as? ProgressError)?.name, "UnknownOption")
             XCTAssertTrue(($0 as? ProgressError)?.message.contains("'Colour'") ?? false)
         }
-        let options = try? ChangesOptions.parse([(key: "properties", value: OptionValue(.strings(["Fraction", "Name"]), signature: "as"))])
+        let options = try? ChangesOptions.parse([
+            (key: "properties", value: OptionValue(.strings(["Fraction", "Name"]), signature: "as")),
+        ])
         XCTAssertEqual(options?.properties, [.fraction, .name])
         XCTAssertThrowsError(try ChangesOptions.parse([(key: "since", value: .uint64(3))]))
     }

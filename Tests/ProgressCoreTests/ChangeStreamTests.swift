@@ -62,7 +62,9 @@ final class ChangeStreamTests: XCTestCase {
         call(.start(name("leased"), update([("lease-seconds", .uint64(5))])), by: ":1.9")
         call(.setFraction(name("child"), 0.5))
         XCTAssertNotNil(call(.setFraction(name("child"), 7)), "a refused call")
-        call(.updateMany([NamedUpdate(name: name("leased"), update: update([("fraction", .double(0.2))], for: .update))]))
+        call(.updateMany([
+            NamedUpdate(name: name("leased"), update: update([("fraction", .double(0.2))], for: .update)),
+        ]))
         clock.advance(seconds: 6)
         door.runTimers().forEach { stream.submit($0) }
         door.clientLeft(job).forEach { stream.submit($0) }
@@ -71,7 +73,9 @@ final class ChangeStreamTests: XCTestCase {
         let sequences = output.published.flatMap { $0.changes.map(\.sequence) }
         XCTAssertEqual(sequences, Array(1...UInt64(sequences.count)), "every change numbered once, in order")
         XCTAssertEqual(door.lastSequence, UInt64(sequences.count))
-        XCTAssertEqual(output.recorded.map(\.lastSequence), output.published.map(\.lastSequence), "recorded before published, each batch")
+        XCTAssertEqual(
+            output.recorded.map(\.lastSequence), output.published.map(\.lastSequence),
+            "recorded before published, each batch")
         XCTAssertTrue(output.published.allSatisfy { !$0.isEmpty }, "empty batches are not published")
 
         let origins = output.published.map(\.origin)
@@ -86,7 +90,8 @@ final class ChangeStreamTests: XCTestCase {
         XCTAssertEqual(Set(lostBatch.changes.map(\.name)), [name("parent"), name("child")])
         let removal = output.published.last!.changes
         XCTAssertEqual(removal.map(\.kind), [.removed, .removed])
-        XCTAssertEqual(removal.compactMap(\.lastValue).map(\.state), [.failed, .failed], "a removed task's last value comes along")
+        XCTAssertEqual(
+            removal.compactMap(\.lastValue).map(\.state), [.failed, .failed], "a removed task's last value comes along")
     }
 
     func testARefusedCommandChangesNothingAndUsesNoNumber() {
@@ -105,14 +110,18 @@ final class ChangeStreamTests: XCTestCase {
             NamedUpdate(name: name("ghost"), update: update([("fraction", .double(0.3))], for: .update)),
             NamedUpdate(name: name("b"), update: update([("fraction", .double(0.3))], for: .update)),
         ]), by: .client(job))
-        XCTAssertEqual(outcome.error?.message.hasPrefix("entry 1 (the 1 before it were applied)"), true, outcome.error?.message ?? "")
+        XCTAssertEqual(
+            outcome.error?.message.hasPrefix("entry 1 (the 1 before it were applied)"), true,
+            outcome.error?.message ?? "")
         XCTAssertEqual(outcome.batch.changes.map(\.name), [name("a")])
         XCTAssertEqual(door.store.task(name("b"))?.fraction, 0)
     }
 
     func testTheAccessPolicyIsAskedBeforeAnythingChanges() {
         struct ReadOnly: AccessPolicy {
-            func admit(_ command: TaskCommand, by origin: ChangeOrigin, tasks: TaskView) throws(ProgressError) -> TaskCommand {
+            func admit(
+                _ command: TaskCommand, by origin: ChangeOrigin, tasks: TaskView
+            ) throws(ProgressError) -> TaskCommand {
                 if origin != .timer { throw .notAllowed("\(origin) may not \(command.taskName?.text ?? "batch")") }
                 return command
             }
@@ -208,7 +217,8 @@ final class ChangeStreamTests: XCTestCase {
         stream.add(last)
         call(.start(name("bar"), update([("lifetime", .string("persistent"))])))
         acting.onLeft = { _ in
-            let outcome = self.door.perform(.fail(self.name("bar"), message: "the application closed"), by: .daemon("test"))
+            let outcome = self.door.perform(
+                .fail(self.name("bar"), message: "the application closed"), by: .daemon("test"))
             self.stream.submit(outcome.batch)
         }
         var scheduled = 0
@@ -219,7 +229,9 @@ final class ChangeStreamTests: XCTestCase {
         XCTAssertEqual(last.log, ["publish 1"], "the departure waits behind the batch that waits")
         output.holdsTransitions = false
         stream.commitWaiting()
-        XCTAssertEqual(last.log, ["publish 1", "publish 2", "left :1.7", "publish 3"], "the failure it caused comes after the departure, for every output")
+        XCTAssertEqual(
+            last.log, ["publish 1", "publish 2", "left :1.7", "publish 3"],
+            "the failure it caused comes after the departure, for every output")
         XCTAssertEqual(acting.log, last.log)
         stream.stop()
         XCTAssertEqual(last.log.last, "stop")
@@ -237,6 +249,7 @@ final class ChangeStreamTests: XCTestCase {
         XCTAssertEqual(batch.changes.map(\.name.text), ["another", "parent", "child"])
         XCTAssertEqual(batch.changes.map(\.sequence), [100, 101, 102])
         XCTAssertTrue(batch.changes.allSatisfy { $0.kind == .created && $0.properties == .all })
-        XCTAssertEqual(restoredDoor.store.caps.held(.task, by: job.chargeKey), 0, "a restored task is charged to no one")
+        XCTAssertEqual(
+            restoredDoor.store.caps.held(.task, by: job.chargeKey), 0, "a restored task is charged to no one")
     }
 }

@@ -14,13 +14,17 @@ final class ClientTextTests: XCTestCase {
 
     func testControlCharactersAreRefusedInEveryClientTextNamingTheFieldAndTheCharacter() {
         let hostile: [(String, Unicode.Scalar)] = [
-            ("\u{1B}]0;owned\u{07}", "\u{1B}"), ("a\nb", "\n"), ("done\r", "\r"), ("del\u{7F}", "\u{7F}"), ("c1\u{9B}2J", "\u{9B}"),
+            ("\u{1B}]0;owned\u{07}", "\u{1B}"), ("a\nb", "\n"), ("done\r", "\r"), ("del\u{7F}", "\u{7F}"),
+            ("c1\u{9B}2J", "\u{9B}"),
         ]
         for key in ["title", "message", "unit", "app-id"] {
             for (text, scalar) in hostile {
                 XCTAssertThrowsError(try parse(key, text)) { error in
-                    guard let error = error as? ProgressError, case .invalidValue(let message) = error else { return XCTFail("\(error)") }
-                    XCTAssertTrue(message.hasPrefix("\(key) has the control character \(ClientText.codePoint(scalar))"), message)
+                    guard let error = error as? ProgressError, case .invalidValue(let message) = error else {
+                        return XCTFail("\(error)")
+                    }
+                    XCTAssertTrue(
+                        message.hasPrefix("\(key) has the control character \(ClientText.codePoint(scalar))"), message)
                     XCTAssertFalse(message.unicodeScalars.contains { $0.isControl }, "the error quotes it escaped")
                 }
             }
@@ -63,12 +67,14 @@ final class ClientTextTests: XCTestCase {
     /// override open, reversing whatever a consumer put after it.
     func testStoredTextsCloseEveryOverrideEmbeddingAndIsolateTheyOpen() throws {
         XCTAssertEqual(ClientText.balanced("abc\u{202E}def"), "abc\u{202E}def\u{202C}")
-        XCTAssertEqual(ClientText.balanced("\u{202B}a\u{2067}b\u{202D}c"), "\u{202B}a\u{2067}b\u{202D}c\u{202C}\u{2069}\u{202C}")
+        XCTAssertEqual(
+            ClientText.balanced("\u{202B}a\u{2067}b\u{202D}c"), "\u{202B}a\u{2067}b\u{202D}c\u{202C}\u{2069}\u{202C}")
         // A PDI ends the embeddings opened inside its isolate: closed explicitly for renderers without isolates.
         XCTAssertEqual(ClientText.balanced("\u{2068}\u{202E}x\u{2069}y"), "\u{2068}\u{202E}x\u{202C}\u{2069}y")
         // Closers that close nothing are dropped: they could end a consumer's isolate early.
         XCTAssertEqual(ClientText.balanced("a\u{202C}b\u{2069}c"), "abc")
-        XCTAssertEqual(ClientText.balanced("\u{2067}\u{202C}\u{2069}"), "\u{2067}\u{2069}", "a PDF can not close past an isolate")
+        XCTAssertEqual(
+            ClientText.balanced("\u{2067}\u{202C}\u{2069}"), "\u{2067}\u{2069}", "a PDF can not close past an isolate")
         for plain in ["Backup", "גיבוי", "a\u{202E}b\u{202C}", "\u{2067}שלום\u{2069} 3"] {
             XCTAssertEqual(ClientText.balanced(plain), plain, "balanced text is kept byte for byte")
         }

@@ -12,7 +12,9 @@ final class LeastReplyBytesTests: XCTestCase {
         let store = TaskStore(clock: ManualClock())
         let door = TaskFrontDoor(store: store)
         XCTAssertEqual(store.leastReplyBytes(perTask: 100), 0, "no task, no bytes")
-        for text in ["a", "日本", "backup job"] { _ = door.perform(.start(try store.name(text), TaskUpdate()), by: .client("c")) }
+        for text in ["a", "日本", "backup job"] {
+            _ = door.perform(.start(try store.name(text), TaskUpdate()), by: .client("c"))
+        }
         XCTAssertEqual(store.leastReplyBytes(perTask: 0), 1 + 6 + 10)
         XCTAssertEqual(store.leastReplyBytes(perTask: 7), 1 + 6 + 10 + 3 * 7)
         // Starting a task that exists (its restart) and updating one add no name.

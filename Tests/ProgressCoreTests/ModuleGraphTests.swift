@@ -25,7 +25,8 @@ final class ModuleGraphTests: XCTestCase {
         var targets: [Target] = []
         for (index, match) in starts.enumerated() {
             let end = index + 1 < starts.count ? starts[index + 1].range.location : text.length
-            let chunk = text.substring(with: NSRange(location: match.range.location, length: end - match.range.location))
+            let chunk = text.substring(
+                with: NSRange(location: match.range.location, length: end - match.range.location))
             let kind = text.substring(with: match.range(at: 1))
             guard kind != "testTarget", let name = firstQuoted(after: "name:", in: chunk) else { continue }
             var dependencies = Set<String>()
@@ -59,7 +60,9 @@ final class ModuleGraphTests: XCTestCase {
             for line in try String(contentsOf: file, encoding: .utf8).split(separator: "\n") {
                 let words = line.split(separator: " ")
                 guard let keyword = words.firstIndex(of: "import"), keyword + 1 < words.count,
-                      words[..<keyword].allSatisfy({ $0.hasPrefix("@") || ["public", "package", "internal"].contains($0) })
+                      words[..<keyword].allSatisfy({
+                          $0.hasPrefix("@") || ["public", "package", "internal"].contains($0)
+                      })
                 else { continue }
                 let module = String(words[keyword + 1])
                 if modules.contains(module) { found.insert(module) }
@@ -70,7 +73,9 @@ final class ModuleGraphTests: XCTestCase {
 
     static func hasSwiftFiles(under path: String) throws -> Bool {
         let folder = repository.appendingPathComponent(path)
-        guard let files = FileManager.default.enumerator(at: folder, includingPropertiesForKeys: nil) else { return false }
+        guard let files = FileManager.default.enumerator(at: folder, includingPropertiesForKeys: nil) else {
+            return false
+        }
         return files.contains { ($0 as? URL)?.pathExtension == "swift" }
     }
 
@@ -95,7 +100,8 @@ final class ModuleGraphTests: XCTestCase {
     /// docs/architecture.md's "The module graph" block: one line a target, `Name -> A, B`,
     /// a long list going on in indented lines.
     func testTheArchitecturePageDrawsTheGraphAsItIs() throws {
-        let page = try String(contentsOf: Self.repository.appendingPathComponent("docs/architecture.md"), encoding: .utf8)
+        let page = try String(
+            contentsOf: Self.repository.appendingPathComponent("docs/architecture.md"), encoding: .utf8)
         guard let heading = page.range(of: "## The module graph"),
               let open = page[heading.upperBound...].range(of: "```\n"),
               let close = page[open.upperBound...].range(of: "```") else {

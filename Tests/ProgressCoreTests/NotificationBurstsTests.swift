@@ -8,7 +8,8 @@ final class NotificationBurstsTests: XCTestCase {
         XCTAssertEqual(bursts.add(failed: true, title: "Backup", appId: "a", now: 0), .alone(app: "a"))
         XCTAssertEqual(bursts.add(failed: true, title: "Sync", appId: "a", now: 1_000), .summary(app: "a"))
         XCTAssertEqual(bursts.add(failed: false, title: "Copy", appId: "a", now: 4_000_000), .summary(app: "a"))
-        XCTAssertEqual(bursts.add(failed: true, title: "Mail", appId: "b", now: 4_000_000), .alone(app: "b"), "each app its own")
+        XCTAssertEqual(
+            bursts.add(failed: true, title: "Mail", appId: "b", now: 4_000_000), .alone(app: "b"), "each app its own")
         let a = bursts.burst("a")
         XCTAssertEqual(a?.failed, 2)
         XCTAssertEqual(a?.failedTitles, ["Backup", "Sync"])

@@ -28,12 +28,14 @@ final class OwnerAccessTests: XCTestCase {
     func assertDenied(_ command: TaskCommand, by client: ClientID, _ fragment: String, line: UInt = #line) {
         let error = perform(command, by: client)
         XCTAssertEqual(error?.name, "AccessDenied", error?.message ?? "accepted", line: line)
-        XCTAssertTrue(error?.message.contains(fragment) == true, "'\(error?.message ?? "")' lacks '\(fragment)'", line: line)
+        XCTAssertTrue(
+            error?.message.contains(fragment) == true, "'\(error?.message ?? "")' lacks '\(fragment)'", line: line)
     }
 
     func testTheHostIsOneIdentityThatMayActOnAnyTask() {
         XCTAssertNil(perform(.start(name("copy"), TaskUpdate()), by: script))
-        XCTAssertNil(perform(.setFraction(name("copy"), 0.5), by: panel), "a one-shot gdbus from another process drives it")
+        XCTAssertNil(
+            perform(.setFraction(name("copy"), 0.5), by: panel), "a one-shot gdbus from another process drives it")
         XCTAssertNil(perform(.start(name("app task"), TaskUpdate()), by: app))
         XCTAssertNil(perform(.setFraction(name("app task"), 0.5), by: panel), "the host may act on an app's task")
         XCTAssertEqual(door.store.task(name("copy"))?.owner, .host)
@@ -42,7 +44,8 @@ final class OwnerAccessTests: XCTestCase {
     func testASandboxedAppChangesOnlyItsOwnTasks() {
         XCTAssertNil(perform(.start(name("host task"), TaskUpdate()), by: script))
         XCTAssertNil(perform(.start(name("mine"), update([("lifetime", .string("lease"))])), by: app))
-        XCTAssertNil(perform(.setFraction(name("mine"), 0.4), by: appAgain), "another process of the same app is the app")
+        XCTAssertNil(
+            perform(.setFraction(name("mine"), 0.4), by: appAgain), "another process of the same app is the app")
         let denied = "task 'host task' belongs to the host (the user's unconfined processes); only the host may"
         for command: TaskCommand in [
             .update(name("host task"), TaskUpdate()), .setFraction(name("host task"), 1), .pulse(name("host task")),
@@ -52,10 +55,14 @@ final class OwnerAccessTests: XCTestCase {
         ] {
             assertDenied(command, by: app, denied)
         }
-        assertDenied(.finish(name("mine")), by: other, "task 'mine' belongs to the Flatpak app 'org.example.App'; only the Flatpak app 'org.example.App' and the host may finish it")
+        assertDenied(
+            .finish(name("mine")), by: other,
+            "task 'mine' belongs to the Flatpak app 'org.example.App'; "
+                + "only the Flatpak app 'org.example.App' and the host may finish it")
         assertDenied(.finish(name("mine")), by: other, "connection :1.5 is the Flatpak app 'org.example.Other'")
         XCTAssertEqual(door.store.task(name("host task"))?.state, .running, "nothing changed")
-        XCTAssertEqual(perform(.finish(name("ghost")), by: app)?.name, "NoSuchTask", "a missing task is the store's answer")
+        XCTAssertEqual(
+            perform(.finish(name("ghost")), by: app)?.name, "NoSuchTask", "a missing task is the store's answer")
     }
 
     func testABatchWithOneForeignEntryChangesNothing() {
@@ -63,7 +70,10 @@ final class OwnerAccessTests: XCTestCase {
         XCTAssertNil(perform(.start(name("mine"), TaskUpdate()), by: app))
         let fraction = update([("fraction", .double(0.5))], for: .update)
         assertDenied(
-            .updateMany([NamedUpdate(name: name("mine"), update: fraction), NamedUpdate(name: name("host task"), update: fraction)]),
+            .updateMany([
+                NamedUpdate(name: name("mine"), update: fraction),
+                NamedUpdate(name: name("host task"), update: fraction),
+            ]),
             by: app, "entry 1 (none of the entries were applied): task 'host task' belongs to")
         XCTAssertEqual(door.store.task(name("mine"))?.fraction, 0)
     }
@@ -74,20 +84,27 @@ final class OwnerAccessTests: XCTestCase {
         XCTAssertNil(perform(.start(name("b"), update([("app-id", .string("org.example.App.desktop"))])), by: app))
         assertDenied(
             .start(name("c"), update([("app-id", .string("org.gnome.Nautilus"))])), by: app,
-            "app-id 'org.gnome.Nautilus' is refused: connection :1.3 is the Flatpak app 'org.example.App', whose tasks carry app-id 'org.example.App'")
+            "app-id 'org.gnome.Nautilus' is refused: connection :1.3 is the Flatpak app 'org.example.App', "
+                + "whose tasks carry app-id 'org.example.App'")
         XCTAssertNil(door.store.task(name("c")))
-        assertDenied(.update(name("a"), update([("app-id", .string("org.gnome.Nautilus"))], for: .update)), by: app, "is refused")
+        assertDenied(
+            .update(name("a"), update([("app-id", .string("org.gnome.Nautilus"))], for: .update)), by: app,
+            "is refused")
         XCTAssertNil(perform(.start(name("s"), update([("app-id", .string("firefox_firefox.desktop"))])), by: snap))
-        XCTAssertNil(perform(.start(name("h"), update([("app-id", .string("org.gnome.Nautilus"))])), by: script), "the host names any app")
+        XCTAssertNil(
+            perform(.start(name("h"), update([("app-id", .string("org.gnome.Nautilus"))])), by: script),
+            "the host names any app")
         let stranger = ClientID(":1.9", identity: CallerIdentity(owner: .otherUser(1001)))
-        assertDenied(.start(name("u"), update([("app-id", .string("x"))])), by: stranger, "connection :1.9 is user 1001")
+        assertDenied(
+            .start(name("u"), update([("app-id", .string("x"))])), by: stranger, "connection :1.9 is user 1001")
     }
 
     func testALiveCallerTaskIsTakenOverOnlyWhenAsked() {
         XCTAssertNil(perform(.start(name("job"), update([("lifetime", .string("caller"))])), by: script))
         assertDenied(
             .start(name("job"), TaskUpdate()), by: panel,
-            "task 'job' is bound to connection :1.1, which is still on the bus; only that connection may start it again, or a Start with take-over: true")
+            "task 'job' is bound to connection :1.1, which is still on the bus; "
+                + "only that connection may start it again, or a Start with take-over: true")
         XCTAssertNil(perform(.start(name("job"), TaskUpdate()), by: script), "its own connection re-attaches")
         XCTAssertNil(perform(.start(name("job"), update([("take-over", .bool(true))])), by: panel))
         XCTAssertTrue(door.clientLeft(script).allSatisfy(\.isEmpty), "the old connection no longer holds it")
@@ -95,7 +112,8 @@ final class OwnerAccessTests: XCTestCase {
     }
 
     func testAJobWhoseConnectionIsGoneReattachesAsBefore() {
-        XCTAssertNil(perform(.start(name("job"), update([("lifetime", .string("caller")), ("linger-seconds", .uint64(0))])), by: app))
+        XCTAssertNil(perform(
+            .start(name("job"), update([("lifetime", .string("caller")), ("linger-seconds", .uint64(0))])), by: app))
         XCTAssertNil(perform(.start(name("job 2"), update([("lifetime", .string("caller"))])), by: script))
         _ = door.clientLeft(script)
         XCTAssertNil(perform(.start(name("job 2"), TaskUpdate()), by: panel), "failed: starts afresh")
@@ -116,14 +134,17 @@ final class OwnerAccessTests: XCTestCase {
             let error = door.perform(.start(name("\(bridge)/victim"), victimStart), by: .bridge(bridge, app)).error
             XCTAssertEqual(error?.name, "AccessDenied", "\(bridge): \(error?.message ?? "accepted")")
             XCTAssertTrue(
-                error?.message.contains("app-id 'org.victim.App' is refused: connection :1.3 is the Flatpak app 'org.example.App'") == true,
+                error?.message.contains(
+                    "app-id 'org.victim.App' is refused: connection :1.3 is the Flatpak app 'org.example.App'") == true,
                 error?.message ?? "")
             XCTAssertNil(door.store.task(name("\(bridge)/victim")), "nothing was started")
         }
-        XCTAssertNil(door.perform(.start(name("kde/own"), update([("app-id", .string("org.example.App"))])), by: .bridge("kde", app)).error)
+        XCTAssertNil(door.perform(
+            .start(name("kde/own"), update([("app-id", .string("org.example.App"))])), by: .bridge("kde", app)).error)
         XCTAssertEqual(door.store.task(name("kde/own"))?.owner, .flatpak("org.example.App"))
         XCTAssertEqual(door.perform(.finish(name("kde/own")), by: .bridge("kde", other)).error?.name, "AccessDenied")
-        XCTAssertNil(door.perform(.start(name("kde/host"), victimStart), by: .bridge("kde", script)).error, "the host may")
+        XCTAssertNil(
+            door.perform(.start(name("kde/host"), victimStart), by: .bridge("kde", script)).error, "the host may")
         XCTAssertEqual(door.store.caps.held(.task, by: app.chargeKey), 1, "charged to the app, not to the bridge")
         XCTAssertEqual(door.store.caps.held(.task, by: script.chargeKey), 1)
     }
@@ -160,19 +181,25 @@ final class OwnerAccessTests: XCTestCase {
     func testNoSessionClientChangesASystemJob() {
         startSystemJob()
         XCTAssertEqual(door.store.task(name("system/packagekit/7"))?.owner, .system)
-        XCTAssertEqual(door.store.task(name("system/packagekit/7"))?.appId, "org.gnome.Software", "the bridge names the front end")
+        XCTAssertEqual(
+            door.store.task(name("system/packagekit/7"))?.appId, "org.gnome.Software", "the bridge names the front end")
         let job = name("system/packagekit/7")
         for client in [script, app] {
             for command: TaskCommand in [
-                .update(job, TaskUpdate()), .updateMany([NamedUpdate(name: job, update: TaskUpdate())]), .setFraction(job, 1),
-                .pulse(job), .finish(job), .fail(job, message: "no"), .remove(job), .start(job, TaskUpdate()),
+                .update(job, TaskUpdate()), .updateMany([NamedUpdate(name: job, update: TaskUpdate())]),
+                .setFraction(job, 1), .pulse(job), .finish(job), .fail(job, message: "no"), .remove(job),
+                .start(job, TaskUpdate()),
             ] {
-                assertDenied(command, by: client, "task 'system/packagekit/7' belongs to the system (jobs of system services); only its service may")
+                assertDenied(
+                    command, by: client,
+                    "task 'system/packagekit/7' belongs to the system (jobs of system services); "
+                        + "only its service may")
             }
         }
         for bridgeName in ["kde", "launcher-entry", "tray"] {
             let error = door.perform(.finish(job), by: .bridge(bridgeName, script)).error
-            XCTAssertEqual(error?.name, "AccessDenied", "the \(bridgeName) bridge speaks for the host, which may not finish it")
+            XCTAssertEqual(
+                error?.name, "AccessDenied", "the \(bridgeName) bridge speaks for the host, which may not finish it")
         }
         XCTAssertEqual(door.store.task(job)?.state, .running, "nothing changed")
         XCTAssertNil(perform(.setFraction(job, 0.5), by: bridge), "the bridge changes its own")
@@ -180,17 +207,22 @@ final class OwnerAccessTests: XCTestCase {
     }
 
     func testOnlyTheBridgeStartsNamesUnderSystem() {
-        assertDenied(.start(name("system/packagekit/99"), TaskUpdate()), by: script, "names under 'system/' are the jobs of system services")
-        XCTAssertNil(door.store.task(name("system/packagekit/99")), "no squatting on a job's name before the bridge sees it")
+        assertDenied(
+            .start(name("system/packagekit/99"), TaskUpdate()), by: script,
+            "names under 'system/' are the jobs of system services")
+        XCTAssertNil(
+            door.store.task(name("system/packagekit/99")), "no squatting on a job's name before the bridge sees it")
         XCTAssertNil(perform(.start(name("copy"), TaskUpdate()), by: script))
         assertDenied(.finish(name("copy")), by: bridge, "task 'copy' belongs to the host")
     }
 
     func testRequestsOnASystemJobReachTheStoreWhoeverAsks() {
         startSystemJob(cancellable: true)
-        XCTAssertNil(perform(.requestCancel(name("system/packagekit/7")), by: app), "the bridge passes it to the service")
+        XCTAssertNil(
+            perform(.requestCancel(name("system/packagekit/7")), by: app), "the bridge passes it to the service")
         XCTAssertEqual(door.store.task(name("system/packagekit/7"))?.cancelRequested, true)
-        XCTAssertEqual(perform(.requestPause(name("system/packagekit/7")), by: script)?.name, "NotAllowed", "not pausable")
+        XCTAssertEqual(
+            perform(.requestPause(name("system/packagekit/7")), by: script)?.name, "NotAllowed", "not pausable")
     }
 
     func testSystemJobsAreNeverPersisted() {

@@ -12,7 +12,8 @@ final class RateEstimateTests: XCTestCase {
     var task: ProgressTask { store.task(copy)! }
 
     func start(_ pairs: [(String, OptionValue)] = []) throws {
-        _ = try store.start(copy, with: TaskUpdate.parse(pairs.map { (key: $0.0, value: $0.1) }, for: .start), caller: job)
+        _ = try store.start(
+            copy, with: TaskUpdate.parse(pairs.map { (key: $0.0, value: $0.1) }, for: .start), caller: job)
     }
 
     func complete(_ units: UInt64) throws {

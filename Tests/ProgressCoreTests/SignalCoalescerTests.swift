@@ -100,14 +100,25 @@ final class SignalCoalescerTests: XCTestCase {
         let names = try (0..<100_000).map { try TaskName("t\($0)") }
         for (offset, name) in names.enumerated() {
             // 10,000 Starts a second: one interval (100 ms) holds 1,000 of them.
-            _ = coalescer.record(TaskChange(name: name, kind: .created, properties: .all, isImmediate: false, task: task(name)), now: Int64(offset) * 100)
+            _ = coalescer.record(
+                TaskChange(name: name, kind: .created, properties: .all, isImmediate: false, task: task(name)),
+                now: Int64(offset) * 100)
         }
         let end = Int64(names.count) * 100
         XCTAssertLessThanOrEqual(coalescer.keysRemembered, 2 * max(1_000, SignalCoalescer.fewestEntriesPruned),
                                  "not one entry per idle task")
-        XCTAssertEqual(coalescer.record(TaskChange(name: names[0], kind: .updated, properties: [.fraction], isImmediate: false, task: task(names[0])), now: end),
-                       .signal([.fraction]), "a forgotten task signals at once")
-        XCTAssertEqual(coalescer.record(TaskChange(name: names.last!, kind: .updated, properties: [.fraction], isImmediate: false, task: task(names.last!)), now: end),
-                       .hold(until: end - 100 + 100_000), "a recent task is still held")
+        XCTAssertEqual(
+            coalescer.record(
+                TaskChange(
+                    name: names[0], kind: .updated, properties: [.fraction], isImmediate: false, task: task(names[0])),
+                now: end),
+            .signal([.fraction]), "a forgotten task signals at once")
+        XCTAssertEqual(
+            coalescer.record(
+                TaskChange(
+                    name: names.last!, kind: .updated, properties: [.fraction], isImmediate: false,
+                    task: task(names.last!)),
+                now: end),
+            .hold(until: end - 100 + 100_000), "a recent task is still held")
     }
 }

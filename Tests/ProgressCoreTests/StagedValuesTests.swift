@@ -65,7 +65,8 @@ final class StagedValuesTests: XCTestCase {
         XCTAssertEqual(applied.origin, .client(job), "with the identity that sent it")
         XCTAssertEqual(applied.changes.map(\.name), [name("copy")])
         XCTAssertTrue(applied.changes[0].properties.contains(.fraction))
-        XCTAssertLessThan(applied.changes[0].sequence, next.batch.changes[0].sequence, "numbered before the next command")
+        XCTAssertLessThan(
+            applied.changes[0].sequence, next.batch.changes[0].sequence, "numbered before the next command")
         XCTAssertEqual(door.store.task(name("copy"))?.serial, serial + 4, "each call counts, the held ones too")
         XCTAssertEqual(fraction("copy"), 0.3, "the last value held")
         XCTAssertEqual(door.store.task(name("copy"))?.message, "3 of 10")
@@ -98,7 +99,8 @@ final class StagedValuesTests: XCTestCase {
     func testAFrequencyDetectedByTheStoreStartsHolding() {
         start("detected", frequent: false)
         for step in 1...10 { XCTAssertFalse(setFraction("detected", Double(step) / 100).batch.isEmpty) }
-        XCTAssertFalse(setFraction("detected", 0.11).batch.isEmpty, "the 11th change in a second is the one that detects it")
+        XCTAssertFalse(
+            setFraction("detected", 0.11).batch.isEmpty, "the 11th change in a second is the one that detects it")
         XCTAssertTrue(door.store.task(name("detected"))!.updatesFrequently)
         XCTAssertTrue(setFraction("detected", 0.12).batch.isEmpty, "held from then on")
         XCTAssertEqual(fraction("detected"), 0.11)
@@ -110,7 +112,8 @@ final class StagedValuesTests: XCTestCase {
         XCTAssertEqual(setFraction("copy", 1.5).error?.name, "InvalidValue")
         XCTAssertEqual(sink.batches.count, 1, "applied before the refused call was answered")
         XCTAssertEqual(fraction("copy"), 0.4)
-        XCTAssertEqual(setFraction("copy", 0.5, by: app).error?.name, "AccessDenied", "an app may not move the host's task")
+        XCTAssertEqual(
+            setFraction("copy", 0.5, by: app).error?.name, "AccessDenied", "an app may not move the host's task")
         XCTAssertEqual(fraction("copy"), 0.4)
         XCTAssertEqual(setFraction("ghost", 0.5).error?.name, "NoSuchTask")
     }
@@ -136,11 +139,13 @@ final class StagedValuesTests: XCTestCase {
         start("copy")
         _ = setFraction("copy", 0.6)
         let timers = door.runTimers()
-        XCTAssertEqual(timers.first?.changes.first?.properties.contains(.fraction), true, "the held value's batch first")
+        XCTAssertEqual(
+            timers.first?.changes.first?.properties.contains(.fraction), true, "the held value's batch first")
         XCTAssertEqual(fraction("copy"), 0.6)
         _ = setFraction("copy", 0.7)
         let departure = door.clientLeft(job)
-        XCTAssertEqual(departure.first?.changes.first?.properties.contains(.fraction), true, "the held value's batch first")
+        XCTAssertEqual(
+            departure.first?.changes.first?.properties.contains(.fraction), true, "the held value's batch first")
         XCTAssertEqual(fraction("copy"), 0.7)
     }
 
@@ -158,7 +163,9 @@ final class StagedValuesTests: XCTestCase {
         func publish(_ batch: ChangeBatch) {
             for change in batch.changes { log.append("publish \(change.name.text) \(change.task.fraction)") }
         }
-        func flushBeforeRead(_ scope: ReadScope, tasks: TaskView) { log.append("flush \(tasks.task(try! TaskName("copy"))?.fraction ?? -1)") }
+        func flushBeforeRead(_ scope: ReadScope, tasks: TaskView) {
+            log.append("flush \(tasks.task(try! TaskName("copy"))?.fraction ?? -1)")
+        }
     }
 
     /// Issue 39: no read sees a task older than an acknowledged write. Every way a view
@@ -171,7 +178,8 @@ final class StagedValuesTests: XCTestCase {
         let door = TaskFrontDoor(store: TaskStore(clock: clock), access: OwnerAccess(), stream: stream)
         door.holdsValues = true
         let update = try TaskUpdate.parse(
-            [(key: "updates-frequently", value: .bool(true)), (key: "app-id", value: .string("org.example.Files"))], for: .start)
+            [(key: "updates-frequently", value: .bool(true)), (key: "app-id", value: .string("org.example.Files"))],
+            for: .start)
         for batch in door.perform(.start(name("copy"), update), by: .client(job)).batches { stream.submit(batch) }
         let outcome = door.perform(.setFraction(name("copy"), 0.4), by: .client(job))
         XCTAssertTrue(outcome.batch.isEmpty, "held")
@@ -182,16 +190,23 @@ final class StagedValuesTests: XCTestCase {
         for (index, scope) in scopes.enumerated() {
             let value = 0.4 + Double(index) / 100
             if index > 0 {
-                XCTAssertTrue(door.perform(.setFraction(name("copy"), value), by: .client(job)).batch.isEmpty, "held again")
+                XCTAssertTrue(
+                    door.perform(.setFraction(name("copy"), value), by: .client(job)).batch.isEmpty, "held again")
             }
             door.read(scope) { tasks in
                 XCTAssertEqual(tasks.task(name("copy"))?.fraction, value, "\(scope): task(name)")
                 XCTAssertEqual(tasks.summary().fraction, value, "\(scope): Overall")
                 XCTAssertEqual(tasks.summary(appId: "org.example.Files").fraction, value, "\(scope): Aggregate")
-                XCTAssertEqual(tasks.record(of: name("copy"))?.fields["fraction"], .double(value), "\(scope): the journal's record")
-                XCTAssertEqual(tasks.namesInOrder.compactMap(tasks.task).map(\.fraction), [value], "\(scope): names in order")
-                XCTAssertEqual(tasks.names(after: "").compactMap(tasks.task).map(\.fraction), [value], "\(scope): a page")
-                XCTAssertEqual(log.log, ["publish copy \(value)", "flush \(value)"], "\(scope): the batch, then the flush, then the body")
+                XCTAssertEqual(
+                    tasks.record(of: name("copy"))?.fields["fraction"], .double(value),
+                    "\(scope): the journal's record")
+                XCTAssertEqual(
+                    tasks.namesInOrder.compactMap(tasks.task).map(\.fraction), [value], "\(scope): names in order")
+                XCTAssertEqual(
+                    tasks.names(after: "").compactMap(tasks.task).map(\.fraction), [value], "\(scope): a page")
+                XCTAssertEqual(
+                    log.log, ["publish copy \(value)", "flush \(value)"],
+                    "\(scope): the batch, then the flush, then the body")
             }
             log.log.removeAll()
         }

@@ -8,7 +8,8 @@ final class SubscriberPacingTests: XCTestCase {
     func testAtMostTheRateASecondAfterABurst() {
         var pacing = SubscriberPacing(signalsPerSecond: 100, answerMicros: 3_000_000)
         var sent = 0
-        for tick in 0..<10_000 where pacing.take(peer, now: Int64(tick) * 1_000) { sent += 1 }  // 10 s, every millisecond
+        // 10 s, every millisecond
+        for tick in 0..<10_000 where pacing.take(peer, now: Int64(tick) * 1_000) { sent += 1 }
         XCTAssertLessThanOrEqual(sent, 100 + 10 * 100)
         XCTAssertGreaterThanOrEqual(sent, 10 * 100)
         XCTAssertNotNil(pacing.nextChance(peer, now: 10_000_000))

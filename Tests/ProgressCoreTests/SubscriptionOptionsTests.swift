@@ -23,6 +23,22 @@ final class SubscriptionOptionsTests: XCTestCase {
         XCTAssertEqual(options.minimumPercentStep, 10)
         XCTAssertTrue(options.covers(try TaskName("a")))
         XCTAssertFalse(options.covers(try TaskName("c")))
+        XCTAssertEqual(defaults.overallSteps, [])
+        let ring = try parse([
+            ("announcements", .bool(false)), ("overall-steps", OptionValue(.wholeNumbers([82, 100]), signature: "au")),
+        ])
+        XCTAssertEqual(ring.overallSteps, [82, 100])
+    }
+
+    func testBadOverallSteps() {
+        func steps(_ numbers: [UInt64]) throws -> SubscriptionOptions {
+            try parse([("overall-steps", OptionValue(.wholeNumbers(numbers), signature: "au"))])
+        }
+        assertError(try steps([100, 0]), "InvalidValue", "overall-steps 0 is outside 1...10000")
+        assertError(try steps([10_001]), "InvalidValue", "overall-steps 10001 is outside 1...10000")
+        assertError(try steps([]), "InvalidValue", "overall-steps has 0 resolutions; it takes 1 to 4")
+        assertError(try steps([1, 2, 3, 4, 5]), "InvalidValue", "overall-steps has 5 resolutions")
+        assertError(try parse([("overall-steps", .uint64(100))]), "InvalidValue", "an array of whole numbers (au)")
     }
 
     func testBadOptions() {

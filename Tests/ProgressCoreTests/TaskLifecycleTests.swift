@@ -13,8 +13,11 @@ final class TaskLifecycleTests: XCTestCase {
     func task(_ text: String) -> ProgressTask? { store.task(name(text)) }
 
     @discardableResult
-    func start(_ text: String, _ pairs: [(String, OptionValue)] = [], caller: ClientID = ":1.10") throws -> [TaskChange] {
-        try store.start(name(text), with: TaskUpdate.parse(pairs.map { (key: $0.0, value: $0.1) }, for: .start), caller: caller)
+    func start(
+        _ text: String, _ pairs: [(String, OptionValue)] = [], caller: ClientID = ":1.10"
+    ) throws -> [TaskChange] {
+        try store.start(
+            name(text), with: TaskUpdate.parse(pairs.map { (key: $0.0, value: $0.1) }, for: .start), caller: caller)
     }
 
     func update(_ text: String, _ pairs: [(String, OptionValue)]) throws -> [TaskChange] {

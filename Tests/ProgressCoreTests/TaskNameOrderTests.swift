@@ -43,7 +43,9 @@ final class TaskNameOrderTests: XCTestCase {
     func testTheStoreListsItsNamesInOrderWithoutSorting() throws {
         let store = TaskStore(clock: ManualClock())
         let door = TaskFrontDoor(store: store)
-        for text in ["b", "a", "c", "ab"] { _ = door.perform(.start(try store.name(text), TaskUpdate()), by: .client("c")) }
+        for text in ["b", "a", "c", "ab"] {
+            _ = door.perform(.start(try store.name(text), TaskUpdate()), by: .client("c"))
+        }
         _ = door.perform(.remove(try store.name("b")), by: .client("c"))
         XCTAssertEqual(store.sortedNames.map(\.text), ["a", "ab", "c"])
         XCTAssertEqual(Array(store.names(after: "a")).map(\.text), ["ab", "c"])
@@ -53,11 +55,17 @@ final class TaskNameOrderTests: XCTestCase {
 
     func testAPrintableASCIINameIsTheNameTheFullChecksGive() throws {
         let limits = Limits()
-        for text in ["t0", "backup job", "~!@#$%^&*()_+`-={}[]|\\:;\"'<>,.?/", String(repeating: "x", count: limits.maxNameBytes)] {
+        for text in [
+            "t0", "backup job", "~!@#$%^&*()_+`-={}[]|\\:;\"'<>,.?/",
+            String(repeating: "x", count: limits.maxNameBytes),
+        ] {
             XCTAssertEqual(TaskName(printableASCII: text, limits: limits), try TaskName(text, limits: limits))
         }
         // Anything else goes to the full checks: control characters, non-ASCII, empty, too long.
-        for text in ["", "a\u{7}", "tab\there", "\u{7F}", "café", "zero\u{200B}width", String(repeating: "x", count: limits.maxNameBytes + 1)] {
+        for text in [
+            "", "a\u{7}", "tab\there", "\u{7F}", "café", "zero\u{200B}width",
+            String(repeating: "x", count: limits.maxNameBytes + 1),
+        ] {
             XCTAssertNil(TaskName(printableASCII: text, limits: limits), text)
         }
     }

@@ -34,7 +34,9 @@ final class TaskNameTests: XCTestCase {
             assertError(try TaskName(text), "InvalidName", "contains \(named), a default-ignorable character")
         }
         XCTAssertThrowsError(try TaskName("back\u{200B}up")) { error in
-            XCTAssertTrue((error as? ProgressError)?.message.contains("'back\\u{200b}up'") == true, "the quote shows it: \(error)")
+            XCTAssertTrue(
+                (error as? ProgressError)?.message.contains("'back\\u{200b}up'") == true,
+                "the quote shows it: \(error)")
         }
         XCTAssertNoThrow(try TaskName("ok \u{0301}"), "a combining mark shows")
     }
@@ -42,7 +44,8 @@ final class TaskNameTests: XCTestCase {
     func testControlCharactersAreExactlyUnicodesCategoryCc() throws {
         for value in UInt32(0)...0x10FFFF {
             guard let scalar = Unicode.Scalar(value) else { continue }
-            XCTAssertEqual(scalar.isControl, scalar.properties.generalCategory == .control, "U+\(String(value, radix: 16))")
+            XCTAssertEqual(
+                scalar.isControl, scalar.properties.generalCategory == .control, "U+\(String(value, radix: 16))")
         }
         XCTAssertThrowsError(try TaskName("tab\there"))
         XCTAssertThrowsError(try TaskName("c1\u{85}next line"))

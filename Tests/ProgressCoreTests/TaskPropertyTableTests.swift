@@ -18,14 +18,17 @@ final class TaskPropertyTableTests: XCTestCase {
 
     func testTheStandardTableIsTaskPropertyInOrder() {
         // The cases name the table's first rows; a row no code names needs no case.
-        XCTAssertEqual(TaskPropertyTable.standard.descriptors.prefix(TaskProperty.allCases.count).map(\.name), TaskProperty.allCases.map(\.name))
+        XCTAssertEqual(
+            TaskPropertyTable.standard.descriptors.prefix(TaskProperty.allCases.count).map(\.name),
+            TaskProperty.allCases.map(\.name))
         XCTAssertEqual(TaskProperties.all.members, TaskProperty.allCases)
     }
 
     func testMemberIndicesAreTheSetBitsInOrder() {
         XCTAssertEqual(Array(TaskProperties(rawValue: 1 << 31 | 1 << 2 | 1).indices), [0, 2, 31])
         XCTAssertEqual(Array(TaskProperties([]).indices), [])
-        XCTAssertEqual(Array(TaskPropertyTable.standard.all.indices), Array(TaskPropertyTable.standard.descriptors.indices))
+        XCTAssertEqual(
+            Array(TaskPropertyTable.standard.all.indices), Array(TaskPropertyTable.standard.descriptors.indices))
     }
 
     /// TestOnlyProperty's `Priority` row, which no field holds: its option is read with
@@ -37,11 +40,13 @@ final class TaskPropertyTableTests: XCTestCase {
         XCTAssertThrowsError(try TaskUpdate.parse([("priority", .uint64(5))], for: .start)) { error in
             XCTAssertEqual((error as? ProgressError)?.name, "UnknownOption")
         }
-        XCTAssertThrowsError(try TaskUpdate.parse([("priority", .uint64(12))], for: .update, properties: table)) { error in
+        XCTAssertThrowsError(
+            try TaskUpdate.parse([("priority", .uint64(12))], for: .update, properties: table)) { error in
             XCTAssertEqual((error as? ProgressError)?.name, "InvalidValue")
             XCTAssertEqual((error as? ProgressError)?.message, "priority 12 is outside 0...9")
         }
-        XCTAssertThrowsError(try TaskUpdate.parse([("priority", .string("high"))], for: .start, properties: table)) { error in
+        XCTAssertThrowsError(
+            try TaskUpdate.parse([("priority", .string("high"))], for: .start, properties: table)) { error in
             XCTAssertEqual((error as? ProgressError)?.name, "InvalidValue")
             XCTAssertTrue((error as? ProgressError)?.message.contains("got type 's'") ?? false, "\(error)")
         }
@@ -58,19 +63,28 @@ final class TaskPropertyTableTests: XCTestCase {
         let bit = TaskProperties(index: index)
         let store = TaskStore(clock: clock, properties: table)
         let name = try TaskName("copy")
-        let started = try store.start(name, with: TaskUpdate.parse([("priority", .uint64(5))], for: .start, properties: table), caller: ":1.1")
+        let started = try store.start(
+            name, with: TaskUpdate.parse([("priority", .uint64(5))], for: .start, properties: table), caller: ":1.1")
         XCTAssertTrue(started[0].properties.isSuperset(of: bit), "a new task has every property of its table")
-        XCTAssertEqual(table.value(at: index, of: try XCTUnwrap(store.task(name)), describing: PlainTexts()), .uint64(5))
+        XCTAssertEqual(
+            table.value(at: index, of: try XCTUnwrap(store.task(name)), describing: PlainTexts()), .uint64(5))
         _ = try store.start(TaskName("plain"), with: TaskUpdate(), caller: ":1.1")
-        XCTAssertEqual(table.value(at: index, of: try XCTUnwrap(store.task(TaskName("plain"))), describing: PlainTexts()), .uint64(0))
+        XCTAssertEqual(
+            table.value(at: index, of: try XCTUnwrap(store.task(TaskName("plain"))), describing: PlainTexts()),
+            .uint64(0))
 
-        let changed = try store.update(name, with: TaskUpdate.parse([("priority", .uint64(7))], for: .update, properties: table))
-        XCTAssertTrue(changed[0].properties.isSuperset(of: bit.union([.accessibleText, .serial])), "\(changed[0].properties)")
+        let changed = try store.update(
+            name, with: TaskUpdate.parse([("priority", .uint64(7))], for: .update, properties: table))
+        XCTAssertTrue(
+            changed[0].properties.isSuperset(of: bit.union([.accessibleText, .serial])), "\(changed[0].properties)")
         XCTAssertFalse(changed[0].properties.contains(.title))
-        XCTAssertTrue(try store.update(name, with: TaskUpdate.parse([("priority", .uint64(7))], for: .update, properties: table)).isEmpty)
-        let titled = try store.update(name, with: TaskUpdate.parse([("title", .string("Copy"))], for: .update, properties: table))
+        XCTAssertTrue(try store.update(
+            name, with: TaskUpdate.parse([("priority", .uint64(7))], for: .update, properties: table)).isEmpty)
+        let titled = try store.update(
+            name, with: TaskUpdate.parse([("title", .string("Copy"))], for: .update, properties: table))
         XCTAssertTrue(titled[0].properties.isDisjoint(with: bit), "an update without the key leaves the value")
-        XCTAssertEqual(table.value(at: index, of: try XCTUnwrap(store.task(name)), describing: PlainTexts()), .uint64(7))
+        XCTAssertEqual(
+            table.value(at: index, of: try XCTUnwrap(store.task(name)), describing: PlainTexts()), .uint64(7))
     }
 
     /// A bridge builds its TaskUpdate itself: it sets the row's value by the row.
@@ -83,7 +97,8 @@ final class TaskPropertyTableTests: XCTestCase {
         update[TestOnlyProperty.row] = .uint64(2)
         XCTAssertNil(door.perform(.start(name, update), by: .bridge("test", ":1.1")).error)
         let index = try XCTUnwrap(table.index(named: "Priority"))
-        XCTAssertEqual(table.value(at: index, of: try XCTUnwrap(door.store.task(name)), describing: PlainTexts()), .uint64(2))
+        XCTAssertEqual(
+            table.value(at: index, of: try XCTUnwrap(door.store.task(name)), describing: PlainTexts()), .uint64(2))
     }
 
     /// The record keeps the row's value under its key once it is set, and a restore puts it back.
@@ -91,7 +106,8 @@ final class TaskPropertyTableTests: XCTestCase {
         let table = TestOnlyProperty.table
         let store = TaskStore(clock: clock, properties: table)
         let name = try TaskName("copy")
-        _ = try store.start(name, with: TaskUpdate.parse([("priority", .uint64(7))], for: .start, properties: table), caller: ":1.1")
+        _ = try store.start(
+            name, with: TaskUpdate.parse([("priority", .uint64(7))], for: .start, properties: table), caller: ":1.1")
         _ = try store.start(TaskName("plain"), with: TaskUpdate(), caller: ":1.1")
         let record = try XCTUnwrap(store.record(of: name))
         XCTAssertEqual(record.fields["priority"], .integer(7))
@@ -102,11 +118,14 @@ final class TaskPropertyTableTests: XCTestCase {
         XCTAssertEqual(restored.restore(decoded), [])
         XCTAssertEqual(restored.allRecords, store.allRecords)
         let index = try XCTUnwrap(table.index(named: "Priority"))
-        XCTAssertEqual(table.value(at: index, of: try XCTUnwrap(restored.task(name)), describing: PlainTexts()), .uint64(7))
+        XCTAssertEqual(
+            table.value(at: index, of: try XCTUnwrap(restored.task(name)), describing: PlainTexts()), .uint64(7))
 
         var wrong = record
         wrong.fields["priority"] = .string("high")
-        XCTAssertEqual(TaskStore(clock: clock, properties: table).restore([wrong]), ["skipped task 'copy': priority of the wrong type"])
+        XCTAssertEqual(
+            TaskStore(clock: clock, properties: table).restore([wrong]),
+            ["skipped task 'copy': priority of the wrong type"])
     }
 
     func testATextFollowsTheRowsThatDeclareIt() throws {
@@ -130,7 +149,8 @@ final class TaskPropertyTableTests: XCTestCase {
         let decoded = try JSONDecoder().decode(TaskRecord.self, from: JSONEncoder().encode(record))
         let restored = TaskStore(clock: clock)
         XCTAssertEqual(restored.restore([decoded]), [])
-        XCTAssertEqual(restored.allRecords, store.allRecords, "every value, UInt64.max and the weight 2.0 written as 2 too")
+        XCTAssertEqual(
+            restored.allRecords, store.allRecords, "every value, UInt64.max and the weight 2.0 written as 2 too")
     }
 
     func testAValueOfTheWrongTypeSkipsTheRecord() throws {

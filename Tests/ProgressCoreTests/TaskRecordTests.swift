@@ -12,7 +12,8 @@ final class TaskRecordTests: XCTestCase {
     func populated() throws -> TaskStore {
         let store = TaskStore(clock: clock)
         func start(_ text: String, _ pairs: [(String, OptionValue)]) throws {
-            _ = try store.start(name(text), with: TaskUpdate.parse(pairs.map { (key: $0.0, value: $0.1) }, for: .start), caller: job)
+            _ = try store.start(
+                name(text), with: TaskUpdate.parse(pairs.map { (key: $0.0, value: $0.1) }, for: .start), caller: job)
         }
         try start("all", [("title", .string("Everything")), ("cancellable", .bool(true))])
         try start("copy", [("parent", .string("all")), ("total", .uint64(8)), ("completed", .uint64(2)),
@@ -37,7 +38,9 @@ final class TaskRecordTests: XCTestCase {
     func testARestoredCallerTaskIsBoundAgainToItsConnectionAndProcess() throws {
         let store = TaskStore(clock: clock)
         let caller = ClientID(":1.42", identity: CallerIdentity(owner: .host, processID: 4242, processStart: 987_654))
-        _ = try store.start(name("bound"), with: TaskUpdate.parse([(key: "lifetime", value: .string("caller"))], for: .start), caller: caller)
+        _ = try store.start(
+            name("bound"), with: TaskUpdate.parse([(key: "lifetime", value: .string("caller"))], for: .start),
+            caller: caller)
         let record = try XCTUnwrap(store.record(of: name("bound")))
         XCTAssertEqual(record.fields[TaskBinding.nameKey], .string(":1.42"))
         XCTAssertEqual(record.fields[TaskBinding.processKey], .integer(4242))
@@ -49,7 +52,8 @@ final class TaskRecordTests: XCTestCase {
         XCTAssertEqual(restored.task(name("bound"))?.boundConnection?.identity.processID, 4242)
         let failed = restored.connectionClosed(":1.42")
         XCTAssertEqual(failed.first?.task.state, .failed, "its connection's departure fails it, as before the restart")
-        XCTAssertNil(restored.record(of: name("bound"))?.fields[TaskBinding.nameKey], "an ended task is bound to nothing")
+        XCTAssertNil(
+            restored.record(of: name("bound"))?.fields[TaskBinding.nameKey], "an ended task is bound to nothing")
     }
 
     func testABindingOfTheWrongTypeSkipsTheRecord() throws {

@@ -16,7 +16,9 @@ final class TaskStoreTests: XCTestCase {
     }
 
     @discardableResult
-    func start(_ text: String = "backup", _ pairs: [(String, OptionValue)] = [], caller: ClientID? = nil) throws -> [TaskChange] {
+    func start(
+        _ text: String = "backup", _ pairs: [(String, OptionValue)] = [], caller: ClientID? = nil
+    ) throws -> [TaskChange] {
         try store.start(name(text), with: options(pairs), caller: caller ?? job)
     }
 
@@ -38,7 +40,8 @@ final class TaskStoreTests: XCTestCase {
         clock.advance(seconds: 1)
         let change = try start("backup", [("title", .string("Again"))], caller: ":1.99")
         XCTAssertEqual(change.own.kind, .updated)
-        XCTAssertEqual(change.own.properties, [.title, .serial, .updated, .accessibleText], "the spoken text names the title")
+        XCTAssertEqual(
+            change.own.properties, [.title, .serial, .updated, .accessibleText], "the spoken text names the title")
         XCTAssertEqual(task().fraction, 0.4)
         XCTAssertEqual(store.count, 1)
     }
@@ -219,11 +222,14 @@ final class TaskStoreTests: XCTestCase {
         let store = TaskStore(clock: clock, limits: limits)
         _ = try store.start(name("a"), with: TaskUpdate(), caller: job)
         _ = try store.start(name("b"), with: TaskUpdate(), caller: job)
-        assertError(try store.start(name("c"), with: TaskUpdate(), caller: job), "LimitExceeded", "connection :1.10 has started 2 tasks")
+        assertError(
+            try store.start(name("c"), with: TaskUpdate(), caller: job), "LimitExceeded",
+            "connection :1.10 has started 2 tasks")
         _ = try store.start(name("c"), with: TaskUpdate(), caller: script)
         assertError(try store.start(name("d"), with: TaskUpdate(), caller: ":1.77"), "LimitExceeded", "the limit is 3")
         _ = try store.remove(name("a"))
-        XCTAssertNoThrow(try store.start(name("d"), with: TaskUpdate(), caller: job), "removal frees the caller's share")
+        XCTAssertNoThrow(
+            try store.start(name("d"), with: TaskUpdate(), caller: job), "removal frees the caller's share")
     }
 
     /// 64 connections of one process are one process; a sandboxed app's processes are one app;
@@ -239,12 +245,20 @@ final class TaskStoreTests: XCTestCase {
         assertError(
             try store.start(name("c"), with: TaskUpdate(), caller: ClientID(":1.3", identity: host)), "LimitExceeded",
             "process 4242 has started 2 tasks; the limit per process (a sandboxed app is one) is 2")
-        _ = try store.start(name("c"), with: TaskUpdate(), caller: ClientID(":1.4", identity: CallerIdentity(owner: .host, processID: 7)))
+        _ = try store.start(
+            name("c"), with: TaskUpdate(),
+            caller: ClientID(":1.4", identity: CallerIdentity(owner: .host, processID: 7)))
         let app = TaskOwner.flatpak("org.example.App")
-        _ = try store.start(name("d"), with: TaskUpdate(), caller: ClientID(":1.5", identity: CallerIdentity(owner: app, processID: 1)))
-        _ = try store.start(name("e"), with: TaskUpdate(), caller: ClientID(":1.6", identity: CallerIdentity(owner: app, processID: 2)))
+        _ = try store.start(
+            name("d"), with: TaskUpdate(),
+            caller: ClientID(":1.5", identity: CallerIdentity(owner: app, processID: 1)))
+        _ = try store.start(
+            name("e"), with: TaskUpdate(),
+            caller: ClientID(":1.6", identity: CallerIdentity(owner: app, processID: 2)))
         assertError(
-            try store.start(name("f"), with: TaskUpdate(), caller: ClientID(":1.7", identity: CallerIdentity(owner: app, processID: 3))),
+            try store.start(
+                name("f"), with: TaskUpdate(),
+                caller: ClientID(":1.7", identity: CallerIdentity(owner: app, processID: 3))),
             "LimitExceeded", "the Flatpak app 'org.example.App' has started 2 tasks")
         XCTAssertEqual(store.task(name("d"))?.owner, app)
     }

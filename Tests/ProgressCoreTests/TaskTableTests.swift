@@ -12,7 +12,9 @@ final class TaskTableTests: XCTestCase {
     lazy var door = TaskFrontDoor(store: store, firstSequence: 1)
     let apps = ["", "org.example.Files", "org.example.Mail"]
 
-    func assertTotalsMatchAWalk(_ step: Int, seed: UInt64, after command: TaskCommand, file: StaticString = #filePath, line: UInt = #line) {
+    func assertTotalsMatchAWalk(
+        _ step: Int, seed: UInt64, after command: TaskCommand, file: StaticString = #filePath, line: UInt = #line
+    ) {
         let step = "\(step) of seed \(seed), after \(command)"
         for appId in [nil] + apps.map(Optional.some) {
             let kept = store.summary(appId: appId)
@@ -20,8 +22,11 @@ final class TaskTableTests: XCTestCase {
             XCTAssertEqual(kept.active, walked.active, "step \(step), app \(appId ?? "all")", file: file, line: line)
             XCTAssertEqual(kept.state, walked.state, "step \(step), app \(appId ?? "all")", file: file, line: line)
             XCTAssertEqual(kept.stalled, walked.stalled, "step \(step), app \(appId ?? "all")", file: file, line: line)
-            XCTAssertEqual(kept.indeterminate, walked.indeterminate, "step \(step), app \(appId ?? "all")", file: file, line: line)
-            XCTAssertEqual(kept.fraction, walked.fraction, accuracy: 1e-9, "step \(step), app \(appId ?? "all")", file: file, line: line)
+            XCTAssertEqual(
+                kept.indeterminate, walked.indeterminate, "step \(step), app \(appId ?? "all")", file: file, line: line)
+            XCTAssertEqual(
+                kept.fraction, walked.fraction, accuracy: 1e-9, "step \(step), app \(appId ?? "all")",
+                file: file, line: line)
         }
     }
 
@@ -33,7 +38,8 @@ final class TaskTableTests: XCTestCase {
         let now = clock.monotonicMicros
         let real = store.sortedNames.compactMap { name in store.deadline(of: name).map { (name, $0) } }
         for (name, deadline) in real where deadline <= now {
-            XCTAssertNotNil(store.task(name)?.outcomeTime, "step \(step): \(name) is past its deadline", file: file, line: line)
+            XCTAssertNotNil(
+                store.task(name)?.outcomeTime, "step \(step): \(name) is past its deadline", file: file, line: line)
         }
         if let earliest = real.map(\.1).min() {
             XCTAssertLessThanOrEqual(store.nextDeadline ?? .max, max(earliest, now + TaskStore.lingerRecheckMicros),

@@ -14,7 +14,8 @@ final class TaskTreeTests: XCTestCase {
 
     @discardableResult
     func start(_ text: String, _ pairs: [(String, OptionValue)] = []) throws -> [TaskChange] {
-        try store.start(name(text), with: TaskUpdate.parse(pairs.map { (key: $0.0, value: $0.1) }, for: .start), caller: job)
+        try store.start(
+            name(text), with: TaskUpdate.parse(pairs.map { (key: $0.0, value: $0.1) }, for: .start), caller: job)
     }
 
     func child(_ text: String, of parent: String = "all", _ pairs: [(String, OptionValue)] = []) throws {
@@ -29,7 +30,8 @@ final class TaskTreeTests: XCTestCase {
         try child("stays", of: "old", [("fraction", .double(0.1))])
         _ = try store.finish(name("moved"))
         let changes = try start("moved", [("parent", .string("new")), ("fraction", .double(0.2))])
-        XCTAssertEqual(changes.map(\.name), [name("moved"), name("old"), name("new")], "the former parent counts without it")
+        XCTAssertEqual(
+            changes.map(\.name), [name("moved"), name("old"), name("new")], "the former parent counts without it")
         XCTAssertEqual(task("old").fraction, 0.1, accuracy: 1e-12)
         XCTAssertEqual(task("new").fraction, 0.2, accuracy: 1e-12)
         _ = try store.finish(name("stays"))
@@ -141,7 +143,8 @@ final class TaskTreeTests: XCTestCase {
         try child("a")
         assertError(try store.setFraction(name("all"), 0.5), "InvalidValue", "has children")
         assertError(try store.pulse(name("all")), "InvalidValue", "has children")
-        XCTAssertNoThrow(try store.update(name("all"), with: TaskUpdate.parse([("title", .string("All"))], for: .update)))
+        XCTAssertNoThrow(
+            try store.update(name("all"), with: TaskUpdate.parse([("title", .string("All"))], for: .update)))
     }
 
     func testParentsMustExistBeLiveAndNotTooDeep() throws {
@@ -174,10 +177,14 @@ final class TaskTreeTests: XCTestCase {
         try child("b")
         _ = try store.setFraction(name("a"), 0.2)
         for (action, call) in [("finished", { _ = try self.store.finish(self.name("all")) }),
-                               ("failed", { _ = try self.store.fail(self.name("all"), message: "no") })] as [(String, () throws -> Void)] {
+                               ("failed", { _ = try self.store.fail(self.name("all"), message: "no") })]
+                as [(String, () throws -> Void)] {
             XCTAssertThrowsError(try call()) { error in
                 guard case .notAllowed(let message)? = error as? ProgressError else { return XCTFail("\(error)") }
-                XCTAssertEqual(message, "task 'all' can not be \(action) while 2 of its children run ('a', 'b'); finish or fail them first, or Remove it with them")
+                XCTAssertEqual(
+                    message,
+                    "task 'all' can not be \(action) while 2 of its children run ('a', 'b'); "
+                        + "finish or fail them first, or Remove it with them")
             }
         }
         XCTAssertEqual(store.task(name("all"))?.state, .running)

@@ -38,7 +38,8 @@ final class TaskUpdateTests: XCTestCase {
         assertError(try TaskUpdate.parse([("fraction", .double(-0.1))], for: .start), "InvalidValue", "-0.1")
         assertError(try TaskUpdate.parse([("total", .int32(-3))], for: .start), "InvalidValue", "-3")
         assertError(try TaskUpdate.parse([("total", .bool(true))], for: .start), "InvalidValue", "got type 'b'")
-        assertError(try TaskUpdate.parse([("indeterminate", .int32(1))], for: .start), "InvalidValue", "'indeterminate'")
+        assertError(
+            try TaskUpdate.parse([("indeterminate", .int32(1))], for: .start), "InvalidValue", "'indeterminate'")
         assertError(
             try TaskUpdate.parse([("title", .string("a")), ("title", .string("b"))], for: .start),
             "InvalidValue", "twice")
@@ -61,7 +62,8 @@ final class TaskUpdateTests: XCTestCase {
         XCTAssertNoThrow(try TaskUpdate.parse(
             [("title", .string(String(repeating: "t", count: limits.maxTitleBytes)))], for: .start))
         assertError(
-            try TaskUpdate.parse([("title", .string(String(repeating: "t", count: limits.maxTitleBytes + 1)))], for: .start),
+            try TaskUpdate.parse(
+                [("title", .string(String(repeating: "t", count: limits.maxTitleBytes + 1)))], for: .start),
             "LimitExceeded", "1025 bytes")
         assertError(
             try TaskUpdate.parse([("unit", .string(String(repeating: "u", count: 65)))], for: .start),
@@ -82,7 +84,8 @@ func assertError<T>(
     XCTAssertThrowsError(try expression(), file: file, line: line) { error in
         guard let error = error as? ProgressError else { return XCTFail("\(error)", file: file, line: line) }
         XCTAssertEqual(error.name, name, error.message, file: file, line: line)
-        XCTAssertTrue(error.message.contains(fragment), "'\(error.message)' lacks '\(fragment)'", file: file, line: line)
+        XCTAssertTrue(
+            error.message.contains(fragment), "'\(error.message)' lacks '\(fragment)'", file: file, line: line)
         XCTAssertLessThan(error.message.utf8.count, 400, "messages quote long values short", file: file, line: line)
     }
 }

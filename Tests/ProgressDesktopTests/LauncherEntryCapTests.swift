@@ -21,13 +21,16 @@ final class LauncherEntryCapTests: LauncherEntryTestCase {
         for flood in floods { flood.flush() }
         try updateFromAnotherProcess("application://org.example.Backup.desktop", progress: 0.2)
         let tasks = try waitForTasks(10) { $0["launcher/org.example.Backup"] != nil }
-        XCTAssertEqual(tasks.keys.filter { $0.hasPrefix("launcher/org.example.Flood") }.count, 3, "the process's task cap")
-        XCTAssertEqual(tasks["launcher/org.example.Backup"]?["State"], .string("running"), "another process has caps of its own")
+        XCTAssertEqual(
+            tasks.keys.filter { $0.hasPrefix("launcher/org.example.Flood") }.count, 3, "the process's task cap")
+        XCTAssertEqual(
+            tasks["launcher/org.example.Backup"]?["State"], .string("running"), "another process has caps of its own")
         let log = daemon.stopAndReadErrors()
         daemon = nil
         XCTAssertEqual(log.components(separatedBy: "has started 3 tasks; the limit per process").count - 1, 1, log)
         XCTAssertEqual(
-            log.components(separatedBy: "reports 100 LauncherEntry applications; the limit per process (a sandboxed app is one) is 100")
+            log.components(separatedBy: "reports 100 LauncherEntry applications; "
+                + "the limit per process (a sandboxed app is one) is 100")
                 .count - 1, 1, log)
     }
 }

@@ -26,32 +26,42 @@ final class LauncherEntryFakeTests: LauncherEntryTestCase {
 
     func testHiddenBeforeTheEndIsRemovedAndUnknownAppIsTitledById() throws {
         let app = try bus.connect()
-        try update(app, "application://org.example.NotInstalled.desktop", [("progress", .double(0.5)), ("progress-visible", .bool(true))])
+        try update(
+            app, "application://org.example.NotInstalled.desktop",
+            [("progress", .double(0.5)), ("progress-visible", .bool(true))])
         let tasks = try waitForTasks { $0["launcher/org.example.NotInstalled"] != nil }
         XCTAssertEqual(tasks["launcher/org.example.NotInstalled"]?["Title"]?.string, "org.example.NotInstalled")
         try update(app, "application://org.example.NotInstalled.desktop", [("progress-visible", .bool(false))])
-        XCTAssertTrue(try waitForTasks { $0["launcher/org.example.NotInstalled"] == nil }.isEmpty, "removed without an outcome")
+        XCTAssertTrue(
+            try waitForTasks { $0["launcher/org.example.NotInstalled"] == nil }.isEmpty, "removed without an outcome")
     }
 
     func testSenderLeavingWhileVisibleFailsAndUrgentIsFlagged() throws {
         var app: BusConnection? = try bus.connect()
-        try update(app!, "application://org.example.Backup.desktop", [("progress", .double(0.4)), ("progress-visible", .bool(true))])
+        try update(
+            app!, "application://org.example.Backup.desktop",
+            [("progress", .double(0.4)), ("progress-visible", .bool(true))])
         try waitForTasks { $0["launcher/org.example.Backup"] != nil }
         try update(app!, "application://org.example.Backup.desktop", [("urgent", .bool(true))])
         var tasks = try waitForTasks { $0["launcher/org.example.Backup"]?["Message"]?.string?.isEmpty == false }
         XCTAssertEqual(tasks["launcher/org.example.Backup"]?["Message"]?.string, "the application needs attention")
         app = nil  // closes the connection: the application is gone
         tasks = try waitForTasks { $0["launcher/org.example.Backup"]?["State"]?.string == "failed" }
-        XCTAssertEqual(tasks["launcher/org.example.Backup"]?["State"]?.string, "failed", "a crash never looks like success")
+        XCTAssertEqual(
+            tasks["launcher/org.example.Backup"]?["State"]?.string, "failed", "a crash never looks like success")
         XCTAssertEqual(tasks["launcher/org.example.Backup"]?["Message"]?.string, "the application closed")
     }
 
     func testTwoSendersForOneAppGetTwoTasks() throws {
         let first = try bus.connect()
         let second = try bus.connect()
-        try update(first, "application://org.example.Backup.desktop", [("progress", .double(0.1)), ("progress-visible", .bool(true))])
+        try update(
+            first, "application://org.example.Backup.desktop",
+            [("progress", .double(0.1)), ("progress-visible", .bool(true))])
         try waitForTasks { $0["launcher/org.example.Backup"] != nil }
-        try update(second, "application://org.example.Backup.desktop", [("progress", .double(0.9)), ("progress-visible", .bool(true))])
+        try update(
+            second, "application://org.example.Backup.desktop",
+            [("progress", .double(0.9)), ("progress-visible", .bool(true))])
         let tasks = try waitForTasks { $0["launcher/org.example.Backup#2"] != nil }
         XCTAssertEqual(tasks["launcher/org.example.Backup#2"]?["Fraction"]?.double, 0.9)
         XCTAssertEqual(tasks["launcher/org.example.Backup"]?["Fraction"]?.double, 0.1)
@@ -61,53 +71,66 @@ final class LauncherEntryFakeTests: LauncherEntryTestCase {
         let app = try bus.connect()
         // Wrong signature, twice: one log line.
         for _ in 0..<2 {
-            try app.emit(path: Self.entryPath, interface: Self.interface, member: "Update", [.string("application://x.desktop")])
+            try app.emit(
+                path: Self.entryPath, interface: Self.interface, member: "Update", [.string("application://x.desktop")])
         }
         // Not application://….desktop, twice.
         try update(app, "file:///etc/passwd", [("progress-visible", .bool(true))])
         try update(app, "application://nodesktop", [("progress-visible", .bool(true))])
         // Wrong key type, NaN, and out of range (clamped to 1).
-        try update(app, "application://org.example.Typed.desktop", [("progress", .string("half")), ("progress-visible", .bool(true))])
-        try update(app, "application://org.example.Nan.desktop", [("progress", .double(.nan)), ("progress-visible", .bool(true))])
-        try update(app, "application://org.example.Big.desktop", [("progress", .double(7)), ("progress-visible", .bool(true))])
+        try update(
+            app, "application://org.example.Typed.desktop",
+            [("progress", .string("half")), ("progress-visible", .bool(true))])
+        try update(
+            app, "application://org.example.Nan.desktop",
+            [("progress", .double(.nan)), ("progress-visible", .bool(true))])
+        try update(
+            app, "application://org.example.Big.desktop", [("progress", .double(7)), ("progress-visible", .bool(true))])
         // Plasma's re-broadcast of a KDE job is not an application's own.
         try update(app, "application://org.example.Proxied.desktop",
-                   [("progress", .double(0.5)), ("progress-visible", .bool(true)), ("proxied-for", .string("kuiserver"))])
+                   [("progress", .double(0.5)), ("progress-visible", .bool(true)),
+                    ("proxied-for", .string("kuiserver"))])
         let tasks = try waitForTasks { $0["launcher/org.example.Big"] != nil && $0.count >= 3 }
         XCTAssertEqual(tasks["launcher/org.example.Big"]?["Fraction"]?.double, 1, "clamped to 0..1")
         XCTAssertEqual(tasks["launcher/org.example.Nan"]?["Fraction"]?.double, 0, "NaN ignored")
         XCTAssertEqual(tasks["launcher/org.example.Typed"]?["Fraction"]?.double, 0, "a string progress ignored")
         XCTAssertNil(tasks["launcher/org.example.Proxied"])
-        XCTAssertEqual(Set(tasks.keys), ["launcher/org.example.Big", "launcher/org.example.Nan", "launcher/org.example.Typed"])
+        XCTAssertEqual(
+            Set(tasks.keys), ["launcher/org.example.Big", "launcher/org.example.Nan", "launcher/org.example.Typed"])
         let log = daemon.stopAndReadErrors()
         daemon = nil
-        for kind in ["signature (s),", "which is not application://ID.desktop", "progress of type s", "progress NaN", "progress 7.0"] {
+        for kind in [
+            "signature (s),", "which is not application://ID.desktop", "progress of type s", "progress NaN",
+            "progress 7.0",
+        ] {
             XCTAssertEqual(log.components(separatedBy: kind).count - 1, 1, "one log line for '\(kind)' in:\n\(log)")
         }
     }
 
     func testOwnsUnityNameWhenFreeAndGivesItUpToAReplacement() throws {
-        let owner = try client.call("org.freedesktop.DBus", "/org/freedesktop/DBus", "org.freedesktop.DBus", "GetNameOwner",
-                                    [.string("com.canonical.Unity")]).first?.string
-        let daemonOwner = try client.call("org.freedesktop.DBus", "/org/freedesktop/DBus", "org.freedesktop.DBus", "GetNameOwner",
-                                          [.string(BusNames.busName)]).first?.string
+        let owner = try client.call("org.freedesktop.DBus", "/org/freedesktop/DBus", "org.freedesktop.DBus",
+                                    "GetNameOwner", [.string("com.canonical.Unity")]).first?.string
+        let daemonOwner = try client.call("org.freedesktop.DBus", "/org/freedesktop/DBus", "org.freedesktop.DBus",
+                                          "GetNameOwner", [.string(BusNames.busName)]).first?.string
         XCTAssertEqual(owner, daemonOwner, "progressd took com.canonical.Unity while nobody had it")
         var dock: BusConnection? = try bus.connect()
         // Dash to Dock's flags: ALLOW_REPLACEMENT | REPLACE_EXISTING (and DO_NOT_QUEUE).
-        let reply = try dock!.call("org.freedesktop.DBus", "/org/freedesktop/DBus", "org.freedesktop.DBus", "RequestName",
-                                   [.string("com.canonical.Unity"), .uint32(1 | 2 | 4)])
+        let reply = try dock!.call("org.freedesktop.DBus", "/org/freedesktop/DBus", "org.freedesktop.DBus",
+                                   "RequestName", [.string("com.canonical.Unity"), .uint32(1 | 2 | 4)])
         XCTAssertEqual(reply.first, .uint32(1), "the dock became the primary owner")
         // progressd keeps listening while the dock owns the name.
         let app = try bus.connect()
-        try update(app, "application://org.example.Backup.desktop", [("progress", .double(0.3)), ("progress-visible", .bool(true))])
+        try update(
+            app, "application://org.example.Backup.desktop",
+            [("progress", .double(0.3)), ("progress-visible", .bool(true))])
         try waitForTasks { $0["launcher/org.example.Backup"] != nil }
         let dockName = dock!.uniqueName
         dock = nil
         // progressd waited in line and has the name back.
         var now: String?
         BusConnection.pump(seconds: 5) {
-            now = try? client.call("org.freedesktop.DBus", "/org/freedesktop/DBus", "org.freedesktop.DBus", "GetNameOwner",
-                                   [.string("com.canonical.Unity")]).first?.string
+            now = try? client.call("org.freedesktop.DBus", "/org/freedesktop/DBus", "org.freedesktop.DBus",
+                                   "GetNameOwner", [.string("com.canonical.Unity")]).first?.string
             return now == daemonOwner
         }
         XCTAssertEqual(now, daemonOwner, "back from \(dockName)")
@@ -117,7 +140,8 @@ final class LauncherEntryFakeTests: LauncherEntryTestCase {
         let dock = try bus.connect()
         let recorder = recordUpdates(on: dock)
         try client.call(BusNames.busName, BusNames.managerPath, BusNames.managerInterface, "Start",
-                        [.string("copy"), .vardict([("title", .string("Copying")), ("app-id", .string("org.gnome.Nautilus")),
+                        [.string("copy"), .vardict([("title", .string("Copying")),
+                                                    ("app-id", .string("org.gnome.Nautilus")),
                                                     ("fraction", .double(0.1))])])
         let started = Date()
         for step in 2...30 {
@@ -133,7 +157,9 @@ final class LauncherEntryFakeTests: LauncherEntryTestCase {
         XCTAssertEqual(query?["count"]?.unboxed, .int64(1))
         try client.call(BusNames.busName, BusNames.managerPath, BusNames.managerInterface, "Finish", [.string("copy")])
         try client.call(BusNames.busName, BusNames.managerPath, BusNames.managerInterface, "Remove", [.string("copy")])
-        BusConnection.pump(seconds: 3) { recorder.signals.last?.signal.arguments.last?.dictionary?["progress-visible"]?.unboxed == .bool(false) }
+        BusConnection.pump(seconds: 3) {
+            recorder.signals.last?.signal.arguments.last?.dictionary?["progress-visible"]?.unboxed == .bool(false)
+        }
         let signals = recorder.signals
         XCTAssertGreaterThan(signals.count, 1)
         for (_, signal) in signals {
@@ -160,9 +186,14 @@ final class LauncherEntryFakeTests: LauncherEntryTestCase {
         let dock = try bus.connect()
         let recorder = recordUpdates(on: dock)
         try client.call(BusNames.busName, BusNames.managerPath, BusNames.managerInterface, "Start",
-                        [.string("sync"), .vardict([("app-id", .string("org.example.Sync")), ("fraction", .double(0.5))])])
-        try client.call(BusNames.busName, BusNames.managerPath, BusNames.managerInterface, "Fail", [.string("sync"), .string("offline")])
-        BusConnection.pump(seconds: 3) { recorder.signals.last?.signal.arguments.last?.dictionary?["urgent"]?.unboxed == .bool(true) }
+                        [.string("sync"), .vardict([("app-id", .string("org.example.Sync")),
+                                                    ("fraction", .double(0.5))])])
+        try client.call(
+            BusNames.busName, BusNames.managerPath, BusNames.managerInterface, "Fail",
+            [.string("sync"), .string("offline")])
+        BusConnection.pump(seconds: 3) {
+            recorder.signals.last?.signal.arguments.last?.dictionary?["urgent"]?.unboxed == .bool(true)
+        }
         let last = recorder.signals.last?.signal.arguments.last?.dictionary
         XCTAssertEqual(last?["urgent"]?.unboxed, .bool(true), "a failed task lingers")
         XCTAssertEqual(last?["progress-visible"]?.unboxed, .bool(false))
@@ -182,18 +213,22 @@ final class LauncherEntryFakeTests: LauncherEntryTestCase {
             try call("Start", [.string(name), .vardict([("app-id", .string(app))] + options)])
         }
         func assertAgree(_ what: String, file: StaticString = #filePath, line: UInt = #line) throws {
-            let aggregate = try client.call(BusNames.busName, BusNames.managerPath, BusNames.managerInterface, "Aggregate",
-                                            [.string(app)]).first?.dictionary ?? [:]
-            let entry = try client.call(BusNames.busName, "/org/progressd/Progress1/launcherentry/org_2eexample_2eMixed",
+            let aggregate = try client.call(BusNames.busName, BusNames.managerPath, BusNames.managerInterface,
+                                            "Aggregate", [.string(app)]).first?.dictionary ?? [:]
+            let entry = try client.call(BusNames.busName,
+                                        "/org/progressd/Progress1/launcherentry/org_2eexample_2eMixed",
                                         Self.interface, "Query").first?.dictionary ?? [:]
-            guard case .uint64(let active)? = aggregate["active"]?.unboxed, case .double(let fraction)? = aggregate["fraction"]?.unboxed,
-                  case .bool(let indeterminate)? = aggregate["indeterminate"]?.unboxed, case .string(let state)? = aggregate["state"]?.unboxed,
+            guard case .uint64(let active)? = aggregate["active"]?.unboxed,
+                  case .double(let fraction)? = aggregate["fraction"]?.unboxed,
+                  case .bool(let indeterminate)? = aggregate["indeterminate"]?.unboxed,
+                  case .string(let state)? = aggregate["state"]?.unboxed,
                   case .double(let progress)? = entry["progress"]?.unboxed else {
                 return XCTFail("\(what): \(aggregate) \(entry)", file: file, line: line)
             }
             XCTAssertEqual(entry["count"]?.unboxed, .int64(Int64(active)), what, file: file, line: line)
             XCTAssertEqual(progress, fraction, accuracy: 1e-9, what, file: file, line: line)
-            XCTAssertEqual(entry["progress-visible"]?.unboxed, .bool(active > 0 && !indeterminate), what, file: file, line: line)
+            XCTAssertEqual(
+                entry["progress-visible"]?.unboxed, .bool(active > 0 && !indeterminate), what, file: file, line: line)
             XCTAssertEqual(entry["urgent"]?.unboxed, .bool(state == "failed"), what, file: file, line: line)
         }
         try start("heavy", [("fraction", .double(0.2)), ("weight", .double(3))])
@@ -216,18 +251,25 @@ final class LauncherEntryFakeTests: LauncherEntryTestCase {
         let dock = try bus.connect()
         let recorder = recordUpdates(on: dock)
         try client.call(BusNames.busName, BusNames.managerPath, BusNames.managerInterface, "Start",
-                        [.string("job"), .vardict([("app-id", .string("org.gnome.Terminal")), ("fraction", .double(0.5))])])
+                        [.string("job"), .vardict([("app-id", .string("org.gnome.Terminal")),
+                                                   ("fraction", .double(0.5))])])
         let app = try bus.connect()
-        try update(app, "application://org.example.Backup.desktop", [("progress", .double(0.3)), ("progress-visible", .bool(true))])
+        try update(
+            app, "application://org.example.Backup.desktop",
+            [("progress", .double(0.3)), ("progress-visible", .bool(true))])
         try waitForTasks { $0["launcher/org.example.Backup"] != nil }
         BusConnection.pump(seconds: 2) { recorder.signals.contains { $0.signal.sender != app.uniqueName } }
         XCTAssertEqual(daemon.stop(), 0)
         daemon = nil
-        BusConnection.pump(seconds: 2) { recorder.signals.last?.signal.arguments.last?.dictionary?["progress-visible"]?.unboxed == .bool(false) }
+        BusConnection.pump(seconds: 2) {
+            recorder.signals.last?.signal.arguments.last?.dictionary?["progress-visible"]?.unboxed == .bool(false)
+        }
         let fromDaemon = recorder.signals.map(\.signal).filter { $0.sender != app.uniqueName }
-        XCTAssertEqual(Set(fromDaemon.compactMap { $0.arguments.first?.string }), ["application://org.gnome.Terminal.desktop"],
+        XCTAssertEqual(Set(fromDaemon.compactMap { $0.arguments.first?.string }),
+                       ["application://org.gnome.Terminal.desktop"],
                        "the launcher/ task is not sent back to the dock")
-        XCTAssertEqual(fromDaemon.last?.arguments.last?.dictionary?["progress-visible"]?.unboxed, .bool(false), "cleared on stop")
+        XCTAssertEqual(
+            fromDaemon.last?.arguments.last?.dictionary?["progress-visible"]?.unboxed, .bool(false), "cleared on stop")
     }
 }
 

@@ -34,7 +34,8 @@ final class LauncherEntrySandboxTests: LauncherEntryTestCase {
 
         let log = daemon.stopAndReadErrors()
         daemon = nil
-        let refusals = log.components(separatedBy: "for org.victim.App is refused: app-id 'org.victim.App' is refused").count - 1
+        let refusals = log.components(
+            separatedBy: "for org.victim.App is refused: app-id 'org.victim.App' is refused").count - 1
         XCTAssertEqual(refusals, 1, "logged once: \(log)")
         XCTAssertTrue(log.contains("is the Flatpak app 'org.example.Sandboxed'"), log)
     }

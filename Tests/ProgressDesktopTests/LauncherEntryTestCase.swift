@@ -18,13 +18,16 @@ class LauncherEntryTestCase: DaemonTestCase {
         let applications = dataDirectory.appendingPathComponent("applications")
         try FileManager.default.createDirectory(at: applications, withIntermediateDirectories: true)
         try "[Desktop Entry]\nType=Application\nName=Photo Backup\nExec=true\n"
-            .write(to: applications.appendingPathComponent("org.example.Backup.desktop"), atomically: true, encoding: .utf8)
+            .write(
+                to: applications.appendingPathComponent("org.example.Backup.desktop"), atomically: true,
+                encoding: .utf8)
     }
 
     // MARK: Helpers
 
     func update(_ emitter: BusConnection, _ uri: String, _ properties: [(String, BusValue)]) throws {
-        try emitter.emit(path: Self.entryPath, interface: Self.interface, member: "Update", [.string(uri), .vardict(properties)])
+        try emitter.emit(
+            path: Self.entryPath, interface: Self.interface, member: "Update", [.string(uri), .vardict(properties)])
         emitter.flush()
     }
 
@@ -35,19 +38,23 @@ class LauncherEntryTestCase: DaemonTestCase {
             import sys, time
             from gi.repository import Gio, GLib
             bus = Gio.bus_get_sync(Gio.BusType.SESSION, None)
-            properties = {"progress": GLib.Variant("d", float(sys.argv[2])), "progress-visible": GLib.Variant("b", True)}
-            bus.emit_signal(None, "\(Self.entryPath)", "\(Self.interface)", "Update", GLib.Variant("(sa{sv})", (sys.argv[1], properties)))
+            properties = {"progress": GLib.Variant("d", float(sys.argv[2])), \
+            "progress-visible": GLib.Variant("b", True)}
+            bus.emit_signal(None, "\(Self.entryPath)", "\(Self.interface)", "Update", \
+            GLib.Variant("(sa{sv})", (sys.argv[1], properties)))
             bus.flush_sync(None)
             print("sent", flush=True)
             time.sleep(600)
             """
-        let helper = try HelperProcess("/usr/bin/python3", ["-c", script, uri, String(progress)], environment: bus.environment)
+        let helper = try HelperProcess(
+            "/usr/bin/python3", ["-c", script, uri, String(progress)], environment: bus.environment)
         helpers.append(helper)
         XCTAssertTrue(BusConnection.pump(seconds: 10) { helper.lines.contains("sent") }, "the helper sent its Update")
     }
 
     func snapshot() throws -> [String: [String: BusValue]] {
-        let reply = try client.call(BusNames.busName, BusNames.managerPath, BusNames.managerInterface, "Snapshot", [.string("")])
+        let reply = try client.call(
+            BusNames.busName, BusNames.managerPath, BusNames.managerInterface, "Snapshot", [.string("")])
         var tasks: [String: [String: BusValue]] = [:]
         for (name, value) in reply.first?.dictionary ?? [:] { tasks[name] = value.dictionary ?? [:] }
         return tasks
@@ -55,7 +62,9 @@ class LauncherEntryTestCase: DaemonTestCase {
 
     /// Waits until the task list satisfies `condition`; returns the last snapshot.
     @discardableResult
-    func waitForTasks(_ seconds: Double = 5, _ condition: ([String: [String: BusValue]]) -> Bool) throws -> [String: [String: BusValue]] {
+    func waitForTasks(
+        _ seconds: Double = 5, _ condition: ([String: [String: BusValue]]) -> Bool
+    ) throws -> [String: [String: BusValue]] {
         var last: [String: [String: BusValue]] = [:]
         _ = BusConnection.pump(seconds: seconds) {
             last = (try? snapshot()) ?? [:]

@@ -38,14 +38,17 @@ final class NotificationPacingTests: DaemonTestCase {
         XCTAssertNotNil(server.waitForLine { $0.contains("\"ready\"") }, "the server started")
         var error: UnsafeMutablePointer<GError>?
         let flags = GDBusConnectionFlags(
-            rawValue: G_DBUS_CONNECTION_FLAGS_AUTHENTICATION_CLIENT.rawValue | G_DBUS_CONNECTION_FLAGS_MESSAGE_BUS_CONNECTION.rawValue)
+            rawValue: G_DBUS_CONNECTION_FLAGS_AUTHENTICATION_CLIENT.rawValue
+                | G_DBUS_CONNECTION_FLAGS_MESSAGE_BUS_CONNECTION.rawValue)
         // Kept for the process's life (as in OnePathTests): GDBus may still hold it on its
         // worker thread after the bus is gone.
         connection = try XCTUnwrap(g_dbus_connection_new_for_address_sync(bus.address, flags, nil, nil, &error))
         g_dbus_connection_set_exit_on_close(connection, 0)
         let texts = TaskDescriber(locale: .english, catalog: MessageCatalog())
-        let configuration = ServiceConfiguration(limits: Limits(), version: "test", texts: texts, textsForLocale: { _ in texts })
-        service = try ProgressService(connection: connection, configuration: configuration, clock: MainLoopClock(runningTimersOn: clock))
+        let configuration = ServiceConfiguration(
+            limits: Limits(), version: "test", texts: texts, textsForLocale: { _ in texts })
+        service = try ProgressService(
+            connection: connection, configuration: configuration, clock: MainLoopClock(runningTimersOn: clock))
         service.context.add(NotificationOutput(context: service.context, mode: .outcomes, notifyAfterSeconds: 0))
         try service.register()
         // The output asks what the server can do as soon as it sees it.
@@ -61,7 +64,9 @@ final class NotificationPacingTests: DaemonTestCase {
 
     private func events(_ kind: String) -> [[String: Any]] {
         server.lines.compactMap { line in
-            guard let object = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any] else { return nil }
+            guard let object = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any] else {
+                return nil
+            }
             return object["event"] as? String == kind ? object : nil
         }
     }
@@ -80,11 +85,13 @@ final class NotificationPacingTests: DaemonTestCase {
             let marks = events("capabilities").count
             var error: UnsafeMutablePointer<GError>?
             let reply = g_dbus_connection_call_sync(
-                connection, "org.freedesktop.Notifications", "/org/freedesktop/Notifications", "org.freedesktop.Notifications",
-                "GetCapabilities", nil, nil, G_DBUS_CALL_FLAGS_NONE, 10_000, nil, &error)
+                connection, "org.freedesktop.Notifications", "/org/freedesktop/Notifications",
+                "org.freedesktop.Notifications", "GetCapabilities", nil, nil, G_DBUS_CALL_FLAGS_NONE, 10_000, nil,
+                &error)
             guard let reply else { throw BusCallError(consuming: error) }
             g_variant_unref(reply)
-            XCTAssertTrue(BusConnection.pump(seconds: 10) { self.events("capabilities").count > marks }, file: file, line: line)
+            XCTAssertTrue(
+                BusConnection.pump(seconds: 10) { self.events("capabilities").count > marks }, file: file, line: line)
             BusConnection.drain()
             if server.lines.count == before + 1 { return }  // only the mark: nothing new was sent
         }
@@ -108,7 +115,8 @@ final class NotificationPacingTests: DaemonTestCase {
         XCTAssertEqual(summaries, ["Task 0"], "the first outcome is told at once, alone")
         for index in 1...3 { fail("t\(index)", title: "Task \(index)", app: "org.example.Backup") }
         try settleService()
-        XCTAssertEqual(summaries, ["Task 0", "2 tasks failed"], "the summary goes at once the first time, with what came by then")
+        XCTAssertEqual(
+            summaries, ["Task 0", "2 tasks failed"], "the summary goes at once the first time, with what came by then")
         clock.advance(micros: 999_999)
         try settleService()
         XCTAssertEqual(summaries.count, 2, "not again within the second: \(summaries)")
@@ -133,9 +141,11 @@ final class NotificationPacingTests: DaemonTestCase {
         XCTAssertGreaterThanOrEqual(during, 2, "updated while the burst goes on: \(summaries)")
         clock.advance(seconds: 60)
         try settleService()
-        XCTAssertEqual(summaries.last, "305 tasks failed", "the summary ends with the whole count: \(summaries.suffix(3))")
+        XCTAssertEqual(
+            summaries.last, "305 tasks failed", "the summary ends with the whole count: \(summaries.suffix(3))")
         let all = notifies
-        XCTAssertEqual(all.map { ($0["open"] as? [Int])?.count ?? 0 }.max(), 1, "one notification on screen at any time")
+        XCTAssertEqual(
+            all.map { ($0["open"] as? [Int])?.count ?? 0 }.max(), 1, "one notification on screen at any time")
         XCTAssertEqual(Set(all.compactMap { $0["id"] as? Int }).count, 1, "each update replaces the first in place")
         XCTAssertEqual(all.last?["body"] as? String, "Task 0, Task 1, Task 2, Task 3, Task 4 and 300 more")
     }

@@ -15,12 +15,14 @@ class NotificationSpecTestCase: DaemonTestCase {
     var capabilitiesDelay: Double { 0 }
     override var daemonArguments: [String] { ["--notify-after", "0"] }
 
-    static let helpersDirectory = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("helpers")
+    static let helpersDirectory = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+        .appendingPathComponent("helpers")
 
     override func prepareBus() throws {
         server = try HelperProcess(
             "/usr/bin/python3",
-            [Self.helpersDirectory.appendingPathComponent("notification-server.py").path, capabilities, "\(capabilitiesDelay)"],
+            [Self.helpersDirectory.appendingPathComponent("notification-server.py").path, capabilities,
+             "\(capabilitiesDelay)"],
             environment: bus.environment, readsCommands: true)
         helpers.append(server)
         XCTAssertNotNil(server.waitForLine { $0.contains("\"ready\"") }, "the server started")
@@ -34,7 +36,9 @@ class NotificationSpecTestCase: DaemonTestCase {
 
     func events(_ kind: String) -> [[String: Any]] {
         server.lines.compactMap { line in
-            guard let object = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any] else { return nil }
+            guard let object = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any] else {
+                return nil
+            }
             return object["event"] as? String == kind ? object : nil
         }
     }
@@ -65,10 +69,14 @@ final class NotificationSpecTests: NotificationSpecTestCase {
     /// pacing (at most once a second, nothing after the whole count) is timed on a
     /// ManualTimerClock in NotificationPacingTests; here, progressd's texts and hints.
     func testABurstOfFailuresIsOneNotificationThatCountsAndNamesThem() throws {
-        for index in 0..<300 { try fail("t\(index)", title: "Task \(index)", app: "org.example.Backup", message: "broken") }
-        let last = try XCTUnwrap(waitForNotify { $0["summary"] as? String == "300 tasks failed" }, "\(notifies.suffix(3))")
+        for index in 0..<300 {
+            try fail("t\(index)", title: "Task \(index)", app: "org.example.Backup", message: "broken")
+        }
+        let last = try XCTUnwrap(
+            waitForNotify { $0["summary"] as? String == "300 tasks failed" }, "\(notifies.suffix(3))")
         let all = notifies
-        XCTAssertEqual(all.map { ($0["open"] as? [Int])?.count ?? 0 }.max(), 1, "one notification on screen at any time")
+        XCTAssertEqual(
+            all.map { ($0["open"] as? [Int])?.count ?? 0 }.max(), 1, "one notification on screen at any time")
         XCTAssertEqual(all.first?["summary"] as? String, "Task 0", "the first outcome is told at once, alone")
         XCTAssertEqual(all.last?["summary"] as? String, "300 tasks failed")
         XCTAssertEqual(all.last?["body"] as? String, "Task 0, Task 1, Task 2, Task 3, Task 4 and 295 more")
@@ -88,8 +96,10 @@ final class NotificationSpecTests: NotificationSpecTestCase {
         let note = try XCTUnwrap(waitForNotify { _ in true })
         XCTAssertEqual(
             note["body"] as? String,
-            "&lt;a href=\"http://example.invalid/\"&gt;click&lt;/a&gt; &lt;b&gt;bold&lt;/b&gt; &amp; &lt;img src=\"file:///etc/passwd\"/&gt;")
-        XCTAssertEqual(note["summary"] as? String, "Mark <b>up</b> & co", "the summary is plain text by the specification")
+            "&lt;a href=\"http://example.invalid/\"&gt;click&lt;/a&gt; &lt;b&gt;bold&lt;/b&gt; &amp; "
+                + "&lt;img src=\"file:///etc/passwd\"/&gt;")
+        XCTAssertEqual(
+            note["summary"] as? String, "Mark <b>up</b> & co", "the summary is plain text by the specification")
     }
 
     /// Case 6: a right-to-left override from Progress1 and from a KDE job reaches the
@@ -101,13 +111,19 @@ final class NotificationSpecTests: NotificationSpecTestCase {
         XCTAssertEqual(note["body"] as? String, "\u{2068}disk \u{202E}full\u{202C}\u{2069}")
 
         let app = try bus.connect()
-        let daemonName = try XCTUnwrap(client.call("org.freedesktop.DBus", "/org/freedesktop/DBus", "org.freedesktop.DBus",
-                                                   "GetNameOwner", [.string(BusNames.busName)]).first?.string)
+        let daemonName = try XCTUnwrap(client.call(
+            "org.freedesktop.DBus", "/org/freedesktop/DBus", "org.freedesktop.DBus", "GetNameOwner",
+            [.string(BusNames.busName)]).first?.string)
         let path = try XCTUnwrap(app.call(daemonName, "/JobViewServer", "org.kde.JobViewServerV2", "requestView",
-                                          [.string("org.kde.dolphin"), .int32(3), .vardict([("title", .string("Copy \u{202E}3gp.exe"))])]).first?.string)
-        app.send(daemonName, path, "org.kde.JobViewV3", "update", [.vardict([("infoMessage", .string("to \u{202E}usb"))])])
-        app.send(daemonName, path, "org.kde.JobViewV3", "terminate", [.uint32(114), .string("no \u{202E}space"), .vardict([])])
-        let kde = try XCTUnwrap(waitForNotify { ($0["hints"] as? [String: Any])?["desktop-entry"] as? String == "org.kde.dolphin" })
+                                          [.string("org.kde.dolphin"), .int32(3),
+                                           .vardict([("title", .string("Copy \u{202E}3gp.exe"))])]).first?.string)
+        app.send(
+            daemonName, path, "org.kde.JobViewV3", "update", [.vardict([("infoMessage", .string("to \u{202E}usb"))])])
+        app.send(
+            daemonName, path, "org.kde.JobViewV3", "terminate",
+            [.uint32(114), .string("no \u{202E}space"), .vardict([])])
+        let kde = try XCTUnwrap(
+            waitForNotify { ($0["hints"] as? [String: Any])?["desktop-entry"] as? String == "org.kde.dolphin" })
         for field in ["summary", "body"] {
             let text = try XCTUnwrap(kde[field] as? String)
             XCTAssertTrue(text.contains("\u{202E}"), text)

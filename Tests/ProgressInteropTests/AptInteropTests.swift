@@ -27,11 +27,16 @@ final class AptInteropTests: InteropTestCase {
 
         /// The fractions shown with a message of the phase `prefix` starts, strictly between 0 and 1.
         func fractions(_ prefixes: [String]) -> [Double] {
-            readings.filter { reading in prefixes.contains { reading.message.hasPrefix($0) } }.map(\.fraction).filter { $0 > 0 && $0 < 1 }
+            readings.filter { reading in prefixes.contains { reading.message.hasPrefix($0) } }.map(\.fraction)
+                .filter { $0 > 0 && $0 < 1 }
         }
 
-        func lastIndex(_ prefixes: [String]) -> Int? { readings.lastIndex { reading in prefixes.contains { reading.message.hasPrefix($0) } } }
-        func firstIndex(_ prefixes: [String]) -> Int? { readings.firstIndex { reading in prefixes.contains { reading.message.hasPrefix($0) } } }
+        func lastIndex(_ prefixes: [String]) -> Int? {
+            readings.lastIndex { reading in prefixes.contains { reading.message.hasPrefix($0) } }
+        }
+        func firstIndex(_ prefixes: [String]) -> Int? {
+            readings.firstIndex { reading in prefixes.contains { reading.message.hasPrefix($0) } }
+        }
     }
 
     static let download = ["Retrieving file"]
@@ -54,7 +59,9 @@ final class AptInteropTests: InteropTestCase {
     override func tearDown() {
         for helper in helpers { helper.stop() }
         if let machineStatusBefore {
-            XCTAssertEqual(try? Data(contentsOf: Self.machineStatus), machineStatusBefore, "the machine's /var/lib/dpkg/status changed")
+            XCTAssertEqual(
+                try? Data(contentsOf: Self.machineStatus), machineStatusBefore,
+                "the machine's /var/lib/dpkg/status changed")
         }
         // Closing releases the lock.
         for descriptor in machineLocks { close(descriptor) }
@@ -65,9 +72,11 @@ final class AptInteropTests: InteropTestCase {
     /// Runs `arguments` in the sandbox, with the built progressctl first on PATH.
     func sandboxed(_ arguments: [String], errorName: String) throws -> HelperProcess {
         var environment = self.environment
-        environment["PATH"] = URL(fileURLWithPath: progressctl).deletingLastPathComponent().path + ":/usr/sbin:/usr/bin:/sbin:/bin"
-        let helper = try HelperProcess("/bin/sh", [Self.helperDirectory.appendingPathComponent("apt-sandbox.sh").path, apt.path] + arguments,
-                                       environment: environment, errorFile: scratch.appendingPathComponent("\(errorName).stderr"))
+        environment["PATH"] = URL(fileURLWithPath: progressctl).deletingLastPathComponent().path
+            + ":/usr/sbin:/usr/bin:/sbin:/bin"
+        let helper = try HelperProcess(
+            "/bin/sh", [Self.helperDirectory.appendingPathComponent("apt-sandbox.sh").path, apt.path] + arguments,
+            environment: environment, errorFile: scratch.appendingPathComponent("\(errorName).stderr"))
         helpers.append(helper)
         return helper
     }
@@ -92,7 +101,8 @@ final class AptInteropTests: InteropTestCase {
             // One GetAll a poll, so that the fraction and the message belong together.
             let task = (try? client.call(BusNames.busName, path, BusNames.propertiesInterface, "GetAll",
                                          [.string(BusNames.taskInterface)]))?.first?.dictionary ?? [:]
-            if task["State"]?.string == "running", task["Indeterminate"]?.bool == false, let fraction = task["Fraction"]?.double {
+            if task["State"]?.string == "running", task["Indeterminate"]?.bool == false,
+               let fraction = task["Fraction"]?.double {
                 let message = task["Message"]?.string ?? ""
                 if seen.readings.last.map({ $0.fraction != fraction || $0.message != message }) ?? true {
                     seen.readings.append((fraction, message))
@@ -114,11 +124,13 @@ final class AptInteropTests: InteropTestCase {
     func installed() throws -> [String] {
         let query = try run("/usr/bin/dpkg-query", ["--admindir=" + apt.appendingPathComponent("dpkg").path, "-W",
                                                     "-f", "${Package} ${Version} ${db:Status-Abbrev}\n"])
-        return query.output.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }.filter { $0.hasSuffix(" ii") }
+        return query.output.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }
+            .filter { $0.hasSuffix(" ii") }
     }
 
     func serveSlowly() throws {
-        let server = try helper("slow-http-directory.py", [apt.appendingPathComponent("repo").path, "0.1"], readsCommands: true)
+        let server = try helper(
+            "slow-http-directory.py", [apt.appendingPathComponent("repo").path, "0.1"], readsCommands: true)
         let port = try XCTUnwrap(server.waitForLine("port ")).dropFirst(5)
         try "deb [trusted=yes] http://127.0.0.1:\(port)/ ./\n"
             .write(to: apt.appendingPathComponent("etc-apt/sources.list"), atomically: true, encoding: .utf8)
@@ -131,7 +143,9 @@ final class AptInteropTests: InteropTestCase {
         try serveSlowly()
         try aptGet(["update"])
         let packages = ["progressd-test-alpha", "progressd-test-beta", "progressd-test-gamma"]
-        let install = try follow("install", "exec progressctl run install -- apt-get -o APT::Status-Fd=1 -y install " + packages.joined(separator: " "))
+        let install = try follow(
+            "install",
+            "exec progressctl run install -- apt-get -o APT::Status-Fd=1 -y install " + packages.joined(separator: " "))
         XCTAssertEqual(install.status, 0, install.output)
         let downloading = install.fractions(Self.download)
         let unpacking = install.fractions(Self.dpkg)
@@ -143,9 +157,12 @@ final class AptInteropTests: InteropTestCase {
                           "downloads, then dpkg: \(install.readings)")
         XCTAssertEqual(try task("install")["State"]?.string, "finished")
         XCTAssertEqual(try task("install")["Fraction"]?.double, 1)
-        XCTAssertEqual(try installed(), ["progressd-test-alpha 2.0 ii", "progressd-test-beta 1.0 ii", "progressd-test-gamma 1.0 ii"])
+        XCTAssertEqual(
+            try installed(),
+            ["progressd-test-alpha 2.0 ii", "progressd-test-beta 1.0 ii", "progressd-test-gamma 1.0 ii"])
 
-        let remove = try follow("remove", "exec progressctl run remove -- apt-get -o APT::Status-Fd=1 -y remove progressd-test-beta")
+        let remove = try follow(
+            "remove", "exec progressctl run remove -- apt-get -o APT::Status-Fd=1 -y remove progressd-test-beta")
         XCTAssertEqual(remove.status, 0, remove.output)
         let removing = remove.fractions(Self.dpkg)
         XCTAssertGreaterThanOrEqual(removing.count, 1, "\(remove.readings)")
@@ -160,11 +177,15 @@ final class AptInteropTests: InteropTestCase {
         try aptGet(["update"])
         try aptGet(["install", "progressd-test-alpha=1.0"])
         let cases = [
-            ("broken", "progressd-test-broken_1.0_all.deb: new progressd-test-broken package pre-installation script subprocess returned error exit status 1"),
-            ("clash", "progressd-test-clash_1.0_all.deb: trying to overwrite '/srv/progressd-apt-test/alpha/data', which is also in package progressd-test-alpha 1.0"),
+            ("broken", "progressd-test-broken_1.0_all.deb: new progressd-test-broken package pre-installation script "
+                + "subprocess returned error exit status 1"),
+            ("clash", "progressd-test-clash_1.0_all.deb: trying to overwrite '/srv/progressd-apt-test/alpha/data', "
+                + "which is also in package progressd-test-alpha 1.0"),
         ]
         for (package, reason) in cases {
-            let seen = try follow(package, "exec progressctl run \(package) -- apt-get -o APT::Status-Fd=1 -y install progressd-test-\(package)")
+            let seen = try follow(
+                package,
+                "exec progressctl run \(package) -- apt-get -o APT::Status-Fd=1 -y install progressd-test-\(package)")
             XCTAssertEqual(seen.status, 100, seen.output)
             let task = try task(package)
             XCTAssertEqual(task["State"]?.string, "failed")
@@ -179,19 +200,24 @@ final class AptInteropTests: InteropTestCase {
     func testAptOnATerminalWithoutStatusFd() throws {
         try serveSlowly()
         try aptGet(["update"])
-        let command = "progressctl run terminal -- apt -y install progressd-test-alpha progressd-test-beta progressd-test-gamma"
-        let seen = try follow("terminal", "exec script -qfec 'stty rows 24 cols 80 && \(command)' /dev/null < /dev/null")
+        let command = "progressctl run terminal -- apt -y install progressd-test-alpha progressd-test-beta "
+            + "progressd-test-gamma"
+        let seen = try follow(
+            "terminal", "exec script -qfec 'stty rows 24 cols 80 && \(command)' /dev/null < /dev/null")
         XCTAssertEqual(seen.status, 0, seen.output)
         XCTAssertEqual(try task("terminal")["State"]?.string, "finished")
         // No message comes with these readings: the phases are told apart by where dpkg's begins.
         let fractions = seen.readings.map(\.fraction)
-        let restart = try XCTUnwrap(fractions.indices.dropFirst().first { fractions[$0] < fractions[$0 - 1] }, "\(fractions)")
+        let restart = try XCTUnwrap(
+            fractions.indices.dropFirst().first { fractions[$0] < fractions[$0 - 1] }, "\(fractions)")
         let downloading = fractions[..<restart].filter { $0 > 0 && $0 < 1 }
         let unpacking = fractions[restart...].filter { $0 > 0 && $0 < 1 }
         XCTAssertGreaterThanOrEqual(downloading.count, 2, "\(fractions)")
         XCTAssertGreaterThanOrEqual(unpacking.count, 2, "\(fractions)")
         XCTAssertEqual(Array(unpacking), unpacking.sorted(), "\(fractions)")
-        XCTAssertEqual(try installed(), ["progressd-test-alpha 2.0 ii", "progressd-test-beta 1.0 ii", "progressd-test-gamma 1.0 ii"])
+        XCTAssertEqual(
+            try installed(),
+            ["progressd-test-alpha 2.0 ii", "progressd-test-beta 1.0 ii", "progressd-test-gamma 1.0 ii"])
     }
 
     /// docs/scripts.md's apt example (its row in the table of tools), run as written: an

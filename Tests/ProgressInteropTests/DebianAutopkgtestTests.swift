@@ -21,7 +21,8 @@ final class DebianAutopkgtestTests: DebianPackageTestCase {
         let installedBefore = try run("dpkg-query", ["--show", "progressd"]).status == 0
         XCTAssertEqual(
             Set(declared),
-            ["versions", "bus-activation", "labels", "render-png", "manual-pages", "user-units", "gnome-shell-extension"])
+            ["versions", "bus-activation", "labels", "render-png", "manual-pages", "user-units",
+             "gnome-shell-extension"])
         // autopkgtest copies the source tree it is given to the testbed: debian/ is all the
         // tests need (control, changelog, tests/), where the repository holds gigabytes of builds.
         let source = scratch.appendingPathComponent("source")
@@ -34,7 +35,8 @@ final class DebianAutopkgtestTests: DebianPackageTestCase {
             "overlay",
             ["env", "PATH=/usr/sbin:/usr/bin:/sbin:/bin", "autopkgtest", "--output-dir", output.path, deb, source.path,
              "--", "null"])
-        let log = (try? String(contentsOf: output.appendingPathComponent("log"), encoding: .utf8)) ?? result.output + result.errors
+        let log = (try? String(contentsOf: output.appendingPathComponent("log"), encoding: .utf8))
+            ?? result.output + result.errors
         let summary = (try? String(contentsOf: output.appendingPathComponent("summary"), encoding: .utf8)) ?? ""
         var outcomes: [String: String] = [:]
         for line in summary.split(separator: "\n") {
@@ -44,7 +46,8 @@ final class DebianAutopkgtestTests: DebianPackageTestCase {
         // What a failed test said (autopkgtest keeps each test's stdout and stderr).
         let said = declared.filter { outcomes[$0] != "PASS" }.map { name in
             ["stdout", "stderr"].map { stream in
-                let text = (try? String(contentsOf: output.appendingPathComponent("\(name)-\(stream)"), encoding: .utf8)) ?? ""
+                let text = (try? String(
+                    contentsOf: output.appendingPathComponent("\(name)-\(stream)"), encoding: .utf8)) ?? ""
                 return "\(name) \(stream):\n\(text.suffix(3_000))"
             }.joined(separator: "\n")
         }.joined(separator: "\n")
@@ -53,6 +56,7 @@ final class DebianAutopkgtestTests: DebianPackageTestCase {
             "autopkgtest's summary:\n\(summary)\n\(said)\nits log's end:\n\(log.suffix(3_000))")
         // 0: all passed (2 would be a skipped test, 4 a failed one, 8 none run, 12 and up its own trouble).
         XCTAssertEqual(result.status, 0, "autopkgtest's exit status\n\(result.errors.suffix(3_000))")
-        XCTAssertEqual(try run("dpkg-query", ["--show", "progressd"]).status == 0, installedBefore, "the machine is as it was")
+        XCTAssertEqual(
+            try run("dpkg-query", ["--show", "progressd"]).status == 0, installedBefore, "the machine is as it was")
     }
 }

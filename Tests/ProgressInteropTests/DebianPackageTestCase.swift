@@ -18,7 +18,8 @@ class DebianPackageTestCase: XCTestCase {
         guard environment["PROGRESSD_INTEROP"] == "1" else {
             throw XCTSkip("the package's tests run with `make interop` (PROGRESSD_INTEROP=1)")
         }
-        deb = try XCTUnwrap(environment["PROGRESSD_DEB"], "PROGRESSD_DEB names the .deb: `make interop` builds it (make deb)")
+        deb = try XCTUnwrap(
+            environment["PROGRESSD_DEB"], "PROGRESSD_DEB names the .deb: `make interop` builds it (make deb)")
         XCTAssertTrue(FileManager.default.fileExists(atPath: deb), "\(deb) is missing: run `make deb`")
         scratch = FileManager.default.temporaryDirectory.appendingPathComponent("progressd-deb-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
@@ -40,11 +41,15 @@ class DebianPackageTestCase: XCTestCase {
     /// The prefix of the toolchain this test runs on (where its own libswiftCore.so is loaded from).
     func toolchainPrefix() throws -> String {
         // Read to the end: /proc's files say they are empty, and String(contentsOfFile:) believes it.
-        let maps = String(decoding: try XCTUnwrap(FileHandle(forReadingAtPath: "/proc/self/maps")).readDataToEndOfFile(), as: UTF8.self)
+        let maps = String(
+            decoding: try XCTUnwrap(FileHandle(forReadingAtPath: "/proc/self/maps")).readDataToEndOfFile(),
+            as: UTF8.self)
         let library = try XCTUnwrap(
-            maps.split(separator: "\n").compactMap { $0.split(separator: " ").last }.first { $0.hasSuffix("/libswiftCore.so") },
+            maps.split(separator: "\n").compactMap { $0.split(separator: " ").last }
+                .first { $0.hasSuffix("/libswiftCore.so") },
             "the test itself loads libswiftCore.so from the toolchain")
-        let range = try XCTUnwrap(library.range(of: "/usr/lib/swift/"), "a toolchain laid out as <prefix>/usr/lib/swift")
+        let range = try XCTUnwrap(
+            library.range(of: "/usr/lib/swift/"), "a toolchain laid out as <prefix>/usr/lib/swift")
         return String(library[..<range.lowerBound])
     }
 
@@ -53,7 +58,8 @@ class DebianPackageTestCase: XCTestCase {
         try run(
             "setpriv",
             ["--pdeathsig", "KILL", "unshare", "-m", "--propagation", "private", "sh",
-             Self.helpers.appendingPathComponent("as-installed.sh").path, mode, deb, scratch.path, try toolchainPrefix()]
+             Self.helpers.appendingPathComponent("as-installed.sh").path, mode, deb, scratch.path,
+             try toolchainPrefix()]
                 + command)
     }
 

@@ -17,9 +17,11 @@ final class DebianReproducibilityTests: DebianPackageTestCase {
         XCTAssertEqual(folders.count, 2, "two folders")
         guard folders.count == 2 else { return }
         let names = try debs(in: folders[0])
-        let architecture = try run("dpkg", ["--print-architecture"]).output.trimmingCharacters(in: .whitespacesAndNewlines)
+        let architecture = try run("dpkg", ["--print-architecture"]).output
+            .trimmingCharacters(in: .whitespacesAndNewlines)
         let version = ProgressVersion.current
-        XCTAssertEqual(names, ["progressd-dbgsym_\(version)_\(architecture).deb", "progressd_\(version)_\(architecture).deb"])
+        XCTAssertEqual(
+            names, ["progressd-dbgsym_\(version)_\(architecture).deb", "progressd_\(version)_\(architecture).deb"])
         XCTAssertEqual(try debs(in: folders[1]), names)
         for name in names {
             let first = "\(folders[0])/\(name)", second = "\(folders[1])/\(name)"
@@ -32,19 +34,25 @@ final class DebianReproducibilityTests: DebianPackageTestCase {
                     ["600", "diffoscope", "--text", "-", "--timeout", "120", "--max-report-size", "400000",
                      "--exclude-command", "^objdump", "--exclude-command", "^readelf.*--debug-dump",
                      "--exclude-command", "^readelf.*--hex-dump", first, second])
-                XCTFail("\(name) differs between the two builds; diffoscope:\n\(report.output.prefix(40_000))\(report.errors.suffix(2_000))")
+                XCTFail("\(name) differs between the two builds; diffoscope:\n"
+                    + "\(report.output.prefix(40_000))\(report.errors.suffix(2_000))")
                 continue
             }
         }
-        XCTAssertTrue(FileManager.default.contentsEqual(atPath: deb, andPath: "\(folders[0])/progressd_\(version)_\(architecture).deb"),
-                      "PROGRESSD_DEB is the first build's")
+        XCTAssertTrue(
+            FileManager.default.contentsEqual(
+                atPath: deb, andPath: "\(folders[0])/progressd_\(version)_\(architecture).deb"),
+            "PROGRESSD_DEB is the first build's")
     }
 
     /// Every file's time in the package is debian/changelog's date (SOURCE_DATE_EPOCH, which
     /// dpkg-buildpackage sets from it), and so is each manual page's date.
     func testTimesAreTheChangelogsDate() throws {
-        let changelog = try run("dpkg-parsechangelog", ["-l", Self.repository.appendingPathComponent("debian/changelog").path, "-S", "Timestamp"])
-        let epoch = try XCTUnwrap(TimeInterval(changelog.output.trimmingCharacters(in: .whitespacesAndNewlines)), changelog.errors)
+        let changelog = try run(
+            "dpkg-parsechangelog",
+            ["-l", Self.repository.appendingPathComponent("debian/changelog").path, "-S", "Timestamp"])
+        let epoch = try XCTUnwrap(
+            TimeInterval(changelog.output.trimmingCharacters(in: .whitespacesAndNewlines)), changelog.errors)
         let formatter = DateFormatter()
         formatter.locale = Locale(identifier: "en_US_POSIX")
         formatter.timeZone = TimeZone(identifier: "UTC")

@@ -12,8 +12,9 @@ final class DebianUpgradeTests: DebianPackageTestCase {
     func testAnUpgradeKeepsTheUsersTasksAndAPurgeLeavesNothing() throws {
         let previous = try required("PROGRESSD_DEB_PREVIOUS")
         let previousVersion = ProgressVersion.current + "~previous"
-        XCTAssertEqual(URL(fileURLWithPath: previous).lastPathComponent.split(separator: "_").dropFirst().first.map(String.init),
-                       previousVersion)
+        XCTAssertEqual(
+            URL(fileURLWithPath: previous).lastPathComponent.split(separator: "_").dropFirst().first.map(String.init),
+            previousVersion)
         let installedBefore = try run("dpkg-query", ["--show", "progressd"]).status == 0
         let result = try asInstalled(
             "overlay", ["sh", Self.helpers.appendingPathComponent("upgrade-package.sh").path, previous, deb])
@@ -25,10 +26,14 @@ final class DebianUpgradeTests: DebianPackageTestCase {
         XCTAssertEqual(values["before"], ["(<'\(previousVersion)'>,)"], "the old daemon served the tasks" + report)
         XCTAssertEqual(values["before-tasks"], ["running 42% / running 10%"], report)
         XCTAssertEqual(values["upgraded"], [ProgressVersion.current], report)
-        XCTAssertEqual(values["after"], ["(<'\(ProgressVersion.current)'>,)"], "the running daemon answers as the new version" + report)
-        XCTAssertEqual(values["new-daemon"], ["/usr/bin/progressd"], "it runs the new file, not the deleted one" + report)
+        XCTAssertEqual(
+            values["after"], ["(<'\(ProgressVersion.current)'>,)"],
+            "the running daemon answers as the new version" + report)
+        XCTAssertEqual(
+            values["new-daemon"], ["/usr/bin/progressd"], "it runs the new file, not the deleted one" + report)
         XCTAssertEqual(values["same-process"], ["yes"], "the daemon replaced its program, nobody restarted it" + report)
-        print("the running daemon answered as \(ProgressVersion.current) \(values["milliseconds-to-new-version"] ?? []) ms after apt")
+        print("the running daemon answered as \(ProgressVersion.current) "
+            + "\(values["milliseconds-to-new-version"] ?? []) ms after apt")
         // The user's tasks came across through ~/.local/state/progressd, and the job's
         // `caller` task is still bound to its connection: not stalled, and a job killed
         // after the upgrade fails its task.
@@ -44,10 +49,12 @@ final class DebianUpgradeTests: DebianPackageTestCase {
         XCTAssertEqual(values["outside"] ?? [], [], "files outside /usr, or in /etc but not conffiles" + report)
         XCTAssertGreaterThan(Int(values["listed"]?.first ?? "") ?? 0, 30, report)
         // postinst's deb-systemd-helper links the user units' aliases in /etc/systemd/user.
-        XCTAssertTrue(values["made"]?.contains("/etc/systemd/user/dbus-org.progressd.Progress1.service") == true, report)
+        XCTAssertTrue(
+            values["made"]?.contains("/etc/systemd/user/dbus-org.progressd.Progress1.service") == true, report)
         XCTAssertEqual(values["purged"], ["gone"], report)
         XCTAssertEqual(values["left"] ?? [], [], "what the package or its scripts made and the purge left" + report)
         XCTAssertEqual(values["done"], ["yes"], report)
-        XCTAssertEqual(try run("dpkg-query", ["--show", "progressd"]).status == 0, installedBefore, "the machine is as it was")
+        XCTAssertEqual(
+            try run("dpkg-query", ["--show", "progressd"]).status == 0, installedBefore, "the machine is as it was")
     }
 }

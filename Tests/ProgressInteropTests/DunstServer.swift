@@ -46,8 +46,8 @@ final class DunstServer {
         shell.standardInput = lifeline
         try shell.run()
         let owned = BusConnection.pump(seconds: 20) {
-            let reply = try? bus.call("org.freedesktop.DBus", "/org/freedesktop/DBus", "org.freedesktop.DBus", "NameHasOwner",
-                                      [.string("org.freedesktop.Notifications")])
+            let reply = try? bus.call("org.freedesktop.DBus", "/org/freedesktop/DBus", "org.freedesktop.DBus",
+                                      "NameHasOwner", [.string("org.freedesktop.Notifications")])
             return reply?.first?.bool == true
         }
         guard owned else {
@@ -57,8 +57,9 @@ final class DunstServer {
     }
 
     var log: String {
-        ["xvfb.log", "dunst.log"].map { (try? String(contentsOf: directory.appendingPathComponent($0), encoding: .utf8)) ?? "" }
-            .joined(separator: "\n")
+        ["xvfb.log", "dunst.log"].map {
+            (try? String(contentsOf: directory.appendingPathComponent($0), encoding: .utf8)) ?? ""
+        }.joined(separator: "\n")
     }
 
     /// `dunstctl <arguments>`; its output.
@@ -69,7 +70,9 @@ final class DunstServer {
         return result.output
     }
 
-    var displayedCount: Int { Int(((try? dunstctl("count", "displayed")) ?? "").trimmingCharacters(in: .whitespacesAndNewlines)) ?? -1 }
+    var displayedCount: Int {
+        Int(((try? dunstctl("count", "displayed")) ?? "").trimmingCharacters(in: .whitespacesAndNewlines)) ?? -1
+    }
 
     /// Closes what is displayed and reads the history, newest first: each entry's fields.
     func closeAllAndReadHistory() throws -> [[String: Any]] {

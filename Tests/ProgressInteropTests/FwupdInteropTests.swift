@@ -18,7 +18,8 @@ final class FwupdInteropTests: SystemServiceInteropTestCase {
     func testAFirmwareUpdateIsATaskThatRisesAndFinishes() throws {
         let install = try HelperProcess(
             "/usr/bin/fwupdmgr",
-            ["install", "/usr/share/installed-tests/fwupd/fakedevice124.cab", "--allow-reinstall", "--allow-older", "-y", "--no-reboot-check"],
+            ["install", "/usr/share/installed-tests/fwupd/fakedevice124.cab", "--allow-reinstall", "--allow-older",
+             "-y", "--no-reboot-check"],
             environment: environment)
         helpers.append(install)
         var fractions: [Double] = []
@@ -26,12 +27,13 @@ final class FwupdInteropTests: SystemServiceInteropTestCase {
         var last: [String: BusValue]?
         _ = BusConnection.pump(seconds: 60) {
             guard let task = try? client.call(
-                BusNames.busName, BusNames.taskPath(try TaskName("system/fwupd/1")), BusNames.propertiesInterface, "GetAll",
-                [.string(BusNames.taskInterface)]
+                BusNames.busName, BusNames.taskPath(try TaskName("system/fwupd/1")), BusNames.propertiesInterface,
+                "GetAll", [.string(BusNames.taskInterface)]
             ).first?.dictionary else { return false }
             last = task
             if let title = task["Title"]?.string { titles.insert(title) }
-            if task["Indeterminate"]?.bool == false, let fraction = task["Fraction"]?.double, fraction != fractions.last {
+            if task["Indeterminate"]?.bool == false, let fraction = task["Fraction"]?.double,
+               fraction != fractions.last {
                 fractions.append(fraction)
             }
             return task["State"]?.string != "running"
@@ -40,7 +42,8 @@ final class FwupdInteropTests: SystemServiceInteropTestCase {
         XCTAssertEqual(last?["State"]?.string, "finished", "\(String(describing: last))")
         XCTAssertTrue(titles.contains("Updating firmware of Integrated Webcam™"), "\(titles)")
         XCTAssertGreaterThanOrEqual(fractions.count, 3, "\(fractions)")
-        let listed = try client.call(BusNames.busName, BusNames.managerPath, BusNames.managerInterface, "List", []).first?.strings
+        let listed = try client.call(BusNames.busName, BusNames.managerPath, BusNames.managerInterface, "List", [])
+            .first?.strings
         XCTAssertEqual(listed?.filter { $0.hasPrefix("system/") }, ["system/fwupd/1"], "one update, one task")
     }
 }

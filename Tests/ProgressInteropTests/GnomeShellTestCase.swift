@@ -26,7 +26,9 @@ class GnomeShellTestCase: InteropTestCase {
     /// monitor right of its middle (the clock's).
     static let panel = (x: 700, width: 580, height: 32)
     /// The shell's own helpers, activated on the private bus.
-    static let services = ["ca.desrt.dconf", "org.a11y.Bus", "org.gnome.Shell.Extensions", "org.gnome.Shell.Notifications"]
+    static let services = [
+        "ca.desrt.dconf", "org.a11y.Bus", "org.gnome.Shell.Extensions", "org.gnome.Shell.Notifications",
+    ]
 
     var shellClient: HelperProcess!
     /// The Debian 13 root the shell, its helpers, the client and progressd run in; nil: this machine.
@@ -46,10 +48,12 @@ class GnomeShellTestCase: InteropTestCase {
     }
 
     /// A program of the shell's system (this machine's, or the root's) as a helper.
-    func shellHelper(_ executable: String, _ arguments: [String], readsCommands: Bool = false, errorFile: URL) throws -> HelperProcess {
+    func shellHelper(
+        _ executable: String, _ arguments: [String], readsCommands: Bool = false, errorFile: URL
+    ) throws -> HelperProcess {
         if let debian13 {
-            return try debian13.helper(executable, arguments, environment: shellEnvironment, readsCommands: readsCommands,
-                                       errorFile: errorFile)
+            return try debian13.helper(executable, arguments, environment: shellEnvironment,
+                                       readsCommands: readsCommands, errorFile: errorFile)
         }
         return try HelperProcess(executable, arguments, environment: shellEnvironment, readsCommands: readsCommands,
                                  errorFile: errorFile)
@@ -71,7 +75,9 @@ class GnomeShellTestCase: InteropTestCase {
         return environment
     }
 
-    var shellLog: String { (try? String(contentsOf: scratch.appendingPathComponent("gnome-shell.log"), encoding: .utf8)) ?? "" }
+    var shellLog: String {
+        (try? String(contentsOf: scratch.appendingPathComponent("gnome-shell.log"), encoding: .utf8)) ?? ""
+    }
 
     /// The extension as installed for this user (on Debian 13, the package's, which apt
     /// installed for every user), the test's unsafe-mode one beside it, both enabled in the
@@ -87,15 +93,20 @@ class GnomeShellTestCase: InteropTestCase {
         try files.copyItem(at: Self.helperDirectory.appendingPathComponent(unsafeModeExtension),
                            to: extensions.appendingPathComponent(unsafeModeExtension))
         // As root, 43 warns of a disabled screen lock once per user unless this is there.
-        files.createFile(atPath: scratch.appendingPathComponent("data/gnome-shell/lock-warning-shown").path, contents: nil)
+        files.createFile(
+            atPath: scratch.appendingPathComponent("data/gnome-shell/lock-warning-shown").path, contents: nil)
         // What the bus starts (dconf-service, the accessibility bus) must use the same
         // folders as the shell, or the shell would not read what gsettings writes.
-        let activation = shellEnvironment.filter { ["HOME", "XDG_RUNTIME_DIR", "XDG_CONFIG_HOME", "XDG_DATA_HOME", "XDG_CACHE_HOME",
-                                                    "XDG_DATA_DIRS", "DBUS_SYSTEM_BUS_ADDRESS", "LC_ALL"].contains($0.key) }
-        _ = try client.call("org.freedesktop.DBus", "/org/freedesktop/DBus", "org.freedesktop.DBus", "UpdateActivationEnvironment",
-                            [.array(elementType: "{ss}", activation.map { .dictEntry(.string($0.key), .string($0.value)) })])
+        let activation = shellEnvironment.filter {
+            ["HOME", "XDG_RUNTIME_DIR", "XDG_CONFIG_HOME", "XDG_DATA_HOME", "XDG_CACHE_HOME", "XDG_DATA_DIRS",
+             "DBUS_SYSTEM_BUS_ADDRESS", "LC_ALL"].contains($0.key)
+        }
+        _ = try client.call(
+            "org.freedesktop.DBus", "/org/freedesktop/DBus", "org.freedesktop.DBus", "UpdateActivationEnvironment",
+            [.array(elementType: "{ss}", activation.map { .dictEntry(.string($0.key), .string($0.value)) })])
         let settings = try shellRun(
-            "/usr/bin/gsettings", ["set", "org.gnome.shell", "enabled-extensions", "['\(Self.uuid)', '\(unsafeModeExtension)']"])
+            "/usr/bin/gsettings",
+            ["set", "org.gnome.shell", "enabled-extensions", "['\(Self.uuid)', '\(unsafeModeExtension)']"])
         XCTAssertEqual(settings.status, 0, settings.errors)
 
         // 43 ends with a segfault on SIGTERM, every time: no core file for it.
@@ -109,8 +120,9 @@ class GnomeShellTestCase: InteropTestCase {
             readsCommands: true, errorFile: scratch.appendingPathComponent("client.stderr"))
         helpers.append(shellClient)
         XCTAssertEqual(reply("ready")?["owned"] as? Bool, true, "the client owns org.gnome.Screenshot")
-        XCTAssertTrue(BusConnection.pump(seconds: 30) { (try? self.eval("Main.overview.hide(); Main.overview.visible")) == "false" },
-                      "unsafe mode (Eval) and the overview hidden")
+        XCTAssertTrue(BusConnection.pump(seconds: 30) {
+            (try? self.eval("Main.overview.hide(); Main.overview.visible")) == "false"
+        }, "unsafe mode (Eval) and the overview hidden")
     }
 
     // MARK: The client's answers
@@ -130,7 +142,9 @@ class GnomeShellTestCase: InteropTestCase {
         return object
     }
 
-    func command(_ line: String, _ kind: String, file: StaticString = #filePath, line number: UInt = #line) -> [String: Any]? {
+    func command(
+        _ line: String, _ kind: String, file: StaticString = #filePath, line number: UInt = #line
+    ) -> [String: Any]? {
         shellClient.send(line)
         return reply(kind, file: file, line: number)
     }
@@ -143,23 +157,30 @@ class GnomeShellTestCase: InteropTestCase {
         return result
     }
 
-    func screenshot(_ name: String, x: Int = panel.x, y: Int = 0, width: Int = panel.width, height: Int = panel.height) throws -> (Raster, URL) {
+    func screenshot(
+        _ name: String, x: Int = panel.x, y: Int = 0, width: Int = panel.width, height: Int = panel.height
+    ) throws -> (Raster, URL) {
         let file = scratch.appendingPathComponent("\(name).png")
         let answer = command("screenshot \(file.path) \(x) \(y) \(width) \(height)", "screenshot")
-        guard answer?["ok"] as? Bool == true else { throw TestSupportError("no screenshot: \(String(describing: answer))") }
+        guard answer?["ok"] as? Bool == true else {
+            throw TestSupportError("no screenshot: \(String(describing: answer))")
+        }
         return (try Raster(png: Array(try Data(contentsOf: file))), file)
     }
 
     /// Pixels of the panel in the arc's blue, give or take anti-aliasing.
     func arcPixels(_ raster: Raster) -> Int {
         raster.pixels.filter { pixel in
-            abs(Int(pixel >> 16 & 0xFF) - Self.arcBlue.red) < 40 && abs(Int(pixel >> 8 & 0xFF) - Self.arcBlue.green) < 40
+            abs(Int(pixel >> 16 & 0xFF) - Self.arcBlue.red) < 40
+                && abs(Int(pixel >> 8 & 0xFF) - Self.arcBlue.green) < 40
                 && abs(Int(pixel & 0xFF) - Self.arcBlue.blue) < 40
         }.count
     }
 
     @discardableResult
-    func waitForArc(_ name: String, file: StaticString = #filePath, line: UInt = #line, _ condition: (Int) -> Bool) -> Int {
+    func waitForArc(
+        _ name: String, file: StaticString = #filePath, line: UInt = #line, _ condition: (Int) -> Bool
+    ) -> Int {
         var count = -1
         let reached = BusConnection.pump(seconds: 30) {
             count = (try? screenshot(name)).map { arcPixels($0.0) } ?? -1
@@ -187,12 +208,15 @@ class GnomeShellTestCase: InteropTestCase {
 
     /// The progress bars the accessibility bus shows, as (name, value).
     func progressBars() -> [(String, Double)] {
-        ((accessibleTree()["bars"] as? [[String: Any]]) ?? []).map { ($0["name"] as? String ?? "", $0["value"] as? Double ?? -1) }
+        ((accessibleTree()["bars"] as? [[String: Any]]) ?? []).map {
+            ($0["name"] as? String ?? "", $0["value"] as? Double ?? -1)
+        }
     }
 
     /// The shell's log holds no error or warning of JavaScript from the extension.
     func assertNoExtensionErrors(file: StaticString = #filePath, line: UInt = #line) {
-        let blocks = shellLog.components(separatedBy: "\n\n").filter { $0.contains("JS ERROR") || $0.contains("JS WARNING") }
+        let blocks = shellLog.components(separatedBy: "\n\n")
+            .filter { $0.contains("JS ERROR") || $0.contains("JS WARNING") }
         let ours = blocks.filter { $0.contains(Self.uuid) || $0.lowercased().contains("progressd") }
         XCTAssertEqual(ours, [], "the extension's JavaScript errors in the shell's log", file: file, line: line)
     }
@@ -208,7 +232,9 @@ class GnomeShellTestCase: InteropTestCase {
         XCTAssertEqual(daemon.stop(), 0)
         daemon = nil
         try startShell()
-        XCTAssertEqual(command("info \(Self.uuid)", "info")?["state"] as? Double, 1, "the extension is enabled: \(shellLog.suffix(1500))")
+        XCTAssertEqual(
+            command("info \(Self.uuid)", "info")?["state"] as? Double, 1,
+            "the extension is enabled: \(shellLog.suffix(1500))")
         XCTAssertEqual(arcPixels(try screenshot("no-progressd").0), 0)
         XCTAssertFalse(indicatorPresent)
 
@@ -230,7 +256,9 @@ class GnomeShellTestCase: InteropTestCase {
 
         // The menu, opened from the keyboard: the row is a progress bar on the accessibility
         // bus named by the title, with the percent as its value.
-        XCTAssertEqual(try eval("Main.panel.statusArea['progressd'].grab_key_focus(); 'focused'"), "\"focused\"", "Eval's answer is JSON")
+        XCTAssertEqual(
+            try eval("Main.panel.statusArea['progressd'].grab_key_focus(); 'focused'"), "\"focused\"",
+            "Eval's answer is JSON")
         XCTAssertEqual(command("key Return", "key")?["ok"] as? Bool, true)
         var bars: [(String, Double)] = []
         XCTAssertTrue(BusConnection.pump(seconds: 10) {
@@ -238,7 +266,8 @@ class GnomeShellTestCase: InteropTestCase {
             return bars.count == 1 && bars[0].0 == "Copying photos" && bars[0].1 == 90
         }, "the rows on the accessibility bus: \(bars)")
         let buttons = (accessibleTree()["buttons"] as? [[String: Any]] ?? []).compactMap { $0["name"] as? String }
-        XCTAssertTrue(buttons.contains("Pause Copying photos") && buttons.contains("Cancel Copying photos"), "\(buttons)")
+        XCTAssertTrue(
+            buttons.contains("Pause Copying photos") && buttons.contains("Cancel Copying photos"), "\(buttons)")
         let menu = try screenshot("menu", x: 880, y: 0, width: 400, height: 120).1
         if let keep = ProcessInfo.processInfo.environment["PROGRESSD_SCREENSHOT_DIR"] {
             try? FileManager.default.removeItem(atPath: keep + "/gnome-shell-extension.png")

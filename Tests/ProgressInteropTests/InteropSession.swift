@@ -13,7 +13,8 @@ class InteropTestCase: DaemonTestCase {
     /// The session's environment (`environment`), with the class's flags.
     override var daemonEnvironment: [String: String] { environment }
 
-    static let helperDirectory = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("helpers")
+    static let helperDirectory = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+        .appendingPathComponent("helpers")
 
     override func setUpWithError() throws {
         // `make test` skips these (swift test --skip ProgressInteropTests); `make interop`
@@ -21,13 +22,18 @@ class InteropTestCase: DaemonTestCase {
         guard ProcessInfo.processInfo.environment["PROGRESSD_INTEROP"] == "1" else {
             throw XCTSkip("real-client tests run with `make interop` (PROGRESSD_INTEROP=1)")
         }
-        scratch = FileManager.default.temporaryDirectory.appendingPathComponent("progressd-interop-\(UUID().uuidString)")
+        scratch = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "progressd-interop-\(UUID().uuidString)")
         let applications = scratch.appendingPathComponent("share/applications")
         try FileManager.default.createDirectory(at: applications, withIntermediateDirectories: true)
-        try FileManager.default.createDirectory(at: scratch.appendingPathComponent("run"), withIntermediateDirectories: true)
-        try FileManager.default.setAttributes([.posixPermissions: 0o700], ofItemAtPath: scratch.appendingPathComponent("run").path)
+        try FileManager.default.createDirectory(
+            at: scratch.appendingPathComponent("run"), withIntermediateDirectories: true)
+        try FileManager.default.setAttributes(
+            [.posixPermissions: 0o700], ofItemAtPath: scratch.appendingPathComponent("run").path)
         try "[Desktop Entry]\nType=Application\nName=Photo Backup\nExec=true\n"
-            .write(to: applications.appendingPathComponent("org.example.Backup.desktop"), atomically: true, encoding: .utf8)
+            .write(
+                to: applications.appendingPathComponent("org.example.Backup.desktop"), atomically: true,
+                encoding: .utf8)
         // The bus (which may start the services of `busServiceDirectory`), then progressd.
         try super.setUpWithError()
     }
@@ -77,13 +83,17 @@ class InteropTestCase: DaemonTestCase {
 
     func snapshot() throws -> [String: [String: BusValue]] {
         var tasks: [String: [String: BusValue]] = [:]
-        for (name, value) in try manager("Snapshot", [.string("")]).first?.dictionary ?? [:] { tasks[name] = value.dictionary ?? [:] }
+        for (name, value) in try manager("Snapshot", [.string("")]).first?.dictionary ?? [:] {
+            tasks[name] = value.dictionary ?? [:]
+        }
         return tasks
     }
 
     /// Pumps until `condition` holds on the task list; returns the last one.
     @discardableResult
-    func waitForTasks(_ seconds: Double = 10, _ condition: ([String: [String: BusValue]]) -> Bool) -> [String: [String: BusValue]] {
+    func waitForTasks(
+        _ seconds: Double = 10, _ condition: ([String: [String: BusValue]]) -> Bool
+    ) -> [String: [String: BusValue]] {
         var last: [String: [String: BusValue]] = [:]
         BusConnection.pump(seconds: seconds) {
             last = (try? snapshot()) ?? [:]

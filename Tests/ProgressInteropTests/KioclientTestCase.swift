@@ -23,18 +23,22 @@ class KioclientTestCase: DaemonTestCase {
         try super.setUpWithError()
         scratch = FileManager.default.temporaryDirectory.appendingPathComponent("progressd-kde-\(UUID().uuidString)")
         for folder in ["home", "runtime", "config", "files"] {
-            try FileManager.default.createDirectory(at: scratch.appendingPathComponent(folder), withIntermediateDirectories: true)
+            try FileManager.default.createDirectory(
+                at: scratch.appendingPathComponent(folder), withIntermediateDirectories: true)
         }
-        try FileManager.default.setAttributes([.posixPermissions: 0o700], ofItemAtPath: scratch.appendingPathComponent("runtime").path)
+        try FileManager.default.setAttributes(
+            [.posixPermissions: 0o700], ofItemAtPath: scratch.appendingPathComponent("runtime").path)
         // KIO keeps an aborted download's .part when it holds more than MinimumKeepSize bytes
         // (5000 by default, KProtocolManager); this makes a cancelled copy leave nothing behind.
-        try "MinimumKeepSize=2000000000\n".write(to: scratch.appendingPathComponent("config/kioslaverc"), atomically: true, encoding: .utf8)
+        try "MinimumKeepSize=2000000000\n".write(
+            to: scratch.appendingPathComponent("config/kioslaverc"), atomically: true, encoding: .utf8)
     }
 
     override func tearDown() {
         if let scratch, testRun?.hasSucceeded == false {
             for index in 0..<4 {
-                if let text = try? String(contentsOf: scratch.appendingPathComponent("stderr-\(index)"), encoding: .utf8), !text.isEmpty {
+                if let text = try? String(
+                    contentsOf: scratch.appendingPathComponent("stderr-\(index)"), encoding: .utf8), !text.isEmpty {
                     print("helper \(index) stderr:\n\(text.suffix(1500))")
                 }
             }
@@ -54,19 +58,23 @@ class KioclientTestCase: DaemonTestCase {
 
     func run(_ executable: String, _ arguments: [String], readsCommands: Bool = false) throws -> HelperProcess {
         let errors = scratch.appendingPathComponent("stderr-\(helpers.count)")
-        let helper = try debian13?.helper(executable, arguments, environment: environment, readsCommands: readsCommands, errorFile: errors)
-            ?? HelperProcess(executable, arguments, environment: environment, readsCommands: readsCommands, errorFile: errors)
+        let helper = try debian13?.helper(
+            executable, arguments, environment: environment, readsCommands: readsCommands, errorFile: errors)
+            ?? HelperProcess(
+                executable, arguments, environment: environment, readsCommands: readsCommands, errorFile: errors)
         helpers.append(helper)
         return helper
     }
 
     /// kioclient copying 8 MB at about 1.3 MB/s (64 KiB every 50 ms).
     func startCopy() throws -> (copy: HelperProcess, destination: URL) {
-        let web = try run("/usr/bin/python3", [Self.helpers.appendingPathComponent("trickle-http.py").path, "8000000", "0.05"],
-                          readsCommands: true)
+        let web = try run(
+            "/usr/bin/python3", [Self.helpers.appendingPathComponent("trickle-http.py").path, "8000000", "0.05"],
+            readsCommands: true)
         let port = try XCTUnwrap(web.waitForLine { $0.hasPrefix("port ") }?.dropFirst(5))
         let destination = scratch.appendingPathComponent("files/big.bin")
-        let copy = try run(kioclient, ["--interactive", "copy", "http://127.0.0.1:\(port)/big.bin", destination.absoluteString])
+        let copy = try run(
+            kioclient, ["--interactive", "copy", "http://127.0.0.1:\(port)/big.bin", destination.absoluteString])
         return (copy, destination)
     }
 
@@ -99,9 +107,19 @@ class KioclientTestCase: DaemonTestCase {
         XCTAssertEqual(taskProperty(task, "Unit"), .string("bytes"))
         XCTAssertEqual(taskProperty(task, "AppId"), .string("org.kde.kioclient"))
         XCTAssertEqual(taskProperty(task, "Cancellable"), .bool(true))
-        if case .double(let fraction)? = taskProperty(task, "Fraction") { XCTAssertGreaterThan(fraction, 0) } else { XCTFail("no fraction") }
-        if case .string(let detail)? = taskProperty(task, "Detail") { XCTAssertTrue(detail.contains("8 MB"), detail) } else { XCTFail("no detail") }
-        if case .string(let message)? = taskProperty(task, "Message") { XCTAssertTrue(message.contains("127.0.0.1"), message) }
+        if case .double(let fraction)? = taskProperty(task, "Fraction") {
+            XCTAssertGreaterThan(fraction, 0)
+        } else {
+            XCTFail("no fraction")
+        }
+        if case .string(let detail)? = taskProperty(task, "Detail") {
+            XCTAssertTrue(detail.contains("8 MB"), detail)
+        } else {
+            XCTFail("no detail")
+        }
+        if case .string(let message)? = taskProperty(task, "Message") {
+            XCTAssertTrue(message.contains("127.0.0.1"), message)
+        }
 
         let cancel = try progressctl(["cancel", task])
         XCTAssertEqual(cancel.status, 0, cancel.errors)
@@ -110,7 +128,9 @@ class KioclientTestCase: DaemonTestCase {
         XCTAssertNotEqual(status, 0, "a cancelled copy exits non-zero")
         waitFor("the task to read cancelled") { taskProperty(task, "State") == .string("cancelled") }
         XCTAssertFalse(FileManager.default.fileExists(atPath: destination.path))
-        XCTAssertFalse(FileManager.default.fileExists(atPath: destination.path + ".part"), "the partial file is removed")
-        print("cancel to \(kioclient)'s exit: within \(String(format: "%.2f", Date().timeIntervalSince(started))) s of the start")
+        XCTAssertFalse(
+            FileManager.default.fileExists(atPath: destination.path + ".part"), "the partial file is removed")
+        print("cancel to \(kioclient)'s exit: within "
+            + "\(String(format: "%.2f", Date().timeIntervalSince(started))) s of the start")
     }
 }

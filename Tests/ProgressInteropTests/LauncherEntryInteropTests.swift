@@ -9,8 +9,8 @@ import XCTest
 final class LauncherEntryInteropTests: InteropTestCase {
     func testLibunityProgressBecomesTaskWithTitleAndFinishes() throws {
         let emitter = try helper("unity-emitter.py", [
-            "org.example.Backup.desktop", "wait-unity", "progress=0.3", "visible=1", "sleep=0.5", "progress=0.6", "sleep=1.5",
-            "progress=1", "sleep=0.2", "visible=0", "sleep=0.3",
+            "org.example.Backup.desktop", "wait-unity", "progress=0.3", "visible=1", "sleep=0.5", "progress=0.6",
+            "sleep=1.5", "progress=1", "sleep=0.2", "visible=0", "sleep=0.3",
         ])
         XCTAssertEqual(emitter.waitForLine("unity-running"), "unity-running True", emitter.output)
         var tasks = waitForTasks { $0["launcher/org.example.Backup"]?["Fraction"]?.double == 0.6 }
@@ -25,7 +25,9 @@ final class LauncherEntryInteropTests: InteropTestCase {
         // Gone from the bus: the daemon hears of it before the Snapshot that follows.
         let emitterName = try XCTUnwrap(emitter.waitForLine("ready")?.split(separator: " ").last.map(String.init))
         waitUntilGone(emitterName)
-        XCTAssertEqual(try snapshot()["launcher/org.example.Backup"]?["State"]?.string, "finished", "leaving after the end is fine")
+        XCTAssertEqual(
+            try snapshot()["launcher/org.example.Backup"]?["State"]?.string, "finished",
+            "leaving after the end is fine")
     }
 
     func testEmitterExitingWithProgressVisibleLeavesFailedTask() throws {
@@ -34,7 +36,8 @@ final class LauncherEntryInteropTests: InteropTestCase {
         ])
         XCTAssertNotNil(emitter.waitForExit(seconds: 15), emitter.output)
         let tasks = waitForTasks { $0["launcher/org.example.Backup"]?["State"]?.string == "failed" }
-        XCTAssertEqual(tasks["launcher/org.example.Backup"]?["State"]?.string, "failed", "a crash never looks like success")
+        XCTAssertEqual(
+            tasks["launcher/org.example.Backup"]?["State"]?.string, "failed", "a crash never looks like success")
         XCTAssertEqual(tasks["launcher/org.example.Backup"]?["Message"]?.string, "the application closed")
         XCTAssertEqual(tasks["launcher/org.example.Backup"]?["Fraction"]?.double, 0.4)
     }
@@ -49,8 +52,10 @@ final class LauncherEntryInteropTests: InteropTestCase {
         let dockName = String(line.dropFirst("owned ".count))
         XCTAssertEqual(nameOwner("com.canonical.Unity"), dockName, "given up to the replacing connection")
         // Still listening while the dock has the name: libunity keeps sending to whoever owns it.
-        let emitter = try helper("unity-emitter.py", ["org.example.Backup.desktop", "wait-unity", "progress=0.2", "visible=1", "sleep=0.3"])
-        XCTAssertNotNil(waitForTasks { $0["launcher/org.example.Backup"] != nil }["launcher/org.example.Backup"], emitter.output)
+        let emitter = try helper(
+            "unity-emitter.py", ["org.example.Backup.desktop", "wait-unity", "progress=0.2", "visible=1", "sleep=0.3"])
+        XCTAssertNotNil(
+            waitForTasks { $0["launcher/org.example.Backup"] != nil }["launcher/org.example.Backup"], emitter.output)
         dock.stop()
         BusConnection.pump(seconds: 5) { nameOwner("com.canonical.Unity") == daemonName }
         XCTAssertEqual(nameOwner("com.canonical.Unity"), daemonName, "progressd waited in line and has it back")
@@ -60,7 +65,8 @@ final class LauncherEntryInteropTests: InteropTestCase {
         let dock = try helper("dock-listener.py", ["60"])
         XCTAssertNotNil(dock.waitForLine("ready"), dock.output)
         let daemonName = try XCTUnwrap(nameOwner(BusNames.busName))
-        _ = try manager("Start", [.string("term"), .vardict([("title", .string("Building")), ("app-id", .string("org.gnome.Terminal")),
+        _ = try manager("Start", [.string("term"), .vardict([("title", .string("Building")),
+                                                             ("app-id", .string("org.gnome.Terminal")),
                                                              ("fraction", .double(0))])])
         let started = Date()
         for step in 1...50 {
@@ -73,7 +79,9 @@ final class LauncherEntryInteropTests: InteropTestCase {
         BusConnection.pump(seconds: 5) { dock.output.contains("\"count-visible\": [\"b\", false]") }
 
         let signals = dock.lines.compactMap { line -> [String: Any]? in
-            guard let object = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any] else { return nil }
+            guard let object = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any] else {
+                return nil
+            }
             return object["sender"] as? String == daemonName ? object : nil
         }
         XCTAssertGreaterThan(signals.count, 2, dock.output)

@@ -31,7 +31,9 @@ class NotificationTestCase: InteropTestCase {
         XCTAssertTrue(waitForDisplayed(1), dunst.log)
         // Another app's failure, notified alone after all that came before it: once it is
         // shown, a second notification of the backup would be too.
-        _ = try manager("Start", [.string("marker"), .vardict([("title", .string("Marker")), ("app-id", .string("org.example.Marker"))])])
+        _ = try manager(
+            "Start",
+            [.string("marker"), .vardict([("title", .string("Marker")), ("app-id", .string("org.example.Marker"))])])
         _ = try manager("Fail", [.string("marker"), .string("marked")])
         XCTAssertTrue(waitForDisplayed(2), dunst.log)
         let history = try dunst.closeAllAndReadHistory()
@@ -66,7 +68,8 @@ final class NotificationInteropTests: NotificationTestCase {
     }
 
     func testCancelledGivesNone() throws {
-        _ = try manager("Start", [.string("c"), .vardict([("title", .string("Given up")), ("cancellable", .bool(true))])])
+        _ = try manager(
+            "Start", [.string("c"), .vardict([("title", .string("Given up")), ("cancellable", .bool(true))])])
         pause(1.2)
         _ = try manager("Update", [.string("c"), .vardict([("state", .string("cancelled"))])])
         _ = try manager("Start", [.string("f"), .vardict([("title", .string("Marker"))])])
@@ -95,15 +98,20 @@ final class NotificationBurstInteropTests: NotificationTestCase {
         XCTAssertTrue((history.first?["message"] as? String)?.hasPrefix("critical: ") == true, "\(history)")
 
         pause(5.5)  // the burst's window ends
-        _ = try manager("Start", [.string("m"), .vardict([("title", .string("Markup")), ("app-id", .string("org.example.M"))])])
-        _ = try manager("Fail", [.string("m"), .string("<a href=\"http://example.invalid/\">click</a> <b>bold</b> & <img src=\"file:///etc/passwd\"/>")])
+        _ = try manager(
+            "Start", [.string("m"), .vardict([("title", .string("Markup")), ("app-id", .string("org.example.M"))])])
+        _ = try manager("Fail", [
+            .string("m"),
+            .string("<a href=\"http://example.invalid/\">click</a> <b>bold</b> & <img src=\"file:///etc/passwd\"/>"),
+        ])
         XCTAssertTrue(waitForDisplayed(1), dunst.log)
         pause(0.3)
         let marked = try dunst.closeAllAndReadHistory().first
         XCTAssertEqual(marked?["summary"] as? String, "Markup")
         // dunst (markup full) renders the entities as the client's literal text: no link, no image, no bold.
         XCTAssertEqual(marked?["body"] as? String,
-                       "&lt;a href=\"http://example.invalid/\"&gt;click&lt;/a&gt; &lt;b&gt;bold&lt;/b&gt; &amp; &lt;img src=\"file:///etc/passwd\"/&gt;")
+                       "&lt;a href=\"http://example.invalid/\"&gt;click&lt;/a&gt; &lt;b&gt;bold&lt;/b&gt; &amp; "
+                           + "&lt;img src=\"file:///etc/passwd\"/&gt;")
     }
 }
 
@@ -117,7 +125,8 @@ final class NotificationProgressInteropTests: NotificationTestCase {
     }
 
     func testProgressShowsValueHintAndEndsReplacedByTheOutcome() throws {
-        _ = try manager("Start", [.string("copy"), .vardict([("title", .string("Copying")), ("fraction", .double(0.1))])])
+        _ = try manager(
+            "Start", [.string("copy"), .vardict([("title", .string("Copying")), ("fraction", .double(0.1))])])
         XCTAssertTrue(waitForDisplayed(1), dunst.log)
         for step in 2...30 {
             _ = try manager("SetFraction", [.string("copy"), .double(0.1 + Double(step) * 0.015)])
@@ -147,8 +156,9 @@ final class NotificationProgressInteropTests: NotificationTestCase {
         let job = try bus.connect()
         var requested = 0
         job.subscribe(interface: BusNames.taskInterface, member: "CancelRequested") { _ in requested += 1 }
-        _ = try manager("Start", [.string("sync"), .vardict([("title", .string("Syncing")), ("cancellable", .bool(true)),
-                                                            ("fraction", .double(0.2))])], on: job)
+        _ = try manager("Start", [.string("sync"), .vardict([("title", .string("Syncing")),
+                                                             ("cancellable", .bool(true)),
+                                                             ("fraction", .double(0.2))])], on: job)
         XCTAssertTrue(waitForDisplayed(1), dunst.log)
         pause(0.3)
         // One action besides the default: dunst invokes it without a menu.

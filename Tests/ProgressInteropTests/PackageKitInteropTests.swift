@@ -11,7 +11,8 @@ import XCTest
 final class PackageKitInteropTests: SystemServiceInteropTestCase {
     override func setUpBeforeDaemon() throws {
         // packagekitd is up within half a second, polkitd too.
-        try startServices("packagekit-system.sh", owning: ["org.freedesktop.PackageKit", "org.freedesktop.PolicyKit1"], seconds: 20)
+        try startServices(
+            "packagekit-system.sh", owning: ["org.freedesktop.PackageKit", "org.freedesktop.PolicyKit1"], seconds: 20)
     }
 
     /// `pkcon` with the private system bus, as a helper (it runs while the test watches).
@@ -23,7 +24,8 @@ final class PackageKitInteropTests: SystemServiceInteropTestCase {
 
     /// Every PackageKit task's properties now.
     func packageTasks() -> [String: [String: BusValue]] {
-        guard let names = try? client.call(BusNames.busName, BusNames.managerPath, BusNames.managerInterface, "List", []).first?.strings
+        guard let names = try? client.call(
+            BusNames.busName, BusNames.managerPath, BusNames.managerInterface, "List", []).first?.strings
         else { return [:] }
         var tasks: [String: [String: BusValue]] = [:]
         for name in names where name.hasPrefix("system/packagekit/") {
@@ -42,7 +44,8 @@ final class PackageKitInteropTests: SystemServiceInteropTestCase {
         _ = BusConnection.pump(seconds: seconds) {
             guard let task = packageTasks().values.first(where: { $0["Title"]?.string == title }) else { return false }
             last = task
-            if task["Indeterminate"]?.bool == false, let fraction = task["Fraction"]?.double, fraction != fractions.last {
+            if task["Indeterminate"]?.bool == false, let fraction = task["Fraction"]?.double,
+               fraction != fractions.last {
                 fractions.append(fraction)
             }
             return task["State"]?.string != "running"
@@ -51,7 +54,8 @@ final class PackageKitInteropTests: SystemServiceInteropTestCase {
     }
 
     func assertRises(_ fractions: [Double], file: StaticString = #filePath, line: UInt = #line) {
-        XCTAssertGreaterThanOrEqual(fractions.count, 3, "the fraction moved in steps: \(fractions)", file: file, line: line)
+        XCTAssertGreaterThanOrEqual(
+            fractions.count, 3, "the fraction moved in steps: \(fractions)", file: file, line: line)
         XCTAssertEqual(fractions, fractions.sorted(), "and only up", file: file, line: line)
     }
 
@@ -72,7 +76,9 @@ final class PackageKitInteropTests: SystemServiceInteropTestCase {
         _ = BusConnection.pump(seconds: 60) {
             for (name, task) in packageTasks() where !before.contains(name) {
                 if let title = task["Title"]?.string { titles.insert(title) }
-                if let state = task["State"]?.string, states[name]?.last != state { states[name, default: []].append(state) }
+                if let state = task["State"]?.string, states[name]?.last != state {
+                    states[name, default: []].append(state)
+                }
             }
             return !install.isRunning
         }
@@ -93,7 +99,9 @@ final class PackageKitInteropTests: SystemServiceInteropTestCase {
         // pkcon cancels its own transaction on SIGINT (packagekitd takes Cancel only from the
         // connection that created the transaction).
         install.kill(SIGINT)
-        let ended = BusConnection.pump(seconds: 30) { self.packageTasks().values.contains { $0["State"]?.string == "cancelled" } }
+        let ended = BusConnection.pump(seconds: 30) {
+            self.packageTasks().values.contains { $0["State"]?.string == "cancelled" }
+        }
         XCTAssertTrue(ended, "\(packageTasks().mapValues { $0["State"]?.string ?? "" })")
     }
 
@@ -111,7 +119,8 @@ final class PackageKitInteropTests: SystemServiceInteropTestCase {
         let failed = BusConnection.pump(seconds: 30) {
             self.packageTasks().values.contains { $0["State"]?.string == "failed" && $0["Message"]?.string == left }
         }
-        XCTAssertTrue(failed, "\(packageTasks().mapValues { "\($0["State"]?.string ?? ""): \($0["Message"]?.string ?? "")" })")
+        XCTAssertTrue(
+            failed, "\(packageTasks().mapValues { "\($0["State"]?.string ?? ""): \($0["Message"]?.string ?? "")" })")
         XCTAssertFalse(packageTasks().values.contains { $0["State"]?.string == "running" }, "no task is left running")
     }
 

@@ -14,17 +14,22 @@ class SystemServiceInteropTestCase: InteropTestCase {
         system = try extraBus(system: true)
         let log = scratch.appendingPathComponent("\(script).log")
         service = try HelperProcess(
-            "/bin/sh", [Self.helperDirectory.appendingPathComponent(script).path, scratch.appendingPathComponent(script + ".d").path],
+            "/bin/sh", [Self.helperDirectory.appendingPathComponent(script).path,
+                        scratch.appendingPathComponent(script + ".d").path],
             environment: system.environment, errorFile: log)
         helpers.append(service)
         let connection = try system.connect()
         let owned = BusConnection.pump(seconds: seconds) {
             names.allSatisfy { name in
-                let reply = try? connection.call("org.freedesktop.DBus", "/org/freedesktop/DBus", "org.freedesktop.DBus", "NameHasOwner", [.string(name)])
+                let reply = try? connection.call(
+                    "org.freedesktop.DBus", "/org/freedesktop/DBus", "org.freedesktop.DBus", "NameHasOwner",
+                    [.string(name)])
                 return reply?.first?.bool == true
             }
         }
-        guard owned else { throw TestSupportError("\(script) did not start: \((try? String(contentsOf: log, encoding: .utf8)) ?? "")") }
+        guard owned else {
+            throw TestSupportError("\(script) did not start: \((try? String(contentsOf: log, encoding: .utf8)) ?? "")")
+        }
     }
 
     override var environment: [String: String] {

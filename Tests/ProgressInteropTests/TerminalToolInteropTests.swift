@@ -38,8 +38,8 @@ final class TerminalToolInteropTests: InteropTestCase {
         }
         let ended = BusConnection.pump(seconds: seconds) {
             let task = properties()
-            if task["State"]?.string == "running", task["Indeterminate"]?.bool == false, let fraction = task["Fraction"]?.double,
-               fraction != fractions.last {
+            if task["State"]?.string == "running", task["Indeterminate"]?.bool == false,
+               let fraction = task["Fraction"]?.double, fraction != fractions.last {
                 fractions.append(fraction)
             }
             return !process.isRunning
@@ -50,21 +50,26 @@ final class TerminalToolInteropTests: InteropTestCase {
         return (fractions, process.terminationStatus)
     }
 
-    func assertRoseWhileRunning(_ seen: (fractions: [Double], status: Int32), _ name: String, file: StaticString = #filePath, line: UInt = #line) {
+    func assertRoseWhileRunning(
+        _ seen: (fractions: [Double], status: Int32), _ name: String, file: StaticString = #filePath, line: UInt = #line
+    ) {
         let log = (try? String(contentsOf: scratch.appendingPathComponent("\(name).log"), encoding: .utf8)) ?? ""
         XCTAssertEqual(seen.status, 0, log, file: file, line: line)
         let between = seen.fractions.filter { $0 > 0 && $0 < 1 }
         XCTAssertGreaterThanOrEqual(between.count, 2, "\(name): \(seen.fractions)\n\(log)", file: file, line: line)
-        XCTAssertEqual(seen.fractions, seen.fractions.sorted(), "\(name) went back: \(seen.fractions)", file: file, line: line)
-        let state = (try? client.call(BusNames.busName, BusNames.taskPath(TaskName(name)), BusNames.propertiesInterface, "Get",
-                                      [.string(BusNames.taskInterface), .string("State")]))?.first?.unboxed.string
+        XCTAssertEqual(
+            seen.fractions, seen.fractions.sorted(), "\(name) went back: \(seen.fractions)", file: file, line: line)
+        let state = (try? client.call(
+            BusNames.busName, BusNames.taskPath(TaskName(name)), BusNames.propertiesInterface, "Get",
+            [.string(BusNames.taskInterface), .string("State")]))?.first?.unboxed.string
         XCTAssertEqual(state, "finished", name, file: file, line: line)
     }
 
     /// `count` bytes from /dev/urandom in the scratch directory (incompressible, so that
     /// gzip's output is as slow as its reader).
     func randomFile(_ name: String, bytes count: Int) throws {
-        let result = try run("/bin/sh", ["-c", "head -c \(count) /dev/urandom > \"$0\"", scratch.appendingPathComponent(name).path])
+        let result = try run(
+            "/bin/sh", ["-c", "head -c \(count) /dev/urandom > \"$0\"", scratch.appendingPathComponent(name).path])
         XCTAssertEqual(result.status, 0)
     }
 
@@ -77,17 +82,22 @@ final class TerminalToolInteropTests: InteropTestCase {
     /// rsync prints --info=progress2 only on a terminal in its foreground: under script(1),
     /// progressctl gives it a terminal of its own.
     func testRsyncProgress2OnATerminal() throws {
-        try FileManager.default.createDirectory(at: scratch.appendingPathComponent("src"), withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(
+            at: scratch.appendingPathComponent("src"), withIntermediateDirectories: true)
         try randomFile("src/a.bin", bytes: 2_000_000)
         try randomFile("src/b.bin", bytes: 2_000_000)
-        let seen = try follow("rsync", "script -qfec 'progressctl run rsync -- rsync -a --info=progress2 --no-inc-recursive --bwlimit=1000 src/ dst/' /dev/null < /dev/null")
+        let seen = try follow(
+            "rsync", "script -qfec 'progressctl run rsync -- rsync -a --info=progress2 --no-inc-recursive "
+                + "--bwlimit=1000 src/ dst/' /dev/null < /dev/null")
         assertRoseWhileRunning(seen, "rsync")
     }
 
     func testCurlBarAndWgetDots() throws {
         let port = try trickleServer(size: 3_000_000, delay: 0.07)
-        assertRoseWhileRunning(try follow("curl", "progressctl run curl -- curl -# -o curl.bin http://127.0.0.1:\(port)/f"), "curl")
-        assertRoseWhileRunning(try follow("wget", "progressctl run wget -- wget -O wget.bin http://127.0.0.1:\(port)/f"), "wget")
+        assertRoseWhileRunning(
+            try follow("curl", "progressctl run curl -- curl -# -o curl.bin http://127.0.0.1:\(port)/f"), "curl")
+        assertRoseWhileRunning(
+            try follow("wget", "progressctl run wget -- wget -O wget.bin http://127.0.0.1:\(port)/f"), "wget")
     }
 
     /// git clone over a local transport whose upload-pack is slowed by pv.
@@ -98,13 +108,17 @@ final class TerminalToolInteropTests: InteropTestCase {
             """
         XCTAssertEqual(try run("/bin/sh", ["-c", "cd \"$0\" && " + setup, scratch.path]).status, 0)
         let uploadPack = #"slow() { git-upload-pack "$1" | pv -q -L 500k; }; slow"#
-        assertRoseWhileRunning(try follow("git", "progressctl run git -- git clone --progress --no-local --upload-pack '\(uploadPack)' repo clone"), "git")
+        assertRoseWhileRunning(
+            try follow("git", "progressctl run git -- git clone --progress --no-local --upload-pack '\(uploadPack)' "
+                + "repo clone"),
+            "git")
     }
 
     /// dd reading a slow pipe: its total from count= and bs=.
     func testDdStatusProgress() throws {
         try randomFile("big.bin", bytes: 4_194_304)
-        let script = "mkfifo slow && (pv -q -L 700k big.bin > slow &) && progressctl run dd -- dd if=slow of=copy.bin bs=64k count=64 iflag=fullblock status=progress"
+        let script = "mkfifo slow && (pv -q -L 700k big.bin > slow &) && progressctl run dd -- dd if=slow of=copy.bin "
+            + "bs=64k count=64 iflag=fullblock status=progress"
         assertRoseWhileRunning(try follow("dd", script), "dd")
     }
 
@@ -114,7 +128,8 @@ final class TerminalToolInteropTests: InteropTestCase {
     }
 
     func testFfmpegProgressOfAGeneratedClip() throws {
-        let command = "ffmpeg -nostdin -hide_banner -re -f lavfi -i testsrc=size=160x120:rate=25 -t 4 -c:v mpeg4 -progress pipe:1 -nostats -y clip.mp4"
+        let command = "ffmpeg -nostdin -hide_banner -re -f lavfi -i testsrc=size=160x120:rate=25 -t 4 -c:v mpeg4 "
+            + "-progress pipe:1 -nostats -y clip.mp4"
         assertRoseWhileRunning(try follow("ffmpeg", "progressctl run ffmpeg -- \(command) > /dev/null"), "ffmpeg")
     }
 
@@ -122,15 +137,23 @@ final class TerminalToolInteropTests: InteropTestCase {
     /// reader of their output holds them back.
     func testGzipAndTarByFilePosition() throws {
         try randomFile("big.bin", bytes: 8_000_000)
-        assertRoseWhileRunning(try follow("gzip", "progressctl run gzip -- gzip -1 -c big.bin | pv -q -L 2m > big.bin.gz"), "gzip")
-        assertRoseWhileRunning(try follow("tar", "progressctl run tar -- tar -cf - big.bin | pv -q -L 2m > big.tar"), "tar")
+        assertRoseWhileRunning(
+            try follow("gzip", "progressctl run gzip -- gzip -1 -c big.bin | pv -q -L 2m > big.bin.gz"), "gzip")
+        assertRoseWhileRunning(
+            try follow("tar", "progressctl run tar -- tar -cf - big.bin | pv -q -L 2m > big.tar"), "tar")
     }
 
     /// No package here emits OSC 9;4 (systemd 252 predates it, pytest 7 and no cargo): an
     /// emitter written from ConEmu's description, both terminators.
     func testOSC94Emitter() throws {
-        let script = #"for i in 10 20 30 40 50 60 70 80 90; do if [ $((i % 20)) = 0 ]; then printf '\033]9;4;1;%d\007' $i; else printf '\033]9;4;1;%d\033\\' $i; fi; sleep 0.3; done; printf '\033]9;4;0;\033\\'"#
-        assertRoseWhileRunning(try follow("osc", "progressctl run osc -- sh -c '\(script.replacingOccurrences(of: "'", with: "'\\''"))' > osc.out"), "osc")
+        let script = #"for i in 10 20 30 40 50 60 70 80 90; do if [ $((i % 20)) = 0 ]; "#
+            + #"then printf '\033]9;4;1;%d\007' $i; else printf '\033]9;4;1;%d\033\\' $i; fi; "#
+            + #"sleep 0.3; done; printf '\033]9;4;0;\033\\'"#
+        assertRoseWhileRunning(
+            try follow(
+                "osc",
+                "progressctl run osc -- sh -c '\(script.replacingOccurrences(of: "'", with: "'\\''"))' > osc.out"),
+            "osc")
         // Off a terminal the command's output is kept as it was.
         let kept = try Data(contentsOf: scratch.appendingPathComponent("osc.out"))
         XCTAssertTrue(kept.starts(with: Data("\u{1B}]9;4;1;10\u{1B}\\".utf8)))

@@ -37,8 +37,8 @@ final class TmuxInteropTests: InteropTestCase {
 
     /// Starts a tmux server with `configuration` and one session whose pane records its own
     /// output, runs `setup` (tmux commands) there, then progressctl with `mode` over a command
-    /// that prints 20 %, 40 %, 60 %, 80 % (the task is named after the mode); waits for the tmux client to exit and the pane's
-    /// recording to end.
+    /// that prints 20 %, 40 %, 60 %, 80 % (the task is named after the mode); waits for the tmux
+    /// client to exit and the pane's recording to end.
     func record(configuration: String, setup: String = "", mode: String) throws -> Recording {
         let configurationFile = scratch.appendingPathComponent("tmux.conf")
         try (configuration + "\n").write(to: configurationFile, atomically: true, encoding: .utf8)
@@ -47,7 +47,8 @@ final class TmuxInteropTests: InteropTestCase {
         let script = """
             tmux pipe-pane -O 'cat >> "\(pane.path)"'
             \(setup)
-            progressctl run \(mode) --terminal-progress \(mode) -- sh -c 'for i in 20 40 60 80; do echo "$i%"; sleep 0.2; done'
+            progressctl run \(mode) --terminal-progress \(mode) -- sh -c \
+            'for i in 20 40 60 80; do echo "$i%"; sleep 0.2; done'
             echo pane-end
             """
         try script.write(to: scratch.appendingPathComponent("pane.sh"), atomically: true, encoding: .utf8)
@@ -75,9 +76,12 @@ final class TmuxInteropTests: InteropTestCase {
     }
 
     /// The task's values, rising, then the clear last.
-    func assertProgressThenClear(_ payloads: [String], _ where: String, file: StaticString = #filePath, line: UInt = #line) {
+    func assertProgressThenClear(
+        _ payloads: [String], _ where: String, file: StaticString = #filePath, line: UInt = #line
+    ) {
         let values = payloads.filter { $0.hasPrefix("1;") }.compactMap { Int($0.dropFirst(2)) }
-        XCTAssertGreaterThanOrEqual(values.filter { $0 > 0 && $0 < 100 }.count, 2, "\(`where`): \(payloads)", file: file, line: line)
+        XCTAssertGreaterThanOrEqual(
+            values.filter { $0 > 0 && $0 < 100 }.count, 2, "\(`where`): \(payloads)", file: file, line: line)
         XCTAssertEqual(values, values.sorted(), "\(`where`): \(payloads)", file: file, line: line)
         XCTAssertEqual(payloads.last, "0;", "\(`where`): \(payloads)", file: file, line: line)
     }
@@ -91,7 +95,9 @@ final class TmuxInteropTests: InteropTestCase {
         XCTAssertEqual(line, "set -g allow-passthrough on")
         let seen = try record(configuration: line, mode: "auto")
         let esc = Self.esc
-        assertProgressThenClear(Recording.payloads(seen.pane, prefix: "\(esc)Ptmux;\(esc)\(esc)]9;4;", end: "\(esc)\(esc)\\\(esc)\\"), "pane")
+        assertProgressThenClear(
+            Recording.payloads(seen.pane, prefix: "\(esc)Ptmux;\(esc)\(esc)]9;4;", end: "\(esc)\(esc)\\\(esc)\\"),
+            "pane")
         assertProgressThenClear(Recording.payloads(seen.outer), "outer terminal")
         XCTAssertFalse(seen.outer.contains("\(esc)Ptmux;"), "tmux unwraps what it passes on")
         XCTAssertEqual(try snapshot()["auto"]?["State"]?.string, "finished")
@@ -100,7 +106,8 @@ final class TmuxInteropTests: InteropTestCase {
     /// Passthrough on for this pane only (`set -p`), off globally: auto mode asks tmux about
     /// its own pane.
     func testPassthroughOnForThePaneOnly() throws {
-        let seen = try record(configuration: "set -g allow-passthrough off", setup: "tmux set -p allow-passthrough on", mode: "auto")
+        let seen = try record(
+            configuration: "set -g allow-passthrough off", setup: "tmux set -p allow-passthrough on", mode: "auto")
         assertProgressThenClear(Recording.payloads(seen.outer), "outer terminal")
     }
 

@@ -22,8 +22,9 @@ final class TrayInteropTests: InteropTestCase {
 
     var desktopEnvironment: [String: String] {
         [
-            "PATH": "/usr/bin:/bin", "HOME": scratch.appendingPathComponent("desktop-home").path, "XDG_RUNTIME_DIR": runtime.path,
-            "XDG_CONFIG_HOME": scratch.appendingPathComponent("desktop-config").path, "DBUS_SESSION_BUS_ADDRESS": bus.address,
+            "PATH": "/usr/bin:/bin", "HOME": scratch.appendingPathComponent("desktop-home").path,
+            "XDG_RUNTIME_DIR": runtime.path, "XDG_CONFIG_HOME": scratch.appendingPathComponent("desktop-config").path,
+            "DBUS_SESSION_BUS_ADDRESS": bus.address,
             "LC_ALL": "C.UTF-8", "NO_AT_BRIDGE": "1",
             "WLR_BACKENDS": "headless", "WLR_LIBINPUT_NO_DEVICES": "1", "WLR_RENDERER": "pixman",
         ]
@@ -38,20 +39,28 @@ final class TrayInteropTests: InteropTestCase {
     func startDesktop() throws {
         let files = FileManager.default
         let config = scratch.appendingPathComponent("desktop-config")
-        for directory in [runtime, scratch.appendingPathComponent("desktop-home"), config.appendingPathComponent("waybar")] {
+        for directory in [
+            runtime, scratch.appendingPathComponent("desktop-home"), config.appendingPathComponent("waybar"),
+        ] {
             try files.createDirectory(at: directory, withIntermediateDirectories: true)
         }
-        try "output HEADLESS-1 resolution 640x480\n".write(to: config.appendingPathComponent("sway.conf"), atomically: true, encoding: .utf8)
+        try "output HEADLESS-1 resolution 640x480\n".write(
+            to: config.appendingPathComponent("sway.conf"), atomically: true, encoding: .utf8)
         try """
             {"layer": "top", "position": "top", "height": \(Self.barHeight), "output": "HEADLESS-1",
-             "modules-left": [], "modules-center": [], "modules-right": ["tray"], "tray": {"icon-size": 24, "spacing": 4}}
+             "modules-left": [], "modules-center": [], "modules-right": ["tray"], \
+            "tray": {"icon-size": 24, "spacing": 4}}
             """.write(to: config.appendingPathComponent("waybar/config"), atomically: true, encoding: .utf8)
         try "* { border: none; border-radius: 0; min-height: 0; }\nwindow#waybar { background: #202020; }\n"
             .write(to: config.appendingPathComponent("waybar/style.css"), atomically: true, encoding: .utf8)
-        for directory in [runtime, scratch.appendingPathComponent("desktop-home"), config, config.appendingPathComponent("waybar")] {
+        for directory in [
+            runtime, scratch.appendingPathComponent("desktop-home"), config, config.appendingPathComponent("waybar"),
+        ] {
             chown(directory.path, Self.desktopUser, Self.desktopUser)
         }
-        for file in ["sway.conf", "waybar/config", "waybar/style.css"] { chown(config.appendingPathComponent(file).path, Self.desktopUser, Self.desktopUser) }
+        for file in ["sway.conf", "waybar/config", "waybar/style.css"] {
+            chown(config.appendingPathComponent(file).path, Self.desktopUser, Self.desktopUser)
+        }
         try files.setAttributes([.posixPermissions: 0o700], ofItemAtPath: runtime.path)
 
         let sway = try HelperProcess(
@@ -59,7 +68,9 @@ final class TrayInteropTests: InteropTestCase {
             environment: desktopEnvironment, errorFile: scratch.appendingPathComponent("sway.stderr"))
         helpers.append(sway)
         let socket = runtime.appendingPathComponent("wayland-1").path
-        XCTAssertTrue(BusConnection.pump(seconds: 30) { files.fileExists(atPath: socket) }, "sway made no wayland-1: \(log("sway.stderr"))")
+        XCTAssertTrue(
+            BusConnection.pump(seconds: 30) { files.fileExists(atPath: socket) },
+            "sway made no wayland-1: \(log("sway.stderr"))")
         var waybarEnvironment = desktopEnvironment
         waybarEnvironment["WAYLAND_DISPLAY"] = "wayland-1"
         let waybar = try HelperProcess(
@@ -72,7 +83,8 @@ final class TrayInteropTests: InteropTestCase {
     }
 
     func log(_ name: String) -> String {
-        (try? String(contentsOf: scratch.appendingPathComponent(name), encoding: .utf8)).map { String($0.suffix(600)) } ?? ""
+        (try? String(contentsOf: scratch.appendingPathComponent(name), encoding: .utf8))
+            .map { String($0.suffix(600)) } ?? ""
     }
 
     /// The bar as grim sees it (the file is kept in the scratch folder until tearDown).
@@ -81,7 +93,8 @@ final class TrayInteropTests: InteropTestCase {
         var environment = desktopEnvironment
         environment["WAYLAND_DISPLAY"] = "wayland-1"
         let result = try CommandResult.run(
-            "/usr/bin/setpriv", asDesktopUser("/usr/bin/grim", ["-g", "0,0 640x\(Self.barHeight)", file.path]), environment: environment)
+            "/usr/bin/setpriv", asDesktopUser("/usr/bin/grim", ["-g", "0,0 640x\(Self.barHeight)", file.path]),
+            environment: environment)
         guard result.status == 0 else { throw TestSupportError("grim failed: \(result.errors)") }
         return try Raster(png: Array(try Data(contentsOf: file)))
     }
@@ -89,19 +102,23 @@ final class TrayInteropTests: InteropTestCase {
     /// Pixels of the bar in the ring's blue, give or take waybar's scaling.
     func ringPixels(_ raster: Raster) -> Int {
         raster.pixels.filter { pixel in
-            abs(Int(pixel >> 16 & 0xFF) - Self.ringBlue.red) < 24 && abs(Int(pixel >> 8 & 0xFF) - Self.ringBlue.green) < 24
+            abs(Int(pixel >> 16 & 0xFF) - Self.ringBlue.red) < 24
+                && abs(Int(pixel >> 8 & 0xFF) - Self.ringBlue.green) < 24
                 && abs(Int(pixel & 0xFF) - Self.ringBlue.blue) < 24
         }.count
     }
 
     /// Takes screenshots until `condition` holds on the count of ring pixels; returns the last count.
-    func waitForRing(_ name: String, file: StaticString = #filePath, line: UInt = #line, _ condition: (Int) -> Bool) -> Int {
+    func waitForRing(
+        _ name: String, file: StaticString = #filePath, line: UInt = #line, _ condition: (Int) -> Bool
+    ) -> Int {
         var count = -1
         let reached = BusConnection.pump(seconds: 30) {
             count = (try? screenshot(name)).map(ringPixels) ?? -1
             return condition(count)
         }
-        XCTAssertTrue(reached, "\(name): \(count) ring pixels; waybar said: \(log("waybar.stderr"))", file: file, line: line)
+        XCTAssertTrue(
+            reached, "\(name): \(count) ring pixels; waybar said: \(log("waybar.stderr"))", file: file, line: line)
         return count
     }
 
@@ -110,7 +127,8 @@ final class TrayInteropTests: InteropTestCase {
         XCTAssertEqual(ringPixels(try screenshot("empty")), 0, "nothing runs, nothing in the tray")
 
         try manager("Start", [.string("copy"), .vardict([
-            ("title", .string("Copying photos")), ("fraction", .double(0.42)), ("cancellable", .bool(true)), ("lifetime", .string("persistent")),
+            ("title", .string("Copying photos")), ("fraction", .double(0.42)), ("cancellable", .bool(true)),
+            ("lifetime", .string("persistent")),
         ])])
         let at42 = waitForRing("at-42") { $0 >= 20 }
         let itemName = "org.kde.StatusNotifierItem-\(daemon.process.processIdentifier)-1"
@@ -120,7 +138,9 @@ final class TrayInteropTests: InteropTestCase {
         XCTAssertTrue(registered.contains { $0.hasPrefix(itemName) }, "\(registered)")
 
         // The menu as the host reads it.
-        let layout = try client.call(itemName, "/MenuBar", "com.canonical.dbusmenu", "GetLayout", [.int32(0), .int32(-1), .array(elementType: "s", [])])
+        let layout = try client.call(
+            itemName, "/MenuBar", "com.canonical.dbusmenu", "GetLayout",
+            [.int32(0), .int32(-1), .array(elementType: "s", [])])
         XCTAssertTrue(layout.last?.description.contains("Copying photos — 42%") == true, "\(layout)")
 
         // 90 %: more than twice the blue.

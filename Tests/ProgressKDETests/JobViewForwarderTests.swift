@@ -25,9 +25,11 @@ final class JobViewForwarderTests: KDETestCase {
         let server = try server()
         try start("sync", [
             ("title", .string("Syncing photos")), ("app-id", .string("org.example.Sync")), ("total", .uint64(200)),
-            ("completed", .uint64(50)), ("unit", .string("files")), ("message", .string("Album 3")), ("cancellable", .bool(true)),
+            ("completed", .uint64(50)), ("unit", .string("files")), ("message", .string("Album 3")),
+            ("cancellable", .bool(true)),
         ])
-        let request = try XCTUnwrap(waitForEvent(server, "requestView") { $0["entry"] as? String == "org.example.Sync" })
+        let request = try XCTUnwrap(
+            waitForEvent(server, "requestView") { $0["entry"] as? String == "org.example.Sync" })
         XCTAssertEqual(request["capabilities"] as? Int, 1)
         XCTAssertEqual(request["sender"] as? String, try daemonUniqueName())
         let hints = try XCTUnwrap(request["hints"] as? [String: Any])
@@ -50,7 +52,8 @@ final class JobViewForwarderTests: KDETestCase {
         XCTAssertEqual((last?["props"] as? [String: Any])?["percent"] as? Int, 100)
 
         try start("broken", [("app-id", .string("org.example.Broken"))])
-        let broken = try XCTUnwrap(waitForEvent(server, "requestView") { $0["entry"] as? String == "org.example.Broken" }?["path"] as? String)
+        let broken = try XCTUnwrap(
+            waitForEvent(server, "requestView") { $0["entry"] as? String == "org.example.Broken" }?["path"] as? String)
         try manager("Fail", [.string("broken"), .string("Disk full")])
         let failed = waitForEvent(server, "terminate") { $0["path"] as? String == broken }
         XCTAssertEqual(failed?["code"] as? Int, 100)
@@ -107,7 +110,8 @@ final class JobViewForwarderTests: KDETestCase {
             XCTAssertTrue(requests(server, entry: "org.example.Done").isEmpty, "ended tasks are not forwarded")
             XCTAssertTrue(requests(server, entry: "org.example.Spoof").isEmpty, "kde/ tasks are not forwarded")
         }
-        XCTAssertEqual(events(first, "requestView").count, 1, "the child is not forwarded: \(events(first, "requestView"))")
+        XCTAssertEqual(
+            events(first, "requestView").count, 1, "the child is not forwarded: \(events(first, "requestView"))")
         XCTAssertEqual(events(second, "requestView").count, 2, "\(events(second, "requestView"))")
     }
 
@@ -126,6 +130,7 @@ final class JobViewForwarderTests: KDETestCase {
         let updates = events(server, "update").filter { $0["path"] as? String == path }
         // The first update after the reply, then at most 10 a second (the default rate) and the trailing edge.
         XCTAssertLessThanOrEqual(updates.count, 3 + Int(elapsed * 10), "\(updates.count) updates in \(elapsed) s")
-        print("200 task updates in \(String(format: "%.2f", elapsed)) s reached the server as \(updates.count) update() calls")
+        print("200 task updates in \(String(format: "%.2f", elapsed)) s reached the server as "
+            + "\(updates.count) update() calls")
     }
 }

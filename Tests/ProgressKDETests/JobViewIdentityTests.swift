@@ -19,7 +19,8 @@ final class JobViewIdentityTests: KDETestCase {
 
     private func requestView(_ entry: String, on connection: BusConnection) throws -> String {
         try connection.call(
-            server, "/JobViewServer", "org.kde.JobViewServerV2", "requestView", [.string(entry), .int32(0), .vardict([])]
+            server, "/JobViewServer", "org.kde.JobViewServerV2", "requestView",
+            [.string(entry), .int32(0), .vardict([])]
         ).first?.string ?? ""
     }
 
@@ -32,7 +33,8 @@ final class JobViewIdentityTests: KDETestCase {
             XCTAssertEqual((error as? BusCallError)?.name, "org.progressd.Progress1.Error.AccessDenied", "\(error)")
             XCTAssertTrue(
                 (error as? BusCallError)?.message.contains(
-                    "app-id 'org.victim.App' is refused: connection \(sandboxed.uniqueName) is the Flatpak app 'org.example.Sandboxed'") == true,
+                    "app-id 'org.victim.App' is refused: connection \(sandboxed.uniqueName) "
+                        + "is the Flatpak app 'org.example.Sandboxed'") == true,
                 "\(error)")
         }
         XCTAssertEqual(try taskNames().filter { $0.hasPrefix("kde/") }, [], "the refused view started nothing")
@@ -48,7 +50,8 @@ final class JobViewIdentityTests: KDETestCase {
 
         let log = daemon.stopAndReadErrors()
         daemon = nil
-        XCTAssertEqual(log.components(separatedBy: "KDE job view refused for").count - 1, 1, "logged once per app: \(log)")
+        XCTAssertEqual(
+            log.components(separatedBy: "KDE job view refused for").count - 1, 1, "logged once per app: \(log)")
     }
 
     /// Ten connections of one process ask for 100 views each: the process holds 100 (its
@@ -70,7 +73,8 @@ final class JobViewIdentityTests: KDETestCase {
         let pid = ProcessInfo.processInfo.processIdentifier
         XCTAssertEqual(granted, Limits().maxJobViewsPerCaller, "the process's cap, whatever its connections")
         XCTAssertEqual(refusals, [
-            "org.freedesktop.DBus.Error.LimitsExceeded: process \(pid) holds 100 live KDE job views; the limit per process (a sandboxed app is one) is 100",
+            "org.freedesktop.DBus.Error.LimitsExceeded: process \(pid) holds 100 live KDE job views; "
+                + "the limit per process (a sandboxed app is one) is 100",
         ])
         let dolphin = try requestViewFromAnotherProcess("org.kde.dolphin")
         XCTAssertTrue(dolphin.hasPrefix("(objectpath '/org/progressd/kde/JobView_"), dolphin)

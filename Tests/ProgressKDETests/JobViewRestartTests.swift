@@ -14,7 +14,8 @@ final class JobViewRestartTests: KDETestCase {
 
     private func requestView(_ entry: String, on connection: BusConnection) throws -> String {
         try connection.call(
-            server, "/JobViewServer", "org.kde.JobViewServerV2", "requestView", [.string(entry), .int32(3), .vardict([])]
+            server, "/JobViewServer", "org.kde.JobViewServerV2", "requestView",
+            [.string(entry), .int32(3), .vardict([])]
         ).first?.string ?? ""
     }
 
@@ -33,7 +34,8 @@ final class JobViewRestartTests: KDETestCase {
 
         try restartDaemon(killing: true)
         try waitForServer()
-        XCTAssertEqual(try property("kde/org.kde.dolphin/1", "State"), .string("running"), "its application is still there")
+        XCTAssertEqual(
+            try property("kde/org.kde.dolphin/1", "State"), .string("running"), "its application is still there")
         // KIO's V2 tracker asks the new owner for a view again: the same task goes on.
         let again = try requestView("org.kde.dolphin", on: app!)
         XCTAssertEqual(again, path)

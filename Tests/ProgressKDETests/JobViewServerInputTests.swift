@@ -15,7 +15,9 @@ final class JobViewServerInputTests: KDETestCase {
         try super.setUpWithError()
         app = try bus.connect()
         let daemonName = try daemonUniqueName()
-        XCTAssertTrue(BusConnection.pump(seconds: 10) { self.nameOwner(self.server) == daemonName && self.nameOwner("org.kde.kuiserver") == daemonName })
+        XCTAssertTrue(BusConnection.pump(seconds: 10) {
+            self.nameOwner(self.server) == daemonName && self.nameOwner("org.kde.kuiserver") == daemonName
+        })
     }
 
     override func tearDown() {
@@ -23,9 +25,12 @@ final class JobViewServerInputTests: KDETestCase {
         super.tearDown()
     }
 
-    private func requestV2(_ entry: String, capabilities: Int32 = 3, hints: [(String, BusValue)] = [], on connection: BusConnection? = nil) throws -> String {
+    private func requestV2(
+        _ entry: String, capabilities: Int32 = 3, hints: [(String, BusValue)] = [], on connection: BusConnection? = nil
+    ) throws -> String {
         try (connection ?? app).call(
-            server, "/JobViewServer", "org.kde.JobViewServerV2", "requestView", [.string(entry), .int32(capabilities), .vardict(hints)]
+            server, "/JobViewServer", "org.kde.JobViewServerV2", "requestView",
+            [.string(entry), .int32(capabilities), .vardict(hints)]
         ).first?.string ?? ""
     }
 
@@ -33,20 +38,26 @@ final class JobViewServerInputTests: KDETestCase {
         app.send(server, path, "org.kde.JobViewV3", "update", [.vardict(properties)])
     }
 
-    private func assertError(_ name: String, file: StaticString = #filePath, line: UInt = #line, _ body: () throws -> Void) {
+    private func assertError(
+        _ name: String, file: StaticString = #filePath, line: UInt = #line, _ body: () throws -> Void
+    ) {
         XCTAssertThrowsError(try body(), file: file, line: line) { error in
             XCTAssertEqual((error as? BusCallError)?.name, name, "\(error)", file: file, line: line)
         }
     }
 
     func testKIOFindsV2AndNeedsNoTrackerOfItsOwn() throws {
-        let xml = try app.call("org.kde.kuiserver", "/JobViewServer", "org.freedesktop.DBus.Introspectable", "Introspect").first?.string ?? ""
+        let xml = try app.call(
+            "org.kde.kuiserver", "/JobViewServer", "org.freedesktop.DBus.Introspectable",
+            "Introspect").first?.string ?? ""
         XCTAssertTrue(xml.contains("<interface name=\"org.kde.JobViewServerV2\">"), xml)
         XCTAssertTrue(xml.contains("<interface name=\"org.kde.JobViewServer\">"), xml)
         let reply = try app.call("org.kde.kuiserver", "/JobViewServer", "org.kde.kuiserver", "requiresJobTracker")
         XCTAssertEqual(reply.first, .bool(false))
         assertError("org.freedesktop.DBus.Error.NotSupported") {
-            try app.call("org.kde.kuiserver", "/JobViewServer", "org.kde.kuiserver", "registerService", [.string("a"), .string("/b")])
+            try app.call(
+                "org.kde.kuiserver", "/JobViewServer", "org.kde.kuiserver", "registerService",
+                [.string("a"), .string("/b")])
         }
     }
 
@@ -72,13 +83,17 @@ final class JobViewServerInputTests: KDETestCase {
 
         try manager("RequestPause", [.string(name)])
         try manager("RequestCancel", [.string(name)])
-        XCTAssertTrue(BusConnection.pump(seconds: 10) { signals.contains("org.kde.JobViewV3.cancelRequested") }, "\(signals)")
+        XCTAssertTrue(
+            BusConnection.pump(seconds: 10) { signals.contains("org.kde.JobViewV3.cancelRequested") }, "\(signals)")
         XCTAssertTrue(signals.contains("org.kde.JobViewV3.suspendRequested"), "\(signals)")
-        XCTAssertTrue(signals.contains("org.kde.JobViewV2.cancelRequested"), "V1 clients listen on JobViewV2: \(signals)")
+        XCTAssertTrue(
+            signals.contains("org.kde.JobViewV2.cancelRequested"), "V1 clients listen on JobViewV2: \(signals)")
         update(path, [("suspended", .bool(true))])
         waitForProperty(name, "State", .string("paused"))
         // KIO answers a cancel with terminate(ERR_USER_CANCELED).
-        app.send(server, path, "org.kde.JobViewV3", "terminate", [.uint32(1), .string("The process was killed"), .vardict([])])
+        app.send(
+            server, path, "org.kde.JobViewV3", "terminate",
+            [.uint32(1), .string("The process was killed"), .vardict([])])
         waitForProperty(name, "State", .string("cancelled"))
         assertError("org.freedesktop.DBus.Error.Failed") {
             try app.call(server, path, "org.kde.JobViewV3", "update", [.vardict([("percent", .uint32(5))])])
@@ -100,13 +115,16 @@ final class JobViewServerInputTests: KDETestCase {
     }
 
     func testAV1ClientWorks() throws {
-        let path = try app.call(server, "/JobViewServer", "org.kde.JobViewServer", "requestView", [.string("kget"), .string("kget"), .int32(1)])
+        let path = try app.call(
+            server, "/JobViewServer", "org.kde.JobViewServer", "requestView",
+            [.string("kget"), .string("kget"), .int32(1)])
             .first?.string ?? ""
         let v2 = "org.kde.JobViewV2"
         app.send(server, path, v2, "setTotalAmount", [.uint64(10), .string("files")])
         app.send(server, path, v2, "setProcessedAmount", [.uint64(4), .string("files")])
         app.send(server, path, v2, "setInfoMessage", [.string("Downloading")])
-        let result = try app.call(server, path, v2, "setDescriptionField", [.uint32(0), .string("Source"), .string("http://x/y")])
+        let result = try app.call(
+            server, path, v2, "setDescriptionField", [.uint32(0), .string("Source"), .string("http://x/y")])
         XCTAssertEqual(result.first, .bool(true))
         waitForProperty("kde/kget/1", "Completed", .uint64(4))
         XCTAssertEqual(try property("kde/kget/1", "Unit"), .string("files"))
@@ -116,7 +134,8 @@ final class JobViewServerInputTests: KDETestCase {
         app.send(server, path, v2, "terminate", [.string("")])
         waitForProperty("kde/kget/1", "State", .string("cancelled"))
 
-        let second = try app.call(server, "/JobViewServer", "org.kde.JobViewServer", "requestView", [.string("kget"), .string(""), .int32(0)])
+        let second = try app.call(
+            server, "/JobViewServer", "org.kde.JobViewServer", "requestView", [.string("kget"), .string(""), .int32(0)])
             .first?.string ?? ""
         app.send(server, second, v2, "terminate", [.string("")])
         waitForProperty("kde/kget/2", "State", .string("finished"))
@@ -137,7 +156,9 @@ final class JobViewServerInputTests: KDETestCase {
 
     func testBadCallsGetErrorsAndOneConnectionIsCapped() throws {
         assertError("org.freedesktop.DBus.Error.InvalidArgs") {
-            try app.call(server, "/JobViewServer", "org.kde.JobViewServerV2", "requestView", [.string("a"), .string("b"), .string("c")])
+            try app.call(
+                server, "/JobViewServer", "org.kde.JobViewServerV2", "requestView",
+                [.string("a"), .string("b"), .string("c")])
         }
         let path = try requestV2("org.kde.dolphin")
         assertError("org.freedesktop.DBus.Error.InvalidArgs") {

@@ -13,8 +13,12 @@ final class KDEBidiTests: KDETestCase {
 
     private func assertClosed(_ text: String?, _ what: String, file: StaticString = #filePath, line: UInt = #line) {
         guard let text else { return XCTFail("\(what) is missing", file: file, line: line) }
-        XCTAssertTrue(text.contains(override), "\(what) keeps the client's text: \(text.debugDescription)", file: file, line: line)
-        XCTAssertFalse(ClientText.leavesOpen(text), "\(what) leaves an override open: \(text.debugDescription)", file: file, line: line)
+        XCTAssertTrue(
+            text.contains(override), "\(what) keeps the client's text: \(text.debugDescription)", file: file,
+            line: line)
+        XCTAssertFalse(
+            ClientText.leavesOpen(text), "\(what) leaves an override open: \(text.debugDescription)", file: file,
+            line: line)
     }
 
     func testAKDEJobsOverrideIsClosedInTitleMessageAndTerminals() throws {
@@ -34,18 +38,25 @@ final class KDEBidiTests: KDETestCase {
         let message = try XCTUnwrap(property(name, "Message").string)
         assertClosed(message, "Message")
         let info = try XCTUnwrap(message.components(separatedBy: "; Source").first)
-        XCTAssertFalse(ClientText.leavesOpen(info), "the info message's override ends before the fields after it: \(message.debugDescription)")
+        XCTAssertFalse(
+            ClientText.leavesOpen(info),
+            "the info message's override ends before the fields after it: \(message.debugDescription)")
         assertClosed(try property(name, "AccessibleText").string, "AccessibleText")
 
         // A terminal's view: `progressctl watch` prints the title (and a failure's message).
-        app.send(daemonName, path, "org.kde.JobViewV3", "terminate", [.uint32(114), .string("no \(override)space"), .vardict([])])
+        app.send(
+            daemonName, path, "org.kde.JobViewV3", "terminate",
+            [.uint32(114), .string("no \(override)space"), .vardict([])])
         waitForProperty(name, "State", .string("failed"))
         var environment = bus.environment
         environment["LC_ALL"] = "C.UTF-8"
-        let watch = try CommandResult.run(BuildProducts.url(of: "progressctl").path, ["watch", name], environment: environment)
+        let watch = try CommandResult.run(
+            BuildProducts.url(of: "progressctl").path, ["watch", name], environment: environment)
         XCTAssertEqual(watch.status, 1, watch.errors)
         assertClosed(watch.output, "progressctl watch's line")
-        XCTAssertTrue(watch.output.hasPrefix("\u{2068}Copying \(override)fdp.exe\u{202C}\u{2069}: failed"), watch.output.debugDescription)
+        XCTAssertTrue(
+            watch.output.hasPrefix("\u{2068}Copying \(override)fdp.exe\u{202C}\u{2069}: failed"),
+            watch.output.debugDescription)
     }
 
     func testAProgress1TasksOverrideIsClosedInWhatGoesToPlasma() throws {
@@ -56,7 +67,8 @@ final class KDEBidiTests: KDETestCase {
                            ("app-id", .string("org.example.Sync")), ("fraction", .double(0.2))])
         assertClosed(try property("sync", "Title").string, "Title")
         assertClosed(try property("sync", "Message").string, "Message")
-        let request = try XCTUnwrap(waitForEvent(server, "requestView") { $0["entry"] as? String == "org.example.Sync" })
+        let request = try XCTUnwrap(
+            waitForEvent(server, "requestView") { $0["entry"] as? String == "org.example.Sync" })
         let hints = try XCTUnwrap(request["hints"] as? [String: Any])
         assertClosed(hints["title"] as? String, "the title forwarded to Plasma")
         assertClosed(hints["infoMessage"] as? String, "the info message forwarded to Plasma")

@@ -8,7 +8,8 @@ import XCTest
 /// The daemon fixture and the KDE helpers of this folder.
 class KDETestCase: DaemonTestCase {
 
-    static let helpersDirectory = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("helpers")
+    static let helpersDirectory = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+        .appendingPathComponent("helpers")
     static let xmlPath = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent().appendingPathComponent("Sources/ProgressKDE/org.kde.JobViews.xml").path
 
@@ -24,7 +25,9 @@ class KDETestCase: DaemonTestCase {
     /// The JSON events a helper printed, decoded.
     func events(_ helper: HelperProcess, _ kind: String? = nil) -> [[String: Any]] {
         helper.lines.compactMap { line in
-            guard let object = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any] else { return nil }
+            guard let object = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any] else {
+                return nil
+            }
             return kind == nil || object["event"] as? String == kind ? object : nil
         }
     }
@@ -32,7 +35,8 @@ class KDETestCase: DaemonTestCase {
     /// Waits for an event of `kind` that satisfies `condition`.
     @discardableResult
     func waitForEvent(
-        _ helper: HelperProcess, _ kind: String, seconds: Double = 10, where condition: ([String: Any]) -> Bool = { _ in true },
+        _ helper: HelperProcess, _ kind: String, seconds: Double = 10,
+        where condition: ([String: Any]) -> Bool = { _ in true },
         file: StaticString = #filePath, line: UInt = #line
     ) -> [String: Any]? {
         var found: [String: Any]?
@@ -40,7 +44,9 @@ class KDETestCase: DaemonTestCase {
             found = events(helper, kind).first(where: condition)
             return found != nil
         }
-        if found == nil { XCTFail("no \(kind) event; helper printed: \(helper.lines.suffix(8))", file: file, line: line) }
+        if found == nil {
+            XCTFail("no \(kind) event; helper printed: \(helper.lines.suffix(8))", file: file, line: line)
+        }
         return found
     }
 
@@ -56,7 +62,8 @@ class KDETestCase: DaemonTestCase {
 
     func daemonUniqueName() throws -> String {
         let reply = try client.call(
-            "org.freedesktop.DBus", "/org/freedesktop/DBus", "org.freedesktop.DBus", "GetNameOwner", [.string(BusNames.busName)])
+            "org.freedesktop.DBus", "/org/freedesktop/DBus", "org.freedesktop.DBus", "GetNameOwner",
+            [.string(BusNames.busName)])
         return reply.first?.string ?? ""
     }
 }

@@ -29,7 +29,8 @@ final class AnimationTests: XCTestCase {
         let file = FileManager.default.temporaryDirectory.appendingPathComponent("anim-\(UUID().uuidString).png")
         try Data(image.data).write(to: file)
         defer { try? FileManager.default.removeItem(at: file) }
-        let result = try CommandResult.run("/usr/bin/python3", ["-c", Self.checker, file.path], environment: ProcessInfo.processInfo.environment)
+        let result = try CommandResult.run(
+            "/usr/bin/python3", ["-c", Self.checker, file.path], environment: ProcessInfo.processInfo.environment)
         XCTAssertEqual(result.status, 0, result.errors)
         return result.output.trimmingCharacters(in: .whitespacesAndNewlines)
     }

@@ -62,7 +62,9 @@ final class InnerShadowTests: XCTestCase {
         let count = 81
         var line = [UInt8](repeating: 0, count: count)
         line[count / 2] = 255
-        line.withUnsafeMutableBufferPointer { BoxBlur(standardDeviation: sigma).apply(to: $0.baseAddress!, width: count, height: 1, stride: count) }
+        line.withUnsafeMutableBufferPointer {
+            BoxBlur(standardDeviation: sigma).apply(to: $0.baseAddress!, width: count, height: 1, stride: count)
+        }
         // One row: only the horizontal passes move anything.
         let total = line.reduce(0) { $0 + Int($1) }
         XCTAssertEqual(Double(total), 255, accuracy: 12, "a blur moves light, it does not make or lose it")
@@ -76,7 +78,9 @@ final class InnerShadowTests: XCTestCase {
     func testAnEdgeBecomesAMonotonicRamp() {
         let count = 40
         var line = (0..<count).map { $0 < count / 2 ? UInt8(255) : 0 }
-        line.withUnsafeMutableBufferPointer { BoxBlur(standardDeviation: 2.5).apply(to: $0.baseAddress!, width: count, height: 1, stride: count) }
+        line.withUnsafeMutableBufferPointer {
+            BoxBlur(standardDeviation: 2.5).apply(to: $0.baseAddress!, width: count, height: 1, stride: count)
+        }
         XCTAssertEqual(line.first, 255, "edges repeat: the padding stays opaque")
         XCTAssertEqual(line.last, 0)
         XCTAssertTrue(zip(line, line.dropFirst()).allSatisfy { $0 >= $1 })

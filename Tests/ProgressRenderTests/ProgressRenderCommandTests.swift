@@ -7,7 +7,9 @@ import XCTest
 final class ProgressRenderCommandTests: DaemonTestCase {
     override var startsBusAtSetUp: Bool { false }
 
-    func run(_ arguments: [String], environment: [String: String] = ProcessInfo.processInfo.environment) throws -> CommandResult {
+    func run(
+        _ arguments: [String], environment: [String: String] = ProcessInfo.processInfo.environment
+    ) throws -> CommandResult {
         try CommandResult.run(BuildProducts.url(of: "progress-render").path, arguments, environment: environment)
     }
 
@@ -16,7 +18,9 @@ final class ProgressRenderCommandTests: DaemonTestCase {
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
         let ring = directory.appendingPathComponent("ring.png").path
-        XCTAssertEqual(try run(["--style", "ring", "--fraction", "0.42", "--size", "128x128", "--scale", "2", "--percent-label", "-o", ring]).status, 0)
+        XCTAssertEqual(try run([
+            "--style", "ring", "--fraction", "0.42", "--size", "128x128", "--scale", "2", "--percent-label", "-o", ring,
+        ]).status, 0)
         XCTAssertEqual(Array(try Data(contentsOf: URL(fileURLWithPath: ring)).prefix(4)), [0x89, 0x50, 0x4E, 0x47])
         let svg = directory.appendingPathComponent("bar.svg").path
         XCTAssertEqual(try run(["--fraction", "0.5", "-o", svg, "--locale", "ar_EG", "--percent-label"]).status, 0)
@@ -34,7 +38,8 @@ final class ProgressRenderCommandTests: DaemonTestCase {
         try start("copy", [("fraction", .double(0.6))])
         let file = FileManager.default.temporaryDirectory.appendingPathComponent("task-\(UUID().uuidString).png").path
         defer { try? FileManager.default.removeItem(atPath: file) }
-        let result = try run(["--task", "copy", "--style", "striped", "--percent-label", "-o", file], environment: bus.environment)
+        let result = try run(
+            ["--task", "copy", "--style", "striped", "--percent-label", "-o", file], environment: bus.environment)
         XCTAssertEqual(result.status, 0, result.errors)
         let missing = try run(["--task", "ghost", "-o", file], environment: bus.environment)
         XCTAssertEqual(missing.status, 1)

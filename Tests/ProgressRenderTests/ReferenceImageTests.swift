@@ -8,15 +8,18 @@ import XCTest
 /// same on every machine. On a difference, the drawn image and a diff (red where they
 /// differ) are written to .build/reference-failures/. UPDATE_REFERENCES=1 rewrites them.
 final class ReferenceImageTests: XCTestCase {
-    static let directory = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("References")
+    static let directory = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+        .appendingPathComponent("References")
     static let failures = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent().appendingPathComponent(".build/reference-failures")
 
     static let cases: [(String, [String])] = [
         ("bar-light", ["--fraction", "0.42", "--percent-label"]),
         ("bar-thin-dark", ["--fraction", "0.7", "--variant", "bar", "--theme", "dark"]),
-        ("striped-label-past-fill", ["--style", "striped", "--fraction", "0.08", "--percent-label", "--state", "failed"]),
-        ("striped-fr", ["--style", "striped", "--fraction", "0.63", "--percent-label", "--locale", "fr_FR", "--phase", "0.3"]),
+        ("striped-label-past-fill",
+         ["--style", "striped", "--fraction", "0.08", "--percent-label", "--state", "failed"]),
+        ("striped-fr",
+         ["--style", "striped", "--fraction", "0.63", "--percent-label", "--locale", "fr_FR", "--phase", "0.3"]),
         ("striped-ar", ["--style", "striped", "--fraction", "0.5", "--percent-label", "--locale", "ar_EG"]),
         ("ring", ["--style", "ring", "--fraction", "0.75", "--size", "96x96", "--percent-label"]),
         ("ring-high-contrast", ["--style", "ring", "--fraction", "0.3", "--size", "96x96", "--theme", "high-contrast"]),
@@ -68,7 +71,8 @@ final class ReferenceImageTests: XCTestCase {
             if differing > actual.pixels.count / 200 {
                 try FileManager.default.createDirectory(at: Self.failures, withIntermediateDirectories: true)
                 try? FileManager.default.removeItem(at: Self.failures.appendingPathComponent("\(name)-actual.png"))
-                try FileManager.default.copyItem(at: drawn, to: Self.failures.appendingPathComponent("\(name)-actual.png"))
+                try FileManager.default.copyItem(
+                    at: drawn, to: Self.failures.appendingPathComponent("\(name)-actual.png"))
                 try Data(PNGEncoder.encode(diff, width: actual.width, height: actual.height))
                     .write(to: Self.failures.appendingPathComponent("\(name)-diff.png"))
                 XCTFail("\(name): \(differing) of \(actual.pixels.count) pixels differ; see \(Self.failures.path)")

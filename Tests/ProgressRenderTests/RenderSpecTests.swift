@@ -17,8 +17,9 @@ final class RenderSpecTests: XCTestCase {
     func testEveryKey() throws {
         let spec = try parse([
             ("style", .string("ring")), ("width", .uint64(128)), ("height", .int32(64)), ("scale", .double(2)),
-            ("format", .string("svg")), ("fraction", .double(0.4)), ("indeterminate", .bool(true)), ("state", .string("paused")),
-            ("stalled", .bool(true)), ("theme", .string("high-contrast")), ("phase", .double(0.5)), ("label", .string("40%")),
+            ("format", .string("svg")), ("fraction", .double(0.4)), ("indeterminate", .bool(true)),
+            ("state", .string("paused")), ("stalled", .bool(true)), ("theme", .string("high-contrast")),
+            ("phase", .double(0.5)), ("label", .string("40%")),
             ("direction", .string("rtl")), ("variant", .string("bar")), ("progress-color", .string("#112233")),
             ("track-color", .string("#44556680")), ("start-angle", .double(90)), ("end-angle", .double(450)),
             ("line-width", .double(6)), ("colors", OptionValue(.strings(["#000000", "#FFFFFF"]), signature: "as")),
@@ -52,8 +53,10 @@ final class RenderSpecTests: XCTestCase {
         assertInvalid([("progress-color", .string("blue"))], "progress-color 'blue' is not a color")
         assertInvalid([("colors", OptionValue(.strings(["#000000"]), signature: "as"))], "colors needs 2 to 16 colors")
         assertInvalid([("locations", OptionValue(.doubles([0, 1]), signature: "ad"))], "one for each of the 3 colors")
-        assertInvalid([("locations", OptionValue(.doubles([1, 0.5, 0]), signature: "ad"))], "locations must rise from 0 to 1")
-        assertInvalid([("width", .uint64(4096)), ("height", .uint64(4096)), ("scale", .double(2))], "the limit is 16777216")
+        assertInvalid(
+            [("locations", OptionValue(.doubles([1, 0.5, 0]), signature: "ad"))], "locations must rise from 0 to 1")
+        assertInvalid(
+            [("width", .uint64(4096)), ("height", .uint64(4096)), ("scale", .double(2))], "the limit is 16777216")
         assertInvalid([("bogus", .bool(true))], "option 'bogus' is not known to Render")
     }
 }

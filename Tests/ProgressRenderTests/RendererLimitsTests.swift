@@ -49,7 +49,9 @@ final class RendererLimitsTests: DaemonTestCase {
             spec.fillImage = try SkinTests.sliced(width: 20, height: 8, capX: 8, capY: 3)
             XCTAssertThrowsError(try ProgressRenderer.raster(spec)) { error in
                 XCTAssertEqual((error as? RenderError)?.name, "InvalidImage")
-                XCTAssertEqual((error as? RenderError)?.message, "track-image is 20000x20000; the limit is 1024 a side", "\(image.count) bytes")
+                XCTAssertEqual(
+                    (error as? RenderError)?.message, "track-image is 20000x20000; the limit is 1024 a side",
+                    "\(image.count) bytes")
             }
         }
     }
@@ -58,15 +60,19 @@ final class RendererLimitsTests: DaemonTestCase {
     func testALongLabelIsRefusedBeforeShaping() {
         let marks = "a" + String(repeating: "\u{301}", count: 200_000)
         XCTAssertThrowsError(try RenderSpec.parse([(key: "label", value: .string(marks))])) { error in
-            XCTAssertEqual((error as? RenderError)?.message, "label is 400001 bytes; the limit is \(RenderSpec.maxLabelBytes)")
+            XCTAssertEqual(
+                (error as? RenderError)?.message, "label is 400001 bytes; the limit is \(RenderSpec.maxLabelBytes)")
         }
-        XCTAssertNoThrow(try RenderSpec.parse([(key: "label", value: .string(String(repeating: "x", count: RenderSpec.maxLabelBytes)))]))
+        XCTAssertNoThrow(try RenderSpec.parse([
+            (key: "label", value: .string(String(repeating: "x", count: RenderSpec.maxLabelBytes))),
+        ]))
     }
 
     func testAHungProgressdIsATimeoutWithinTheBoundAndOthersAreServedMeanwhile() throws {
         try startBus(activating: ["org.progressd.Renderer1"])
         try startDaemon()
-        _ = try client.call(BusNames.busName, BusNames.managerPath, BusNames.managerInterface, "Start", [.string("copy"), .vardict([])])
+        _ = try client.call(
+            BusNames.busName, BusNames.managerPath, BusNames.managerInterface, "Start", [.string("copy"), .vardict([])])
         func render(_ spec: [(String, BusValue)]) throws {
             _ = try client.call(RendererService.busName, RendererService.path, RendererService.interface, "Render",
                                 [.vardict(spec)], autoStart: true)
@@ -86,7 +92,8 @@ final class RendererLimitsTests: DaemonTestCase {
         }
         var other: Result<[BusValue], BusCallError>?
         client.callAsync(RendererService.busName, RendererService.path, RendererService.interface, "Render",
-                         [.vardict([("fraction", .double(0.25)), ("label", .string("\u{202E}evil"))])], autoStart: true) { result in
+                         [.vardict([("fraction", .double(0.25)), ("label", .string("\u{202E}evil"))])],
+                         autoStart: true) { result in
             other = result
             answered.append("other")
         }

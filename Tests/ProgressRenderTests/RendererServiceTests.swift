@@ -10,10 +10,14 @@ final class RendererServiceTests: DaemonTestCase {
     override var activatableServices: [String] { ["org.progressd.Renderer1"] }
     override var startsDaemonAtSetUp: Bool { false }
 
-    func render(_ spec: [(String, BusValue)], on connection: BusConnection) throws -> (bytes: [UInt8], info: [String: BusValue]) {
-        let reply = try connection.call(RendererService.busName, RendererService.path, RendererService.interface, "Render",
-                                        [.vardict(spec)], autoStart: true)
-        let bytes = reply[0].array?.compactMap { value -> UInt8? in if case .byte(let byte) = value { byte } else { nil } } ?? []
+    func render(
+        _ spec: [(String, BusValue)], on connection: BusConnection
+    ) throws -> (bytes: [UInt8], info: [String: BusValue]) {
+        let reply = try connection.call(RendererService.busName, RendererService.path, RendererService.interface,
+                                        "Render", [.vardict(spec)], autoStart: true)
+        let bytes = reply[0].array?.compactMap { value -> UInt8? in
+            if case .byte(let byte) = value { byte } else { nil }
+        } ?? []
         return (bytes, reply[1].dictionary ?? [:])
     }
 
@@ -59,7 +63,9 @@ final class RendererServiceTests: DaemonTestCase {
         XCTAssertThrowsError(try render([("style", .string("bar")), ("locations", locations)], on: client)) { error in
             let error = error as? BusCallError
             XCTAssertEqual(error?.name, RendererService.errorPrefix + "InvalidSpec")
-            XCTAssertEqual(error?.message, "option 'locations' has 1000000 elements; the limit is 4096 (refused before it was read)")
+            XCTAssertEqual(
+                error?.message,
+                "option 'locations' has 1000000 elements; the limit is 4096 (refused before it was read)")
         }
         try startDaemon()
         let title = String(repeating: "x", count: 1 << 20)
@@ -67,12 +73,15 @@ final class RendererServiceTests: DaemonTestCase {
                                              [.string("big"), .vardict([("title", .string(title))])])) { error in
             let error = error as? BusCallError
             XCTAssertEqual(error?.name, BusNames.errorPrefix + "LimitExceeded")
-            XCTAssertEqual(error?.message, "option 'title' has 1048576 bytes; the limit is 65536 (refused before it was read)")
+            XCTAssertEqual(
+                error?.message, "option 'title' has 1048576 bytes; the limit is 65536 (refused before it was read)")
         }
         let names = BusValue.array(elementType: "s", Array(repeating: .string("t"), count: 5_000))
-        XCTAssertThrowsError(try client.call(BusNames.busName, BusNames.managerPath, BusNames.managerInterface, "Subscribe",
-                                             [.vardict([("tasks", names)])])) { error in
-            XCTAssertEqual((error as? BusCallError)?.message, "option 'tasks' has 5000 elements; the limit is 4096 (refused before it was read)")
+        XCTAssertThrowsError(try client.call(BusNames.busName, BusNames.managerPath, BusNames.managerInterface,
+                                             "Subscribe", [.vardict([("tasks", names)])])) { error in
+            XCTAssertEqual(
+                (error as? BusCallError)?.message,
+                "option 'tasks' has 5000 elements; the limit is 4096 (refused before it was read)")
         }
     }
 
@@ -83,7 +92,9 @@ final class RendererServiceTests: DaemonTestCase {
         XCTAssertThrowsError(try render(entries, on: client)) { error in
             let error = error as? BusCallError
             XCTAssertEqual(error?.name, RendererService.errorPrefix + "InvalidSpec")
-            XCTAssertTrue(error?.message.hasPrefix("Render got 100000 options; it accepts at most 36 keys: style, ") == true, "\(error?.message ?? "")")
+            XCTAssertTrue(
+                error?.message.hasPrefix("Render got 100000 options; it accepts at most 36 keys: style, ") == true,
+                "\(error?.message ?? "")")
         }
         try startDaemon()
         for (method, arguments) in [
@@ -91,14 +102,20 @@ final class RendererServiceTests: DaemonTestCase {
             ("Changes", [.uint64(0), .vardict(entries)]), ("Subscribe", [.vardict(entries)]),
             ("UpdateMany", [.array(elementType: "(sa{sv})", [.tuple([.string("big"), .vardict(entries)])])]),
         ] {
-            XCTAssertThrowsError(try client.call(BusNames.busName, BusNames.managerPath, BusNames.managerInterface, method, arguments)) { error in
+            XCTAssertThrowsError(
+                try client.call(BusNames.busName, BusNames.managerPath, BusNames.managerInterface, method, arguments)
+            ) { error in
                 let error = error as? BusCallError
                 XCTAssertEqual(error?.name, BusNames.errorPrefix + "LimitExceeded", method)
-                XCTAssertTrue(error?.message.contains("got 100000 options; it accepts at most") == true, "\(method): \(error?.message ?? "")")
+                XCTAssertTrue(
+                    error?.message.contains("got 100000 options; it accepts at most") == true,
+                    "\(method): \(error?.message ?? "")")
             }
         }
-        XCTAssertEqual(try client.call(BusNames.busName, BusNames.managerPath, BusNames.managerInterface, "List", []).first?.strings, [],
-                       "nothing was started")
+        XCTAssertEqual(
+            try client.call(BusNames.busName, BusNames.managerPath, BusNames.managerInterface, "List", [])
+                .first?.strings,
+            [], "nothing was started")
     }
 
     /// progressctl render, through the service, of a live task.
@@ -113,9 +130,10 @@ final class RendererServiceTests: DaemonTestCase {
         }
         let file = FileManager.default.temporaryDirectory.appendingPathComponent("ctl-\(UUID().uuidString).png")
         defer { try? FileManager.default.removeItem(at: file) }
-        let result = try CommandResult.run(BuildProducts.url(of: "progressctl").path,
-                                           ["render", "copy", "-o", file.path, "--style", "striped", "--size", "200x20"],
-                                           environment: bus.environment.merging(["LC_ALL": "C.UTF-8"]) { $1 })
+        let result = try CommandResult.run(
+            BuildProducts.url(of: "progressctl").path,
+            ["render", "copy", "-o", file.path, "--style", "striped", "--size", "200x20"],
+            environment: bus.environment.merging(["LC_ALL": "C.UTF-8"]) { $1 })
         XCTAssertEqual(result.status, 0, result.errors)
         XCTAssertEqual(Array(try Data(contentsOf: file).prefix(4)), [0x89, 0x50, 0x4E, 0x47])
     }

@@ -46,7 +46,8 @@ final class RendererTests: XCTestCase {
         let rtl = try raster { $0.fraction = 0.3; $0.rightToLeft = true }
         var differing = 0
         for y in 0..<ltr.height {
-            for x in 0..<ltr.width where !close(ltr.color(x: x, y: y), rtl.color(x: ltr.width - 1 - x, y: y), within: 0.05) {
+            for x in 0..<ltr.width
+            where !close(ltr.color(x: x, y: y), rtl.color(x: ltr.width - 1 - x, y: y), within: 0.05) {
                 differing += 1
             }
         }
@@ -91,10 +92,14 @@ final class RendererTests: XCTestCase {
     func testEveryStateLooksDifferentInEveryTheme() throws {
         for theme in Theme.allCases {
             var seen: [Color] = []
-            for (state, stalled) in [(TaskState.running, false), (.paused, false), (.finished, false), (.failed, false), (.running, true)] {
+            for (state, stalled) in [
+                (TaskState.running, false), (.paused, false), (.finished, false), (.failed, false), (.running, true),
+            ] {
                 let image = try raster { $0.fraction = 1; $0.theme = theme; $0.state = state; $0.stalled = stalled }
                 let color = image.color(x: 150, y: 12)
-                XCTAssertFalse(seen.contains { close($0, color, within: 0.05) }, "\(theme) \(state) stalled: \(stalled) looks like another state")
+                XCTAssertFalse(
+                    seen.contains { close($0, color, within: 0.05) },
+                    "\(theme) \(state) stalled: \(stalled) looks like another state")
                 seen.append(color)
             }
         }
@@ -112,10 +117,14 @@ final class RendererTests: XCTestCase {
 
     func testAFlatStripedFillIsOneColorBetweenTheStripes() throws {
         let shaded = try raster { $0.style = .striped; $0.fraction = 1; $0.progressColor = Color(hex: 0x3584E4) }
-        let flat = try raster { $0.style = .striped; $0.fraction = 1; $0.progressColor = Color(hex: 0x3584E4); $0.flatFill = true }
+        let flat = try raster {
+            $0.style = .striped; $0.fraction = 1; $0.progressColor = Color(hex: 0x3584E4); $0.flatFill = true
+        }
         // Column 12 at phase 0 falls in the gap of a stripe period (a quarter of each is empty).
-        XCTAssertTrue(close(flat.color(x: 12, y: 6), flat.color(x: 12, y: 18), within: 0.01), "flat: top and bottom alike")
-        XCTAssertFalse(close(shaded.color(x: 12, y: 6), shaded.color(x: 12, y: 18), within: 0.05), "shaded: lighter at the top")
+        XCTAssertTrue(
+            close(flat.color(x: 12, y: 6), flat.color(x: 12, y: 18), within: 0.01), "flat: top and bottom alike")
+        XCTAssertFalse(
+            close(shaded.color(x: 12, y: 6), shaded.color(x: 12, y: 18), within: 0.05), "shaded: lighter at the top")
     }
 
     func testLabelsAreReadableByWCAGLuminance() {

@@ -61,14 +61,16 @@ final class SkinTests: XCTestCase {
             XCTAssertEqual((error as? RenderError)?.name, "InvalidImage")
             XCTAssertEqual((error as? RenderError)?.message, "track-image is not a PNG image (9 bytes)")
         }
-        XCTAssertThrowsError(try skin { $0.fillImage = Array((try! Self.sliced(width: 30, height: 12)).prefix(40)) }) { error in
+        XCTAssertThrowsError(
+            try skin { $0.fillImage = Array((try! Self.sliced(width: 30, height: 12)).prefix(40)) }) { error in
             XCTAssertEqual((error as? RenderError)?.name, "InvalidImage", "a truncated PNG")
         }
         XCTAssertThrowsError(try skin { $0.trackImage = try! Self.sliced(width: 1_100, height: 10) }) { error in
             XCTAssertEqual((error as? RenderError)?.message, "track-image is 1100x10; the limit is 1024 a side")
         }
         XCTAssertThrowsError(try RenderSpec.parse([(key: "style", value: .string("skin"))])) { error in
-            XCTAssertEqual((error as? RenderError)?.message, "style 'skin' needs track-image and fill-image (PNG bytes)")
+            XCTAssertEqual(
+                (error as? RenderError)?.message, "style 'skin' needs track-image and fill-image (PNG bytes)")
         }
     }
 }

@@ -37,13 +37,16 @@ final class AnnouncementFloodTests: DaemonTestCase {
         }
         let failures = ["job-7", "job-700", "job-4999"]
         for name in failures { try manager("Fail", [.string(name), .string("\(name) disk full")]) }
-        let allSpoken = { (heard: [String]) in failures.allSatisfy { name in heard.contains { $0.contains("\(name) disk full") } } }
+        let allSpoken = { (heard: [String]) in
+            failures.allSatisfy { name in heard.contains { $0.contains("\(name) disk full") } }
+        }
         XCTAssertTrue(BusConnection.pump(seconds: 30) { allSpoken(broadcast) && allSpoken(subscribed) },
                       "every failure is spoken: \(broadcast.suffix(3)) / \(subscribed.suffix(3))")
         let seconds = Date().timeIntervalSince(began)
         for (heard, listener) in [(broadcast, "broadcast"), (subscribed, "subscription")] {
             XCTAssertLessThanOrEqual(Double(heard.count), seconds + 2, "\(listener): \(heard.count) in \(seconds) s")
-            XCTAssertTrue(heard.contains { $0.contains("percent overall") }, "\(listener) summarises: \(heard.prefix(3))")
+            XCTAssertTrue(
+                heard.contains { $0.contains("percent overall") }, "\(listener) summarises: \(heard.prefix(3))")
         }
     }
 }

@@ -14,8 +14,10 @@ final class ConnectionChurnSoakTests: DaemonTestCase {
     private func churn(_ count: Int) throws {
         for _ in 0..<count {
             let connection = try bus.connect()
-            _ = try manager("Start", [.string("churn"), .vardict([("lifetime", .string("caller")), ("linger-seconds", .uint32(0))])],
-                            on: connection)
+            _ = try manager(
+                "Start",
+                [.string("churn"), .vardict([("lifetime", .string("caller")), ("linger-seconds", .uint32(0))])],
+                on: connection)
         }
     }
 
@@ -26,7 +28,8 @@ final class ConnectionChurnSoakTests: DaemonTestCase {
         for index in first..<(first + count) {
             let connection = try bus.connect()
             connection.send(BusNames.busName, BusNames.managerPath, BusNames.managerInterface, "Start",
-                            [.string("churn-\(index)"), .vardict([("lifetime", .string("caller")), ("linger-seconds", .uint32(0))])])
+                            [.string("churn-\(index)"),
+                             .vardict([("lifetime", .string("caller")), ("linger-seconds", .uint32(0))])])
             _ = try manager("List", on: connection)
         }
     }
@@ -39,7 +42,8 @@ final class ConnectionChurnSoakTests: DaemonTestCase {
             left = (try? self.manager("List").first?.strings) ?? ["?"]
             return left.isEmpty
         }
-        XCTAssertTrue(went, "every task failed when its connection left, and went: \(left.prefix(5))", file: file, line: line)
+        XCTAssertTrue(
+            went, "every task failed when its connection left, and went: \(left.prefix(5))", file: file, line: line)
     }
 
     func testConnectionsThatLeaveTasksFailingLeaveNothingBehind() throws {

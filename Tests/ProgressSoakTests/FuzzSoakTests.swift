@@ -32,7 +32,8 @@ final class FuzzSoakTests: DaemonTestCase {
         let firstRSS = try daemon.residentBytes()
         try round()
         let secondRSS = try daemon.residentBytes()
-        print("fuzz: outcomes \(outcomes.sorted { $0.key < $1.key }); slowest answer to another client \(slowest)s; RSS \(firstRSS) -> \(secondRSS)")
+        print("fuzz: outcomes \(outcomes.sorted { $0.key < $1.key }); slowest answer to another client \(slowest)s; "
+            + "RSS \(firstRSS) -> \(secondRSS)")
         XCTAssertTrue(daemon.process.isRunning, "the daemon survived; \(first.replay)")
         XCTAssertLessThan(slowest, 5, "another client was answered throughout; \(first.replay)")
         XCTAssertLessThan(Double(secondRSS), Double(firstRSS) * 1.15 + 4_000_000,

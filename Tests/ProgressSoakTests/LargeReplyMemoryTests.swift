@@ -13,11 +13,16 @@ final class LargeReplyMemoryTests: DaemonTestCase {
     /// `idleFor`: seconds before a task stalls or its lease ends, so that nothing changes
     /// while a test measures (a stall of every task is memory of its own).
     func startTasks(_ rounds: Int, idleFor seconds: UInt32? = nil) {
-        let idle: [(String, BusValue)] = seconds.map { [("stall-seconds", .uint32($0)), ("lease-seconds", .uint32($0))] } ?? []
+        let idle: [(String, BusValue)] = seconds.map {
+            [("stall-seconds", .uint32($0)), ("lease-seconds", .uint32($0))]
+        } ?? []
         for round in 0..<rounds {
             let results = client.callAll(
                 BusNames.busName, BusNames.managerPath, BusNames.managerInterface, "Start",
-                (0..<100).map { [.string("task \(round)-\($0)"), .vardict([("title", .string("Copying the photos of \(round)"))] + idle)] })
+                (0..<100).map { [
+                    .string("task \(round)-\($0)"),
+                    .vardict([("title", .string("Copying the photos of \(round)"))] + idle),
+                ] })
             XCTAssertTrue(results.allSatisfy { if case .success = $0 { true } else { false } })
         }
     }

@@ -18,7 +18,8 @@ final class NotificationNoServerSoakTests: DaemonTestCase {
             try manager("Remove", [name])
         }
         let after = try daemon.residentBytes()
-        XCTAssertLessThan(after - before, 8 << 20, "nothing grows while no server listens (\(before) -> \(after) bytes)")
+        XCTAssertLessThan(
+            after - before, 8 << 20, "nothing grows while no server listens (\(before) -> \(after) bytes)")
         let log = daemon.stopAndReadErrors()
         XCTAssertFalse(log.contains("Notify failed"), "no call was made without a server:\n\(log)")
     }

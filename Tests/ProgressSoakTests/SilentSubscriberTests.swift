@@ -19,7 +19,8 @@ final class SilentSubscriberTests: DaemonTestCase {
         for entry in try FileManager.default.contentsOfDirectory(atPath: "/proc") where Int(entry) != nil {
             guard let cmdline = FileManager.default.contents(atPath: "/proc/\(entry)/cmdline") else { continue }
             let words = String(decoding: cmdline, as: UTF8.self).split(separator: "\0")
-            guard words.first?.hasSuffix("dbus-daemon") == true, words.contains(where: { $0.contains(directory) }) else { continue }
+            guard words.first?.hasSuffix("dbus-daemon") == true,
+                  words.contains(where: { $0.contains(directory) }) else { continue }
             let status = try String(contentsOfFile: "/proc/\(entry)/status", encoding: .utf8)
             let line = status.split(separator: "\n").first { $0.hasPrefix("VmRSS:") } ?? ""
             return (Int(line.split(separator: " ").dropFirst().first ?? "") ?? 0) * 1024
@@ -36,7 +37,8 @@ final class SilentSubscriberTests: DaemonTestCase {
             import dbus, dbus.mainloop.glib
             from gi.repository import GLib
             dbus.mainloop.glib.DBusGMainLoop(set_as_default=True)
-            manager = dbus.Interface(dbus.SessionBus().get_object('org.progressd.Progress1', '/org/progressd/Progress1'),
+            manager = dbus.Interface(dbus.SessionBus().get_object('org.progressd.Progress1', \
+            '/org/progressd/Progress1'),
                                      'org.progressd.Progress1.Manager')
             for _ in range(16):
                 manager.Subscribe({'changes': True, 'announcements': False, 'interval-seconds': 0.1})
@@ -81,9 +83,11 @@ final class SilentSubscriberTests: DaemonTestCase {
         }
         let seconds = Date().timeIntervalSince(began)
         let grown = try busDaemonResidentBytes() - before
-        print("SilentSubscriberTests: \(step) rounds in \(seconds) s; dbus-daemon grew \(grown / 1024) KB; the reader heard \(heard)")
+        print("SilentSubscriberTests: \(step) rounds in \(seconds) s; dbus-daemon grew \(grown / 1024) KB; "
+            + "the reader heard \(heard)")
         XCTAssertLessThan(grown, 40 << 20, "dbus-daemon grew \(grown / 1024) KB for a subscriber that does not read")
-        XCTAssertGreaterThan(Double(heard) / seconds, 30, "the reading subscriber keeps its rate (10 tasks at 10 a second)")
+        XCTAssertGreaterThan(
+            Double(heard) / seconds, 30, "the reading subscriber keeps its rate (10 tasks at 10 a second)")
         XCTAssertTrue(daemon.process.isRunning)
     }
 }

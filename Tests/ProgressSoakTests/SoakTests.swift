@@ -28,7 +28,8 @@ final class SoakTests: DaemonTestCase {
     }
 
     func testFiftyClientsAgreeWithTheListenerAndTheSnapshot() throws {
-        let seed = UInt64(ProcessInfo.processInfo.environment["SOAK_SEED"] ?? "") ?? UInt64(Date().timeIntervalSince1970)
+        let seed = UInt64(ProcessInfo.processInfo.environment["SOAK_SEED"] ?? "")
+            ?? UInt64(Date().timeIntervalSince1970)
         let replay = "replay with SOAK_SEED=\(seed) SOAK_SECONDS=\(Self.seconds)"
         print("soak: seed \(seed), \(Self.seconds) seconds (\(replay))")
         var random = SeededRandom(state: seed)
@@ -37,7 +38,9 @@ final class SoakTests: DaemonTestCase {
         listener.subscribe(interface: BusNames.propertiesInterface, member: "PropertiesChanged") { signal in
             guard signal.path.hasPrefix(BusNames.tasksPath + "/"), let name = Self.name(of: signal.path) else { return }
             if seen[name]?.removed == true { seen[name]?.signalAfterRemoval = true }
-            for (key, value) in signal.arguments[1].dictionary ?? [:] { seen[name, default: Seen()].properties[key] = value }
+            for (key, value) in signal.arguments[1].dictionary ?? [:] {
+                seen[name, default: Seen()].properties[key] = value
+            }
             if let state = signal.arguments[1]["State"]?.string { seen[name, default: Seen()].states.insert(state) }
         }
         listener.subscribe(interface: BusNames.objectManagerInterface) { signal in
@@ -95,7 +98,8 @@ final class SoakTests: DaemonTestCase {
             if !model.indeterminate { XCTAssertEqual(final["Fraction"]?.double, model.fraction, "\(name); \(replay)") }
             let last = seen[name]?.properties ?? [:]
             for key in keys {
-                XCTAssertEqual(last[key], final[key], "\(name): the last signal and the Snapshot disagree on \(key); \(replay)")
+                XCTAssertEqual(
+                    last[key], final[key], "\(name): the last signal and the Snapshot disagree on \(key); \(replay)")
             }
         }
         for (name, view) in seen {
@@ -103,11 +107,14 @@ final class SoakTests: DaemonTestCase {
         }
         let outcomes = expected.filter { ["finished", "failed", "cancelled"].contains($0.value.state) }
         for (name, model) in outcomes where !model.removed {
-            XCTAssertTrue(seen[name]?.states.contains(model.state) == true, "\(name) was \(model.state) but no signal said so; \(replay)")
+            XCTAssertTrue(
+                seen[name]?.states.contains(model.state) == true,
+                "\(name) was \(model.state) but no signal said so; \(replay)")
         }
         try removeAll()
         let after = try daemon.residentBytes()
-        XCTAssertLessThanOrEqual(Double(after), Double(baseline) * 1.1, "RSS \(baseline) -> \(after) after the tasks were removed")
+        XCTAssertLessThanOrEqual(
+            Double(after), Double(baseline) * 1.1, "RSS \(baseline) -> \(after) after the tasks were removed")
     }
 
     private func operate(on name: String, by client: BusConnection, expected: inout [String: Expected],

@@ -19,12 +19,13 @@ final class StateDirectoryTests: XCTestCase {
 
     func record(_ name: String, fraction: Double = 0, state: TaskState = .running) -> TaskRecord {
         TaskRecord(fields: [
-            "name": .string(name), "title": .string("T \(name)"), "state": .string(state.rawValue), "indeterminate": .bool(false),
-            "fraction": .double(fraction), "completed": .integer(0), "total": .integer(0), "unit": .string(""),
-            "message": .string(""), "appId": .string(""), "updatesFrequently": .bool(false), "serial": .integer(1),
-            "created": .integer(1), "updated": .integer(2), "lifetime": .string("lease"), "leaseSeconds": .integer(600),
-            "stallSeconds": .integer(30), "lingerSeconds": .integer(60), "cancellable": .bool(false),
-            "pausable": .bool(false), "cancelRequested": .bool(false), "weight": .double(1), "childFailure": .string("fail"),
+            "name": .string(name), "title": .string("T \(name)"), "state": .string(state.rawValue),
+            "indeterminate": .bool(false), "fraction": .double(fraction), "completed": .integer(0),
+            "total": .integer(0), "unit": .string(""), "message": .string(""), "appId": .string(""),
+            "updatesFrequently": .bool(false), "serial": .integer(1), "created": .integer(1), "updated": .integer(2),
+            "lifetime": .string("lease"), "leaseSeconds": .integer(600), "stallSeconds": .integer(30),
+            "lingerSeconds": .integer(60), "cancellable": .bool(false), "pausable": .bool(false),
+            "cancelRequested": .bool(false), "weight": .double(1), "childFailure": .string("fail"),
         ])
     }
 
@@ -120,7 +121,8 @@ final class StateDirectoryTests: XCTestCase {
         state.attach(recordsSource: { [self.record("a", fraction: 0.9)] }, recordCount: { 1 })
         try state.rewrite()
         // Put back an old journal, as if the crash came before its removal.
-        try Data((#"{"put":"# + String(decoding: try JSONEncoder().encode(record("a", fraction: 0.1)), as: UTF8.self) + "}\n").utf8)
+        try Data((#"{"put":"# + String(decoding: try JSONEncoder().encode(record("a", fraction: 0.1)), as: UTF8.self)
+                  + "}\n").utf8)
             .write(to: url.appendingPathComponent("journal-0.jsonl"))
         let (records, _) = try StateDirectory(url: url).load()
         XCTAssertEqual(records.first?.fields["fraction"]?.double, 0.9)
@@ -128,10 +130,13 @@ final class StateDirectoryTests: XCTestCase {
     }
 
     func testTheDefaultDirectoryFollowsXDG() {
-        XCTAssertEqual(StateDirectory.defaultURL(environment: ["XDG_STATE_HOME": "/x/state", "HOME": "/h"]).path, "/x/state/progressd")
+        XCTAssertEqual(
+            StateDirectory.defaultURL(environment: ["XDG_STATE_HOME": "/x/state", "HOME": "/h"]).path,
+            "/x/state/progressd")
         XCTAssertEqual(StateDirectory.defaultURL(environment: ["HOME": "/h"]).path, "/h/.local/state/progressd")
         XCTAssertEqual(
-            StateDirectory.defaultURL(environment: ["STATE_DIRECTORY": "/run/user/1000/state/progressd", "XDG_STATE_HOME": "/x"]).path,
+            StateDirectory.defaultURL(
+                environment: ["STATE_DIRECTORY": "/run/user/1000/state/progressd", "XDG_STATE_HOME": "/x"]).path,
             "/run/user/1000/state/progressd", "systemd's StateDirectory= comes first")
         XCTAssertEqual(
             StateDirectory.defaultURL(environment: ["XDG_STATE_HOME": "relative", "HOME": "/h"]).path,
@@ -176,8 +181,10 @@ final class StateDirectoryTests: XCTestCase {
         try handle.close()
         let (records, problems) = try StateDirectory(url: url).load()
         XCTAssertEqual(records.map(\.name), ["a", "b"], "the record before the padding is kept")
-        XCTAssertEqual(problems, ["the end of \(journalURL.path) after its last complete record was torn by a crash (or padded): "
-                                  + "cut \((600 << 20) + (3 << 20) - length) bytes from its end"])
+        XCTAssertEqual(problems, [
+            "the end of \(journalURL.path) after its last complete record was torn by a crash (or padded): "
+                + "cut \((600 << 20) + (3 << 20) - length) bytes from its end",
+        ])
         XCTAssertEqual(try FileManager.default.attributesOfItem(atPath: journalURL.path)[.size] as? Int, length)
         XCTAssertFalse(files().contains { $0.hasSuffix(".corrupt") }, "\(files())")
 
@@ -210,7 +217,9 @@ final class StateDirectoryTests: XCTestCase {
         XCTAssertTrue(FileManager.default.createFile(atPath: url.path, contents: Data("x".utf8)))
         XCTAssertThrowsError(try StateDirectory(url: url)) { error in
             let text = "\(error)"
-            XCTAssertTrue(text.contains(url.path) && text.contains("is not a directory") && text.contains("--state-directory"), text)
+            XCTAssertTrue(
+                text.contains(url.path) && text.contains("is not a directory") && text.contains("--state-directory"),
+                text)
             XCTAssertFalse(text.contains("\n"))
         }
     }

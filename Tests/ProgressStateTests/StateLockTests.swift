@@ -34,7 +34,9 @@ final class StateLockTests: XCTestCase {
         // Descriptor 0 is open, but not on the lock file: the lock is taken afresh.
         let lock = held(try StateLock.take(in: url, environment: [StateLock.inheritedVariable: "0"]))
         XCTAssertNotNil(lock)
-        guard case .taken = try StateLock.take(in: url, environment: [:]) else { return XCTFail("the fresh lock is held") }
+        guard case .taken = try StateLock.take(in: url, environment: [:]) else {
+            return XCTFail("the fresh lock is held")
+        }
     }
 
     /// With a runtime directory the lock is there, so that it keeps no file of the state
@@ -48,9 +50,13 @@ final class StateLockTests: XCTestCase {
         let lock = held(try StateLock.take(in: state, environment: environment))
         XCTAssertNotNil(lock)
         XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: state.path), [])
-        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: runtime.appendingPathComponent("progressd").path).count, 1)
-        guard case .taken = try StateLock.take(in: state, environment: environment) else { return XCTFail("held already") }
-        XCTAssertNotNil(held(try StateLock.take(in: url, environment: environment)), "another state directory, another lock")
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(
+            atPath: runtime.appendingPathComponent("progressd").path).count, 1)
+        guard case .taken = try StateLock.take(in: state, environment: environment) else {
+            return XCTFail("held already")
+        }
+        XCTAssertNotNil(
+            held(try StateLock.take(in: url, environment: environment)), "another state directory, another lock")
     }
 
     private func held(_ outcome: StateLock.Outcome) -> StateLock? {

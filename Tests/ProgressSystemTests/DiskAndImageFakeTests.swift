@@ -11,11 +11,14 @@ final class DiskAndImageFakeTests: SystemJobTestCase {
     static let job = "org.freedesktop.UDisks2.Job"
 
     func udisksd() throws -> HelperProcess {
-        let fake = try fake("org.freedesktop.UDisks2", [Self.helpers.appendingPathComponent("org.freedesktop.UDisks2.Job.xml").path],
+        let fake = try fake("org.freedesktop.UDisks2",
+                            [Self.helpers.appendingPathComponent("org.freedesktop.UDisks2.Job.xml").path],
                             manager: Self.udisksRoot)
-        send(fake, ["op": "set", "path": Self.udisksRoot + "/block_devices/sdb1", "interface": "org.freedesktop.UDisks2.Block",
+        send(fake, ["op": "set", "path": Self.udisksRoot + "/block_devices/sdb1",
+                    "interface": "org.freedesktop.UDisks2.Block",
                     "props": ["IdLabel": ["s", "Backup"], "PreferredDevice": ["ay", "/dev/sdb1"]]])
-        send(fake, ["op": "set", "path": Self.udisksRoot + "/drives/WD_Blue", "interface": "org.freedesktop.UDisks2.Drive",
+        send(fake, ["op": "set", "path": Self.udisksRoot + "/drives/WD_Blue",
+                    "interface": "org.freedesktop.UDisks2.Drive",
                     "props": ["Vendor": ["s", "WD "], "Model": ["s", "Blue"]]])
         return fake
     }
@@ -25,8 +28,8 @@ final class DiskAndImageFakeTests: SystemJobTestCase {
     }
 
     func completed(_ fake: HelperProcess, _ number: Int, _ success: Bool, _ message: String) {
-        send(fake, ["op": "signal", "path": "\(Self.udisksRoot)/jobs/\(number)", "interface": Self.job, "member": "Completed",
-                    "sig": "(bs)", "args": [success, message]])
+        send(fake, ["op": "signal", "path": "\(Self.udisksRoot)/jobs/\(number)", "interface": Self.job,
+                    "member": "Completed", "sig": "(bs)", "args": [success, message]])
     }
 
     func testAnEraseShowsItsBytesAndACancelGoesToUDisks() throws {
@@ -60,7 +63,8 @@ final class DiskAndImageFakeTests: SystemJobTestCase {
         XCTAssertEqual(again?["CancelRequested"]?.bool, false)
         XCTAssertEqual(calls(fake, "Cancel"), 2)
         completed(fake, 1, false, "Error erasing device: Input/output error")
-        XCTAssertEqual(waitForState("system/udisks2/1", "failed")?["Message"]?.string, "Error erasing device: Input/output error")
+        XCTAssertEqual(
+            waitForState("system/udisks2/1", "failed")?["Message"]?.string, "Error erasing device: Input/output error")
         XCTAssertEqual(calls(fake, "Cancel"), 2)
 
         // Allowed: udisksd cancels the job, which then completes unsuccessfully: cancelled.
@@ -76,13 +80,18 @@ final class DiskAndImageFakeTests: SystemJobTestCase {
     func testOutcomesAndOtherUsersJobs() throws {
         let fake = try udisksd()
         try startDaemon()
-        job(fake, 2, ["Operation": ["s", "ata-smart-selftest"], "Objects": ["ao", [Self.udisksRoot + "/drives/WD_Blue"]],
+        job(fake, 2, ["Operation": ["s", "ata-smart-selftest"],
+                      "Objects": ["ao", [Self.udisksRoot + "/drives/WD_Blue"]],
                       "StartedByUID": ["u", uid], "Progress": ["d", 0.5], "ProgressValid": ["b", true]])
         job(fake, 3, ["Operation": ["s", "format-mkfs"], "StartedByUID": ["u", uid + 1]])
-        job(fake, 4, ["Operation": ["s", "filesystem-resize"], "Objects": ["ao", [Self.udisksRoot + "/block_devices/sdb1"]]])
+        job(
+            fake, 4,
+            ["Operation": ["s", "filesystem-resize"], "Objects": ["ao", [Self.udisksRoot + "/block_devices/sdb1"]]])
         let test = waitFor("system/udisks2/2") { $0["Title"]?.string == "Testing WD Blue" }
         XCTAssertEqual(test?["Cancellable"]?.bool, false)
-        XCTAssertNil(call("RequestCancel", "system/udisks2/2").flatMap { $0.contains("NotAllowed") ? nil : $0 }, "not Cancelable")
+        XCTAssertNil(
+            call("RequestCancel", "system/udisks2/2").flatMap { $0.contains("NotAllowed") ? nil : $0 },
+            "not Cancelable")
         waitFor("system/udisks2/4") { $0["Title"]?.string == "Resizing Backup" }
         XCTAssertNil(task("system/udisks2/3"), "another user's job")
         completed(fake, 2, true, "")
@@ -96,27 +105,34 @@ final class DiskAndImageFakeTests: SystemJobTestCase {
     /// it opens is closed within it, so it can not reorder what a consumer puts after it.
     func testABidiControlFromTheSystemBusIsClosedWithinItsText() throws {
         let fake = try udisksd()
-        send(fake, ["op": "set", "path": Self.udisksRoot + "/block_devices/sdc1", "interface": "org.freedesktop.UDisks2.Block",
+        send(fake, ["op": "set", "path": Self.udisksRoot + "/block_devices/sdc1",
+                    "interface": "org.freedesktop.UDisks2.Block",
                     "props": ["IdLabel": ["s", "\u{202E}kcab"], "PreferredDevice": ["ay", "/dev/sdc1"]]])
         try startDaemon()
         job(fake, 6, ["Operation": ["s", "format-erase"], "Objects": ["ao", [Self.udisksRoot + "/block_devices/sdc1"]],
                       "StartedByUID": ["u", uid]])
-        XCTAssertNotNil(waitFor("system/udisks2/6") { $0["Title"]?.string == "Erasing \u{202E}kcab\u{202C}" }, "the override closed")
+        XCTAssertNotNil(
+            waitFor("system/udisks2/6") { $0["Title"]?.string == "Erasing \u{202E}kcab\u{202C}" },
+            "the override closed")
         completed(fake, 6, false, "\u{2067}failed")
-        XCTAssertEqual(waitForState("system/udisks2/6", "failed")?["Message"]?.string, "\u{2067}failed\u{2069}", "the isolate closed")
+        XCTAssertEqual(
+            waitForState("system/udisks2/6", "failed")?["Message"]?.string, "\u{2067}failed\u{2069}",
+            "the isolate closed")
     }
 
     // MARK: systemd-importd
 
     func importd() throws -> HelperProcess {
-        let fake = try fake("org.freedesktop.import1", [Self.helpers.appendingPathComponent("org.freedesktop.import1.xml").path])
-        send(fake, ["op": "set", "path": "/org/freedesktop/import1", "interface": "org.freedesktop.import1.Manager", "props": [:]])
+        let fake = try fake(
+            "org.freedesktop.import1", [Self.helpers.appendingPathComponent("org.freedesktop.import1.xml").path])
+        send(fake, ["op": "set", "path": "/org/freedesktop/import1", "interface": "org.freedesktop.import1.Manager",
+                    "props": [:]])
         return fake
     }
 
     func transfer(_ fake: HelperProcess, _ id: Int, _ props: [String: [Any]]) {
-        send(fake, ["op": "set", "path": "/org/freedesktop/import1/transfer/_\(id)", "interface": "org.freedesktop.import1.Transfer",
-                    "props": props])
+        send(fake, ["op": "set", "path": "/org/freedesktop/import1/transfer/_\(id)",
+                    "interface": "org.freedesktop.import1.Transfer", "props": props])
     }
 
     func testATransfersProgressIsPolledAndACancelReachesImportd() throws {
@@ -135,30 +151,35 @@ final class DiskAndImageFakeTests: SystemJobTestCase {
             waitFor("system/importd/3") { $0["Fraction"]?.double == progress }
         }
         // A refusal withdraws the request, and the next one calls importd again.
-        send(fake, ["op": "answer", "member": "Cancel", "error": "org.freedesktop.DBus.Error.AccessDenied", "message": "Access denied"])
+        send(fake, ["op": "answer", "member": "Cancel", "error": "org.freedesktop.DBus.Error.AccessDenied",
+                    "message": "Access denied"])
         XCTAssertNil(call("RequestCancel", "system/importd/3"))
         let refused = waitFor("system/importd/3") { $0["Message"]?.string == "Access denied" }
         XCTAssertEqual(refused?["CancelRequested"]?.bool, false)
         send(fake, ["op": "unanswer", "member": "Cancel"])
         XCTAssertNil(call("RequestCancel", "system/importd/3"))
-        XCTAssertTrue(BusConnection.pump(seconds: 10) { self.calls(fake, "Cancel") == 2 }, "Transfer.Cancel() was called again")
+        XCTAssertTrue(
+            BusConnection.pump(seconds: 10) { self.calls(fake, "Cancel") == 2 }, "Transfer.Cancel() was called again")
         XCTAssertEqual(task("system/importd/3")?["CancelRequested"]?.bool, true)
         send(fake, ["op": "signal", "path": "/org/freedesktop/import1", "interface": "org.freedesktop.import1.Manager",
-                    "member": "TransferRemoved", "sig": "(uos)", "args": [3, "/org/freedesktop/import1/transfer/_3", "canceled"]])
+                    "member": "TransferRemoved", "sig": "(uos)",
+                    "args": [3, "/org/freedesktop/import1/transfer/_3", "canceled"]])
         waitForState("system/importd/3", "cancelled")
     }
 
     func testTransfersRunningAtStartAreReadAndEndWithTheirResult() throws {
         let fake = try importd()
-        transfer(fake, 5, ["Id": ["u", 5], "Type": ["s", "import-tar"], "Local": ["s", "debian"], "Progress": ["d", 0.5]])
+        transfer(
+            fake, 5, ["Id": ["u", 5], "Type": ["s", "import-tar"], "Local": ["s", "debian"], "Progress": ["d", 0.5]])
         transfer(fake, 6, ["Id": ["u", 6], "Type": ["s", "export-raw"], "Local": ["s", "arch"], "Progress": ["d", 0.2]])
         try startDaemon()
         waitFor("system/importd/5") { $0["Title"]?.string == "Importing image debian" && $0["Fraction"]?.double == 0.5 }
         waitFor("system/importd/6") { $0["Title"]?.string == "Exporting image arch" }
         for (id, result, state) in [(5, "done", "finished"), (6, "failed", "failed")] {
             send(fake, ["op": "remove", "path": "/org/freedesktop/import1/transfer/_\(id)"])
-            send(fake, ["op": "signal", "path": "/org/freedesktop/import1", "interface": "org.freedesktop.import1.Manager",
-                        "member": "TransferRemoved", "sig": "(uos)", "args": [id, "/org/freedesktop/import1/transfer/_\(id)", result]])
+            send(fake, ["op": "signal", "path": "/org/freedesktop/import1",
+                        "interface": "org.freedesktop.import1.Manager", "member": "TransferRemoved", "sig": "(uos)",
+                        "args": [id, "/org/freedesktop/import1/transfer/_\(id)", result]])
             waitForState("system/importd/\(id)", state)
         }
     }

@@ -28,7 +28,9 @@ final class FwupdAndBusTests: SystemJobTestCase {
         // Busy before progressd starts: GetAll finds the update under way.
         daemonState(fake, status: 3, percentage: 0)
         try startDaemon()
-        let started = waitFor("system/fwupd/1") { $0["Indeterminate"]?.bool == true && $0["Title"]?.string == "Updating firmware" }
+        let started = waitFor("system/fwupd/1") {
+            $0["Indeterminate"]?.bool == true && $0["Title"]?.string == "Updating firmware"
+        }
         XCTAssertEqual(try daemonConnectionsOnTheSystemBus().count, 1, "the daemon's one connection to the system bus")
         device(fake, ["DeviceId": ["s", "b585990a"], "Name": ["s", "Integrated Webcam™"], "Status": ["u", 3]])
         XCTAssertEqual(started?["AppId"]?.string, "", "firmware has no front end here")
@@ -44,17 +46,21 @@ final class FwupdAndBusTests: SystemJobTestCase {
         daemonState(fake, status: 5, percentage: 10)
         device(fake, ["DeviceId": ["s", "b585990a"], "Name": ["s", "Integrated Webcam™"], "Status": ["u", 5]])
         waitFor("system/fwupd/2") { $0["Fraction"]?.double == 0.1 }
-        device(fake, ["DeviceId": ["s", "b585990a"], "UpdateState": ["u", 3], "UpdateError": ["s", "device was not in bootloader mode"]])
+        device(fake, ["DeviceId": ["s", "b585990a"], "UpdateState": ["u", 3],
+                      "UpdateError": ["s", "device was not in bootloader mode"]])
         daemonState(fake, status: 1, percentage: 0)
-        XCTAssertEqual(waitForState("system/fwupd/2", "failed")?["Message"]?.string, "device was not in bootloader mode")
+        XCTAssertEqual(
+            waitForState("system/fwupd/2", "failed")?["Message"]?.string, "device was not in bootloader mode")
     }
 
     func testNoSystemBusAtStartIsNoErrorAndABusThatComesLaterIsRead() throws {
-        let socket = FileManager.default.temporaryDirectory.appendingPathComponent("progressd-late-system-\(UUID().uuidString)")
+        let socket = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "progressd-late-system-\(UUID().uuidString)")
         try startDaemon(environment: ["DBUS_SYSTEM_BUS_ADDRESS": "unix:path=\(socket.path)"])
         XCTAssertNil(call("Start", "copy", [.vardict([])]), "the daemon serves without a system bus")
         // Its first try (asynchronous) has failed before the bus comes, or it would simply succeed.
-        XCTAssertTrue(BusConnection.pump(seconds: 20) { self.daemon.errors.contains("could not connect to the system bus") })
+        XCTAssertTrue(
+            BusConnection.pump(seconds: 20) { self.daemon.errors.contains("could not connect to the system bus") })
         let late = try extraBus(system: true, socket: socket)
         system.stop()
         system = late
@@ -63,7 +69,8 @@ final class FwupdAndBusTests: SystemJobTestCase {
         waitFor("system/fwupd/1", seconds: 20) { $0["Fraction"]?.double == 0.3 }
         let log = daemon!.stopAndReadErrors()
         daemon = nil
-        XCTAssertEqual(log.components(separatedBy: "could not connect to the system bus").count - 1, 1, "logged once: \(log)")
+        XCTAssertEqual(
+            log.components(separatedBy: "could not connect to the system bus").count - 1, 1, "logged once: \(log)")
         XCTAssertTrue(log.contains("connected to the system bus"), log)
     }
 
@@ -77,7 +84,8 @@ final class FwupdAndBusTests: SystemJobTestCase {
         // connection does, and either way the job fails.
         let message = waitForState("system/fwupd/1", "failed")?["Message"]?.string
         XCTAssertTrue(
-            ["the system bus went away while the job ran", "org.freedesktop.fwupd left the system bus while the job ran"]
+            ["the system bus went away while the job ran",
+             "org.freedesktop.fwupd left the system bus while the job ran"]
                 .contains(message ?? ""), message ?? "no message")
         XCTAssertNil(call("Start", "after", [.vardict([])]), "the daemon goes on")
         XCTAssertTrue(daemon!.process.isRunning)

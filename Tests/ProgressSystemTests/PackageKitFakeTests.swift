@@ -13,7 +13,8 @@ final class PackageKitFakeTests: SystemJobTestCase {
 
     func packagekitd() throws -> HelperProcess {
         let fake = try fake("org.freedesktop.PackageKit", [
-            Self.installedInterfaces + "org.freedesktop.PackageKit.xml", Self.installedInterfaces + "org.freedesktop.PackageKit.Transaction.xml",
+            Self.installedInterfaces + "org.freedesktop.PackageKit.xml",
+            Self.installedInterfaces + "org.freedesktop.PackageKit.Transaction.xml",
         ])
         send(fake, ["op": "set", "path": "/org/freedesktop/PackageKit", "interface": "org.freedesktop.PackageKit",
                     "props": ["BackendName": ["s", "dummy"]]])
@@ -30,28 +31,35 @@ final class PackageKitFakeTests: SystemJobTestCase {
     }
 
     func signal(_ fake: HelperProcess, _ path: String, _ member: String, _ sig: String, _ args: [Any]) {
-        send(fake, ["op": "signal", "path": path, "interface": Self.transaction, "member": member, "sig": sig, "args": args])
+        send(
+            fake,
+            ["op": "signal", "path": path, "interface": Self.transaction, "member": member, "sig": sig, "args": args])
     }
 
     func testARefreshBecomesATaskWhoseFractionRisesAndThatEndsFinished() throws {
         let fake = try packagekitd()
         try startDaemon()
-        transaction(fake, "/1_aaaa", ["Role": ["u", 13], "Status": ["u", 7], "Percentage": ["u", 101], "Uid": ["u", uid]])
+        transaction(
+            fake, "/1_aaaa", ["Role": ["u", 13], "Status": ["u", 7], "Percentage": ["u", 101], "Uid": ["u", uid]])
         listChanged(fake, ["/1_aaaa"])
         let started = waitFor("system/packagekit/1_aaaa") { $0["Title"]?.string == "Refreshing software sources" }
         XCTAssertEqual(started?["Indeterminate"]?.bool, true, "101 means unknown")
         XCTAssertEqual(started?["Lifetime"]?.string, "persistent")
-        XCTAssertEqual(started?["Cancellable"]?.bool, false, "packagekitd lets only the transaction's creator cancel it")
+        XCTAssertEqual(
+            started?["Cancellable"]?.bool, false, "packagekitd lets only the transaction's creator cancel it")
         for percent in [10, 20, 30] {
             transaction(fake, "/1_aaaa", ["Percentage": ["u", percent]])
-            waitFor("system/packagekit/1_aaaa") { $0["Fraction"]?.double == Double(percent) / 100 && $0["Indeterminate"]?.bool == false }
+            waitFor("system/packagekit/1_aaaa") {
+                $0["Fraction"]?.double == Double(percent) / 100 && $0["Indeterminate"]?.bool == false
+            }
         }
         transaction(fake, "/1_aaaa", ["LastPackage": ["s", "scribus;1.3.4-1.fc8;i386;fedora"], "Status": ["u", 8]])
         waitFor("system/packagekit/1_aaaa") { $0["Message"]?.string == "scribus 1.3.4-1.fc8" }
         signal(fake, "/1_aaaa", "Finished", "(uu)", [1, 5000])
         waitForState("system/packagekit/1_aaaa", "finished")
         signal(fake, "/1_aaaa", "Destroy", "()", [])
-        XCTAssertTrue(BusConnection.pump(seconds: 10) { task("system/packagekit/1_aaaa") == nil }, "Destroy removes the task")
+        XCTAssertTrue(
+            BusConnection.pump(seconds: 10) { task("system/packagekit/1_aaaa") == nil }, "Destroy removes the task")
         XCTAssertTrue(fake.isRunning, "never a Properties.Get of RemainingTime (it aborts packagekitd 1.2.6)")
         XCTAssertEqual(calls(fake, "Get"), 0)
     }
@@ -59,12 +67,18 @@ final class PackageKitFakeTests: SystemJobTestCase {
     func testOutcomesUsersAndQueries() throws {
         let fake = try packagekitd()
         // Already running when progressd starts: GetTransactionList finds them.
-        transaction(fake, "/2_fail", ["Role": ["u", 11], "Status": ["u", 9], "Percentage": ["u", 40], "Uid": ["u", uid]])
-        transaction(fake, "/3_cancel", ["Role": ["u", 22], "Status": ["u", 10], "Percentage": ["u", 5], "Uid": ["u", uid]])
-        transaction(fake, "/4_other", ["Role": ["u", 22], "Status": ["u", 10], "Percentage": ["u", 5], "Uid": ["u", uid + 1]])
-        transaction(fake, "/5_query", ["Role": ["u", 21], "Status": ["u", 4], "Percentage": ["u", 5], "Uid": ["u", uid]])
+        transaction(
+            fake, "/2_fail", ["Role": ["u", 11], "Status": ["u", 9], "Percentage": ["u", 40], "Uid": ["u", uid]])
+        transaction(
+            fake, "/3_cancel", ["Role": ["u", 22], "Status": ["u", 10], "Percentage": ["u", 5], "Uid": ["u", uid]])
+        transaction(
+            fake, "/4_other", ["Role": ["u", 22], "Status": ["u", 10], "Percentage": ["u", 5], "Uid": ["u", uid + 1]])
+        transaction(
+            fake, "/5_query", ["Role": ["u", 21], "Status": ["u", 4], "Percentage": ["u", 5], "Uid": ["u", uid]])
         try startDaemon()
-        waitFor("system/packagekit/2_fail") { $0["Title"]?.string == "Installing packages" && $0["Fraction"]?.double == 0.4 }
+        waitFor("system/packagekit/2_fail") {
+            $0["Title"]?.string == "Installing packages" && $0["Fraction"]?.double == 0.4
+        }
         waitFor("system/packagekit/3_cancel") { $0["Title"]?.string == "Installing updates" }
         XCTAssertNil(task("system/packagekit/4_other"), "another user's transaction shows only with --system-jobs all")
         XCTAssertNil(task("system/packagekit/5_query"), "a search is no task")
@@ -82,7 +96,9 @@ final class PackageKitFakeTests: SystemJobTestCase {
     func testATransactionItsFrontEndRetriesIsOneTask() throws {
         let fake = try packagekitd()
         try startDaemon()
-        let pkcon = ["Role": ["u", 11], "Status": ["u", 9], "Percentage": ["u", 0], "Uid": ["u", uid], "Sender": ["s", ":1.42"]] as [String: [Any]]
+        let pkcon = [
+            "Role": ["u", 11], "Status": ["u", 9], "Percentage": ["u", 0], "Uid": ["u", uid], "Sender": ["s", ":1.42"],
+        ] as [String: [Any]]
         transaction(fake, "/10_trusted", pkcon)
         listChanged(fake, ["/10_trusted"])
         waitFor("system/packagekit/10_trusted") { $0["Title"]?.string == "Installing packages" }
@@ -101,8 +117,10 @@ final class PackageKitFakeTests: SystemJobTestCase {
         XCTAssertNil(task("system/packagekit/11_untrusted"), "the retry carries on the first task")
         signal(fake, "/11_untrusted", "Finished", "(uu)", [1, 9000])
         waitForState("system/packagekit/10_trusted", "finished")
-        XCTAssertEqual(try client.call(BusNames.busName, BusNames.managerPath, BusNames.managerInterface, "List", []).first?.strings,
-                       ["system/packagekit/10_trusted"])
+        XCTAssertEqual(
+            try client.call(BusNames.busName, BusNames.managerPath, BusNames.managerInterface, "List", [])
+                .first?.strings,
+            ["system/packagekit/10_trusted"])
 
         // Asked and not retried (the user said no, the front end quit): failed, with the
         // question, once the window has passed.
@@ -110,7 +128,9 @@ final class PackageKitFakeTests: SystemJobTestCase {
         listChanged(fake, ["/12_refused"])
         waitFor("system/packagekit/12_refused") { $0["Title"]?.string == "Installing packages" }
         signal(fake, "/12_refused", "Finished", "(uu)", [8, 100])
-        let asked = waitFor("system/packagekit/12_refused") { $0["Message"]?.string == "PackageKit: untrusted packages are needed" }
+        let asked = waitFor("system/packagekit/12_refused") {
+            $0["Message"]?.string == "PackageKit: untrusted packages are needed"
+        }
         XCTAssertEqual(asked?["State"]?.string, "running", "waiting for a retry")
         let refused = waitFor("system/packagekit/12_refused", seconds: 30) { $0["State"]?.string == "failed" }
         XCTAssertEqual(refused?["Message"]?.string, "PackageKit: untrusted packages are needed")
@@ -118,24 +138,31 @@ final class PackageKitFakeTests: SystemJobTestCase {
 
     func testEveryUsersTransactionsWithSystemJobsAll() throws {
         let fake = try packagekitd()
-        transaction(fake, "/4_other", ["Role": ["u", 14], "Status": ["u", 6], "Percentage": ["u", 50], "Uid": ["u", uid + 1]])
+        transaction(
+            fake, "/4_other", ["Role": ["u", 14], "Status": ["u", 6], "Percentage": ["u", 50], "Uid": ["u", uid + 1]])
         try startDaemon(["--system-jobs", "all"])
         waitFor("system/packagekit/4_other") { $0["Title"]?.string == "Removing packages" }
     }
 
     func testNoSessionClientChangesATransactionsTask() throws {
         let fake = try packagekitd()
-        transaction(fake, "/6_mine", ["Role": ["u", 22], "Status": ["u", 10], "Percentage": ["u", 50], "Uid": ["u", uid]])
+        transaction(
+            fake, "/6_mine", ["Role": ["u", 22], "Status": ["u", 10], "Percentage": ["u", 50], "Uid": ["u", uid]])
         try startDaemon()
         waitFor("system/packagekit/6_mine") { $0["Fraction"]?.double == 0.5 }
-        for (method, extra) in [("Update", [BusValue.vardict([("fraction", .double(1))])]), ("SetFraction", [.double(1)]),
-                                ("Finish", []), ("Fail", [.string("no")]), ("Remove", [])] {
+        for (method, extra) in [
+            ("Update", [BusValue.vardict([("fraction", .double(1))])]), ("SetFraction", [.double(1)]),
+            ("Finish", []), ("Fail", [.string("no")]), ("Remove", []),
+        ] {
             let error = call(method, "system/packagekit/6_mine", extra)
-            XCTAssertTrue(error?.hasPrefix("org.progressd.Progress1.Error.AccessDenied") == true, "\(method): \(error ?? "accepted")")
+            XCTAssertTrue(
+                error?.hasPrefix("org.progressd.Progress1.Error.AccessDenied") == true,
+                "\(method): \(error ?? "accepted")")
         }
         let squat = call("Start", "system/packagekit/7_next", [.vardict([])])
         XCTAssertTrue(squat?.hasPrefix("org.progressd.Progress1.Error.AccessDenied") == true, squat ?? "accepted")
-        XCTAssertTrue(call("RequestCancel", "system/packagekit/6_mine")?.contains("NotAllowed") == true, "not cancellable")
+        XCTAssertTrue(
+            call("RequestCancel", "system/packagekit/6_mine")?.contains("NotAllowed") == true, "not cancellable")
         XCTAssertEqual(task("system/packagekit/6_mine")?["State"]?.string, "running")
     }
 
@@ -169,9 +196,12 @@ final class PackageKitFakeTests: SystemJobTestCase {
     func testTheFlagTurnsPackageKitOff() throws {
         let fake = try packagekitd()
         try startDaemon(["--no-system-jobs-from", "packagekit"])
-        let udisks = try self.fake("org.freedesktop.UDisks2", [Self.helpers.appendingPathComponent("org.freedesktop.UDisks2.Job.xml").path],
+        let udisks = try self.fake("org.freedesktop.UDisks2",
+                                   [Self.helpers.appendingPathComponent("org.freedesktop.UDisks2.Job.xml").path],
                                    manager: "/org/freedesktop/UDisks2")
-        XCTAssertTrue(BusConnection.pump(seconds: 10) { self.calls(udisks, "GetManagedObjects") > 0 }, "the other services are read")
+        XCTAssertTrue(
+            BusConnection.pump(seconds: 10) { self.calls(udisks, "GetManagedObjects") > 0 },
+            "the other services are read")
         XCTAssertEqual(calls(fake, "GetTransactionList"), 0, "PackageKit is not")
     }
 }

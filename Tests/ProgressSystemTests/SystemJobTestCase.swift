@@ -29,7 +29,8 @@ class SystemJobTestCase: DaemonTestCase {
         let names = try peer.call(bus.0, bus.1, bus.2, "ListNames").first?.strings ?? []
         return names.filter { name in
             guard name.hasPrefix(":"),
-                  case .uint32(let pid)? = (try? peer.call(bus.0, bus.1, bus.2, "GetConnectionUnixProcessID", [.string(name)]))?.first
+                  case .uint32(let pid)? = (try? peer.call(
+                      bus.0, bus.1, bus.2, "GetConnectionUnixProcessID", [.string(name)]))?.first
             else { return false }
             return pid == UInt32(daemon.process.processIdentifier)
         }
@@ -39,7 +40,8 @@ class SystemJobTestCase: DaemonTestCase {
     func fake(_ name: String, _ xml: [String], manager: String? = nil, own: Bool = true) throws -> HelperProcess {
         let arguments = [Self.helpers.appendingPathComponent("fake-system-service.py").path, name]
             + (manager.map { ["--manager", $0] } ?? []) + xml
-        let fake = try HelperProcess("/usr/bin/python3", arguments, environment: system.environment, readsCommands: true)
+        let fake = try HelperProcess(
+            "/usr/bin/python3", arguments, environment: system.environment, readsCommands: true)
         helpers.append(fake)
         XCTAssertNotNil(fake.waitForLine { $0.contains("\"ready\"") }, "the fake service started")
         if own { send(fake, ["op": "own"]) }
@@ -51,7 +53,8 @@ class SystemJobTestCase: DaemonTestCase {
         let before = fake.lines.filter { $0.contains("\"done\"") }.count
         fake.send(String(decoding: try! JSONSerialization.data(withJSONObject: command), as: UTF8.self))
         let done = BusConnection.pump(seconds: 10) { fake.lines.filter { $0.contains("\"done\"") }.count > before }
-        XCTAssertTrue(done, "the fake did not carry out \(command); it printed \(fake.lines.suffix(5))", file: file, line: line)
+        XCTAssertTrue(
+            done, "the fake did not carry out \(command); it printed \(fake.lines.suffix(5))", file: file, line: line)
     }
 
     /// How many calls of `member` the fake has had. A command first, harmless, whose "done"
@@ -81,20 +84,28 @@ class SystemJobTestCase: DaemonTestCase {
             return last.map(condition) ?? false
         }
         if !reached {
-            let shown = last.map { "\($0["State"]?.string ?? "?") \($0["Fraction"]?.double ?? -1) '\($0["Title"]?.string ?? "")' '\($0["Message"]?.string ?? "")'" }
-            XCTFail("\(name) is \(shown ?? "absent"); the fakes printed \(helpers.map { $0.lines.suffix(6) })", file: file, line: line)
+            let shown = last.map {
+                "\($0["State"]?.string ?? "?") \($0["Fraction"]?.double ?? -1) "
+                    + "'\($0["Title"]?.string ?? "")' '\($0["Message"]?.string ?? "")'"
+            }
+            XCTFail(
+                "\(name) is \(shown ?? "absent"); the fakes printed \(helpers.map { $0.lines.suffix(6) })", file: file,
+                line: line)
         }
         return last
     }
 
     @discardableResult
-    func waitForState(_ name: String, _ state: String, file: StaticString = #filePath, line: UInt = #line) -> [String: BusValue]? {
+    func waitForState(
+        _ name: String, _ state: String, file: StaticString = #filePath, line: UInt = #line
+    ) -> [String: BusValue]? {
         waitFor(name, file: file, line: line) { $0["State"]?.string == state }
     }
 
     func call(_ method: String, _ name: String, _ extra: [BusValue] = []) -> String? {
         do {
-            _ = try client.call(BusNames.busName, BusNames.managerPath, BusNames.managerInterface, method, [.string(name)] + extra)
+            _ = try client.call(
+                BusNames.busName, BusNames.managerPath, BusNames.managerInterface, method, [.string(name)] + extra)
             return nil
         } catch {
             return "\(error)"

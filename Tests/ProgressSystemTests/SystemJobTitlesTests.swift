@@ -9,7 +9,8 @@ final class SystemJobTitlesTests: XCTestCase {
     func testPackageKitRolesAndStatusesMakeTitles() {
         XCTAssertEqual(PackageKitTexts.title(role: 13, status: 7), MessageCatalog.refreshingSources)
         XCTAssertEqual(PackageKitTexts.title(role: 22, status: 9), MessageCatalog.installingUpdates)
-        XCTAssertEqual(PackageKitTexts.title(role: 22, status: 8), MessageCatalog.downloadingPackages, "an update downloading")
+        XCTAssertEqual(
+            PackageKitTexts.title(role: 22, status: 8), MessageCatalog.downloadingPackages, "an update downloading")
         XCTAssertEqual(PackageKitTexts.title(role: 11, status: 9), MessageCatalog.installingPackages)
         XCTAssertEqual(PackageKitTexts.title(role: 14, status: 6), MessageCatalog.removingPackages)
         for query: UInt32 in [0, 1, 2, 3, 9, 17, 18, 21, 23] {
@@ -50,7 +51,9 @@ final class SystemJobTitlesTests: XCTestCase {
     func testTitlesAreInTheDaemonsLocale() throws {
         let catalog = MessageCatalog(directory: BuildProducts.localeDirectory)
         XCTAssertEqual(
-            catalog.text(MessageCatalog.updatingFirmwareOf, language: catalog.language(for: try LocaleName("de_DE")), filling: ["device": "Webcam"]),
+            catalog.text(
+                MessageCatalog.updatingFirmwareOf, language: catalog.language(for: try LocaleName("de_DE")),
+                filling: ["device": "Webcam"]),
             "Firmware von Webcam wird aktualisiert")
     }
 

@@ -21,14 +21,16 @@ final class CatalogTests: XCTestCase {
         var current: Entry?
         var header = ""
         func unquote(_ text: Substring) -> String {
-            String(text.dropFirst().dropLast()).replacingOccurrences(of: "\\\"", with: "\"").replacingOccurrences(of: "\\n", with: "\n")
+            String(text.dropFirst().dropLast()).replacingOccurrences(of: "\\\"", with: "\"")
+                .replacingOccurrences(of: "\\n", with: "\n")
         }
         func finish() {
             guard let entry = current else { return }
             if entry.id.isEmpty { header = entry.translations.joined() } else { entries[entry.id] = entry }
             current = nil
         }
-        for line in try String(contentsOf: file, encoding: .utf8).split(separator: "\n", omittingEmptySubsequences: false) {
+        for line in try String(contentsOf: file, encoding: .utf8)
+            .split(separator: "\n", omittingEmptySubsequences: false) {
             if line.hasPrefix("msgid ") {
                 finish()
                 current = Entry(id: unquote(line.dropFirst(6)))
@@ -84,7 +86,8 @@ final class CatalogTests: XCTestCase {
     }
 
     func testEveryCatalogIsCompleteWithMatchingPlaceholders() throws {
-        let files = try FileManager.default.contentsOfDirectory(atPath: Self.poDirectory.path).filter { $0.hasSuffix(".po") }
+        let files = try FileManager.default.contentsOfDirectory(atPath: Self.poDirectory.path)
+            .filter { $0.hasSuffix(".po") }
         XCTAssertEqual(Set(files), ["de.po", "fr.po", "es.po", "ru.po", "ar.po", "ja.po", "zh.po"])
         for file in files {
             let (header, entries) = try Self.entries(Self.poDirectory.appendingPathComponent(file))
@@ -98,7 +101,8 @@ final class CatalogTests: XCTestCase {
                     continue
                 }
                 XCTAssertEqual(entry.plural, message.plural, "\(file): \(message.singular)")
-                XCTAssertEqual(entry.translations.count, message.plural == nil ? 1 : forms, "\(file): \(message.singular)")
+                XCTAssertEqual(
+                    entry.translations.count, message.plural == nil ? 1 : forms, "\(file): \(message.singular)")
                 for translation in entry.translations {
                     XCTAssertFalse(translation.isEmpty, "\(file): '\(message.singular)' is untranslated")
                     XCTAssertEqual(
@@ -106,7 +110,8 @@ final class CatalogTests: XCTestCase {
                         "\(file): '\(translation)' changes the placeholders of '\(message.singular)'")
                 }
             }
-            XCTAssertEqual(entries.count, messages.count, "\(file) has messages neither the daemon nor the extension says")
+            XCTAssertEqual(
+                entries.count, messages.count, "\(file) has messages neither the daemon nor the extension says")
         }
     }
 }

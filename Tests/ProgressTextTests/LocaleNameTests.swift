@@ -30,7 +30,8 @@ final class LocaleNameTests: XCTestCase {
         XCTAssertEqual(LocaleName.fromEnvironment(["LANG": "de_DE.UTF-8"]).identifier, "de_DE")
         XCTAssertEqual(LocaleName.fromEnvironment(["LANG": "de_DE.UTF-8", "LC_MESSAGES": "fr_FR"]).identifier, "fr_FR")
         XCTAssertEqual(
-            LocaleName.fromEnvironment(["LANG": "de_DE", "LC_MESSAGES": "fr_FR", "LC_NUMERIC": "tr_TR"]).identifier, "tr_TR")
+            LocaleName.fromEnvironment(["LANG": "de_DE", "LC_MESSAGES": "fr_FR", "LC_NUMERIC": "tr_TR"]).identifier,
+            "tr_TR")
         XCTAssertEqual(
             LocaleName.fromEnvironment(["LANG": "de_DE", "LC_NUMERIC": "tr_TR", "LC_ALL": "ar_EG"]).identifier, "ar_EG")
         XCTAssertEqual(LocaleName.fromEnvironment(["LC_ALL": "", "LANG": "ja_JP.UTF-8"]).identifier, "ja_JP")
@@ -53,7 +54,8 @@ final class PercentLabelsTests: XCTestCase {
             ("ar_EG", "\u{664}\u{662}\u{66A}\u{61C}"), ("ar_SA", "\u{664}\u{662}\u{66A}\u{61C}"),
             ("fa_IR", "\u{6F4}\u{6F2}\u{66A}"), ("hi_IN", "42%"), ("he_IL", "42%"), ("ja_JP", "42%"),
             ("zh_CN", "42%"), ("ru_RU", "42\u{A0}%"), ("es_ES", "42\u{A0}%"), ("sv_SE", "42\u{A0}%"),
-            ("pl_PL", "42%"), ("ko_KR", "42%"), ("de_CH", "42%"), ("bn_BD", "\u{9EA}\u{9E8}%"), ("mr_IN", "\u{96A}\u{968}%"),
+            ("pl_PL", "42%"), ("ko_KR", "42%"), ("de_CH", "42%"), ("bn_BD", "\u{9EA}\u{9E8}%"),
+            ("mr_IN", "\u{96A}\u{968}%"),
         ]
         for (locale, label) in expected {
             XCTAssertEqual(try self.label(locale), label, locale)
@@ -66,14 +68,15 @@ final class PercentLabelsTests: XCTestCase {
     /// LANG_REGION.xml), as Debian 12's ICU 72 reports it through unumsys_open.
     func testDigitsAreCLDRsDefaultNumberingSystem() throws {
         let expected: [(String, String)] = [
-            ("en_US", "latn"), ("fr_FR", "latn"), ("de_DE", "latn"), ("tr_TR", "latn"), ("ar_EG", "arab"), ("ar_SA", "arab"),
-            ("fa_IR", "arabext"), ("hi_IN", "latn"), ("he_IL", "latn"), ("ja_JP", "latn"), ("zh_CN", "latn"), ("ru_RU", "latn"),
-            ("es_ES", "latn"), ("sv_SE", "latn"), ("pl_PL", "latn"), ("ko_KR", "latn"), ("de_CH", "latn"), ("bn_BD", "beng"),
-            ("bn_IN", "beng"), ("as_IN", "beng"), ("mr_IN", "deva"), ("ne_NP", "deva"), ("my_MM", "mymr"), ("ur_PK", "latn"),
-            ("ur_IN", "arabext"), ("ps_AF", "arabext"), ("th_TH", "latn"), ("ar_MA", "latn"), ("ar_IQ", "arab"), ("dz_BT", "tibt"),
+            ("en_US", "latn"), ("fr_FR", "latn"), ("de_DE", "latn"), ("tr_TR", "latn"), ("ar_EG", "arab"),
+            ("ar_SA", "arab"), ("fa_IR", "arabext"), ("hi_IN", "latn"), ("he_IL", "latn"), ("ja_JP", "latn"),
+            ("zh_CN", "latn"), ("ru_RU", "latn"), ("es_ES", "latn"), ("sv_SE", "latn"), ("pl_PL", "latn"),
+            ("ko_KR", "latn"), ("de_CH", "latn"), ("bn_BD", "beng"), ("bn_IN", "beng"), ("as_IN", "beng"),
+            ("mr_IN", "deva"), ("ne_NP", "deva"), ("my_MM", "mymr"), ("ur_PK", "latn"), ("ur_IN", "arabext"),
+            ("ps_AF", "arabext"), ("th_TH", "latn"), ("ar_MA", "latn"), ("ar_IQ", "arab"), ("dz_BT", "tibt"),
         ]
-        let fours = ["latn": "4", "arab": "\u{664}", "arabext": "\u{6F4}", "beng": "\u{9EA}", "deva": "\u{96A}", "mymr": "\u{1044}",
-                     "tibt": "\u{F24}"]
+        let fours = ["latn": "4", "arab": "\u{664}", "arabext": "\u{6F4}", "beng": "\u{9EA}", "deva": "\u{96A}",
+                     "mymr": "\u{1044}", "tibt": "\u{F24}"]
         XCTAssertEqual(expected.count, 30)
         for (locale, system) in expected {
             XCTAssertEqual(try LocaleName(locale).numberingSystem, system, locale)

@@ -9,8 +9,12 @@ final class TrayIconTests: TrayTestCase {
     /// Each image of IconPixmap: side and A,R,G,B bytes.
     func pixmaps() throws -> [(width: Int, height: Int, bytes: [UInt8])] {
         try (itemProperty("IconPixmap").array ?? []).map { image in
-            guard case .tuple(let fields) = image, fields.count == 3 else { throw TestSupportError("not (iiay): \(image)") }
-            let bytes = (fields[2].array ?? []).map { value -> UInt8 in if case .byte(let byte) = value { byte } else { 0 } }
+            guard case .tuple(let fields) = image, fields.count == 3 else {
+                throw TestSupportError("not (iiay): \(image)")
+            }
+            let bytes = (fields[2].array ?? []).map { value -> UInt8 in
+                if case .byte(let byte) = value { byte } else { 0 }
+            }
             return (Int(fields[0].integer ?? 0), Int(fields[1].integer ?? 0), bytes)
         }
     }

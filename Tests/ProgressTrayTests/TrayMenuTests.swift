@@ -11,7 +11,8 @@ final class TrayMenuTests: TrayTestCase {
     func testTheMenuHasAnEntryPerTaskAndItsCancelReachesTheJob() throws {
         let watcher = try watcher()
         try start("copy", [
-            ("title", .string("Copying photos")), ("fraction", .double(0.42)), ("cancellable", .bool(true)), ("pausable", .bool(true)),
+            ("title", .string("Copying photos")), ("fraction", .double(0.42)), ("cancellable", .bool(true)),
+            ("pausable", .bool(true)),
         ])
         try start("scan", [("title", .string("Scanning")), ("indeterminate", .bool(true))])
         try start("copy/part", [("parent", .string("copy")), ("fraction", .double(0.42))])
@@ -19,15 +20,19 @@ final class TrayMenuTests: TrayTestCase {
         let (_, root) = try layout()
         XCTAssertEqual(root.id, 0)
         XCTAssertEqual(root.properties["children-display"]?.string, "submenu")
-        XCTAssertEqual(root.children.map(\.label), ["Copying photos — 42%", "Scanning: in progress"], "top-level tasks only")
+        XCTAssertEqual(
+            root.children.map(\.label), ["Copying photos — 42%", "Scanning: in progress"], "top-level tasks only")
         let copy = root.children[0]
         XCTAssertEqual(copy.children.map(\.label), ["Pause", "Cancel"])
         XCTAssertTrue(root.children[1].children.isEmpty, "no actions the task does not allow")
 
         // Depth 0 is the entry alone; GetGroupProperties reads entries by id.
-        let shallow = try MenuEntry(try menu("GetLayout", [.int32(copy.id), .int32(0), .array(elementType: "s", [])])[1])
+        let shallow = try MenuEntry(
+            try menu("GetLayout", [.int32(copy.id), .int32(0), .array(elementType: "s", [])])[1])
         XCTAssertTrue(shallow.children.isEmpty)
-        let group = try menu("GetGroupProperties", [.array(elementType: "i", [.int32(copy.id)]), .array(elementType: "s", [.string("label")])])
+        let group = try menu(
+            "GetGroupProperties",
+            [.array(elementType: "i", [.int32(copy.id)]), .array(elementType: "s", [.string("label")])])
         XCTAssertEqual(group.first?.description, "[(\(copy.id), {'label': <'Copying photos — 42%'>})]")
         XCTAssertEqual(try menu("AboutToShow", [.int32(0)]).first?.bool, false)
         XCTAssertThrowsError(try menu("Event", [.int32(9999), .string("clicked"), .variant(.string("")), .uint32(0)]))
@@ -39,7 +44,9 @@ final class TrayMenuTests: TrayTestCase {
             if signal.interface == BusNames.taskInterface { requests.append(signal.member) }
         }
         var layoutUpdates = 0
-        client.subscribe(sender: itemName, interface: Self.menuInterface, member: "LayoutUpdated") { _ in layoutUpdates += 1 }
+        client.subscribe(sender: itemName, interface: Self.menuInterface, member: "LayoutUpdated") { _ in
+            layoutUpdates += 1
+        }
         let cancel = try XCTUnwrap(copy.children.last)
         try menu("Event", [.int32(cancel.id), .string("clicked"), .variant(.int32(0)), .uint32(0)])
         XCTAssertTrue(BusConnection.pump(seconds: 10) { requests.contains("CancelRequested") }, "\(requests)")
@@ -72,7 +79,8 @@ final class TrayMenuTests: TrayTestCase {
         XCTAssertTrue(lines[0].hasPrefix("Photos &lt;b&gt;&amp;&lt;/b&gt;"), "markup escaped: \(lines[0])")
         XCTAssertTrue(lines[1].hasPrefix("\u{2068}גיבוי\u{2069}"), "right-to-left title isolated: \(lines[1])")
         // In the menu the Hebrew title is isolated too, so " — 75 %" keeps its place.
-        XCTAssertEqual(try layout().root.children.map(\.label), ["Photos <b>&</b> — 25%", "\u{2068}גיבוי\u{2069} — 75%"])
+        XCTAssertEqual(
+            try layout().root.children.map(\.label), ["Photos <b>&</b> — 25%", "\u{2068}גיבוי\u{2069} — 75%"])
     }
 }
 
@@ -95,7 +103,10 @@ final class TrayLocaleTests: TrayTestCase {
 
     func testTheMenusRequestsAreInTheDaemonsLocale() throws {
         let watcher = try watcher()
-        try start("copy", [("title", .string("Fotos")), ("fraction", .double(0.42)), ("cancellable", .bool(true)), ("pausable", .bool(true))])
+        try start("copy", [
+            ("title", .string("Fotos")), ("fraction", .double(0.42)), ("cancellable", .bool(true)),
+            ("pausable", .bool(true)),
+        ])
         event(watcher, "register")
         XCTAssertEqual(try layout().root.children.first?.children.map(\.label), ["Anhalten", "Abbrechen"])
     }

@@ -57,10 +57,12 @@ final class TrayRegistrationTests: TrayTestCase {
         // A watcher that comes later is told at once.
         let late = try watcher()
         XCTAssertEqual(event(late, "register")?["service"] as? String, itemName)
-        XCTAssertEqual(try itemProperty("Title").string, "1 task, 60 percent overall", "the value set while nobody watched")
+        XCTAssertEqual(
+            try itemProperty("Title").string, "1 task, 60 percent overall", "the value set while nobody watched")
         try manager("SetFraction", [.string("copy"), .double(0.8)])
-        XCTAssertTrue(BusConnection.pump(seconds: 10) { (try? self.itemProperty("Title"))?.string == "1 task, 80 percent overall" },
-                      "values reach the item once there is one")
+        XCTAssertTrue(BusConnection.pump(seconds: 10) {
+            (try? self.itemProperty("Title"))?.string == "1 task, 80 percent overall"
+        }, "values reach the item once there is one")
         let errors = daemon.stopAndReadErrors()
         daemon = nil
         XCTAssertFalse(errors.contains("tray"), errors)
@@ -74,13 +76,17 @@ final class TrayRegistrationTests: TrayTestCase {
         watcher.send("claim-tracker")
         let tracker = event(watcher, "tracker")?["owner"] as? String
         XCTAssertTrue(BusConnection.pump(seconds: 10) { self.nameOwner("org.kde.JobViewServer") == tracker })
-        XCTAssertTrue(BusConnection.pump(seconds: 10) { self.nameOwner(self.itemName) == nil }, "no second display of the tasks")
+        XCTAssertTrue(
+            BusConnection.pump(seconds: 10) { self.nameOwner(self.itemName) == nil }, "no second display of the tasks")
         try manager("SetFraction", [.string("copy"), .double(0.4)])
         watcher.send("release-tracker")
         XCTAssertEqual(event(watcher, "register", count: 2)?["service"] as? String, itemName)
-        XCTAssertEqual(try itemProperty("Title").string, "1 task, 40 percent overall", "the value set while the tracker showed it")
+        XCTAssertEqual(
+            try itemProperty("Title").string, "1 task, 40 percent overall", "the value set while the tracker showed it")
         try manager("SetFraction", [.string("copy"), .double(0.7)])
-        XCTAssertTrue(BusConnection.pump(seconds: 10) { (try? self.itemProperty("Title"))?.string == "1 task, 70 percent overall" })
+        XCTAssertTrue(BusConnection.pump(seconds: 10) {
+            (try? self.itemProperty("Title"))?.string == "1 task, 70 percent overall"
+        })
     }
 }
 

@@ -24,7 +24,8 @@ final class TraySandboxTests: TrayTestCase {
         XCTAssertEqual(cancel.label, "Cancel")
         let sandboxed = try app.connect()
         let click: [BusValue] = [.int32(cancel.id), .string("clicked"), .variant(.int32(0)), .uint32(0)]
-        XCTAssertThrowsError(try sandboxed.call(BusNames.busName, "/MenuBar", Self.menuInterface, "Event", click)) { error in
+        XCTAssertThrowsError(
+            try sandboxed.call(BusNames.busName, "/MenuBar", Self.menuInterface, "Event", click)) { error in
             XCTAssertTrue("\(error)".contains("AccessDenied"), "\(error)")
         }
         let requested = try client.call(

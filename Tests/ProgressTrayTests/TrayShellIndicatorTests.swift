@@ -15,8 +15,8 @@ final class TrayShellIndicatorTests: TrayTestCase {
     func claimShellIndicator() throws -> BusConnection {
         let shell = try bus.connect()
         // RequestName flag 4: DO_NOT_QUEUE; reply 1: PRIMARY_OWNER.
-        let reply = try shell.call("org.freedesktop.DBus", "/org/freedesktop/DBus", "org.freedesktop.DBus", "RequestName",
-                                   [.string(Self.shellIndicatorName), .uint32(4)])
+        let reply = try shell.call("org.freedesktop.DBus", "/org/freedesktop/DBus", "org.freedesktop.DBus",
+                                   "RequestName", [.string(Self.shellIndicatorName), .uint32(4)])
         XCTAssertEqual(reply.first, .uint32(1))
         return shell
     }
@@ -27,12 +27,14 @@ final class TrayShellIndicatorTests: TrayTestCase {
         XCTAssertEqual(event(watcher, "register")?["service"] as? String, itemName)
 
         try withExtendedLifetime(try claimShellIndicator()) {
-            XCTAssertTrue(BusConnection.pump(seconds: 10) { self.nameOwner(self.itemName) == nil }, "one icon: the shell's")
+            XCTAssertTrue(
+                BusConnection.pump(seconds: 10) { self.nameOwner(self.itemName) == nil }, "one icon: the shell's")
             try manager("SetFraction", [.string("copy"), .double(0.4)])
         }
         // The shell's connection closed (the extension disabled, or the shell restarting).
         XCTAssertEqual(event(watcher, "register", count: 2)?["service"] as? String, itemName)
-        XCTAssertEqual(try itemProperty("Title").string, "1 task, 40 percent overall", "the value set while the shell showed it")
+        XCTAssertEqual(
+            try itemProperty("Title").string, "1 task, 40 percent overall", "the value set while the shell showed it")
     }
 }
 
@@ -47,8 +49,10 @@ final class TrayShellIndicatorAtStartTests: TrayTestCase {
         XCTAssertEqual(daemon.stop(), 0)
 
         let shell = try bus.connect()
-        XCTAssertEqual(try shell.call("org.freedesktop.DBus", "/org/freedesktop/DBus", "org.freedesktop.DBus", "RequestName",
-                                      [.string(TrayShellIndicatorTests.shellIndicatorName), .uint32(4)]).first, .uint32(1))
+        XCTAssertEqual(
+            try shell.call("org.freedesktop.DBus", "/org/freedesktop/DBus", "org.freedesktop.DBus", "RequestName",
+                           [.string(TrayShellIndicatorTests.shellIndicatorName), .uint32(4)]).first,
+            .uint32(1))
         let watcher = try watcher()
         // progressd asks who owns both names before it asks for its own (the extension's
         // first), so it has the answers, and has asked for the item's name if it were to
@@ -57,8 +61,8 @@ final class TrayShellIndicatorAtStartTests: TrayTestCase {
         try manager("List")
         XCTAssertNil(nameOwner(itemName))
 
-        let release = try shell.call("org.freedesktop.DBus", "/org/freedesktop/DBus", "org.freedesktop.DBus", "ReleaseName",
-                                     [.string(TrayShellIndicatorTests.shellIndicatorName)])
+        let release = try shell.call("org.freedesktop.DBus", "/org/freedesktop/DBus", "org.freedesktop.DBus",
+                                     "ReleaseName", [.string(TrayShellIndicatorTests.shellIndicatorName)])
         XCTAssertEqual(release.first, .uint32(1), "released")
         XCTAssertEqual(event(watcher, "register")?["service"] as? String, itemName)
         XCTAssertEqual(try itemProperty("Title").string, "1 task, 50 percent overall")

@@ -39,16 +39,22 @@ class TrayTestCase: DaemonTestCase {
     }
 
     @discardableResult
-    func event(_ helper: HelperProcess, _ kind: String, count: Int = 1, file: StaticString = #filePath, line: UInt = #line) -> [String: Any]? {
+    func event(
+        _ helper: HelperProcess, _ kind: String, count: Int = 1, file: StaticString = #filePath, line: UInt = #line
+    ) -> [String: Any]? {
         let reached = BusConnection.pump(seconds: 10) { self.events(helper, kind).count >= count }
-        if !reached { XCTFail("no \(kind) event #\(count); the helper printed \(helper.lines.suffix(6))", file: file, line: line) }
+        if !reached {
+            XCTFail("no \(kind) event #\(count); the helper printed \(helper.lines.suffix(6))", file: file, line: line)
+        }
         return reached ? events(helper, kind)[count - 1] : nil
     }
 
     /// A property of the item (or, with `interface`, of its menu at /MenuBar).
     func itemProperty(_ name: String, interface: String = TrayTestCase.itemInterface) throws -> BusValue {
         let path = interface == Self.itemInterface ? "/StatusNotifierItem" : "/MenuBar"
-        return try client.call(itemName, path, "org.freedesktop.DBus.Properties", "Get", [.string(interface), .string(name)]).first!.unboxed
+        return try client.call(
+            itemName, path, "org.freedesktop.DBus.Properties", "Get", [.string(interface), .string(name)])
+            .first!.unboxed
     }
 
     func menu(_ method: String, _ arguments: [BusValue]) throws -> [BusValue] {
@@ -57,7 +63,9 @@ class TrayTestCase: DaemonTestCase {
 
     /// The tooltip's title and text.
     func toolTip() throws -> (title: String, text: String) {
-        guard case .tuple(let fields) = try itemProperty("ToolTip"), fields.count == 4 else { throw TestSupportError("ToolTip is not (sa(iiay)ss)") }
+        guard case .tuple(let fields) = try itemProperty("ToolTip"), fields.count == 4 else {
+            throw TestSupportError("ToolTip is not (sa(iiay)ss)")
+        }
         return (fields[2].string ?? "", fields[3].string ?? "")
     }
 
@@ -90,7 +98,9 @@ class TrayTestCase: DaemonTestCase {
 
     func layout() throws -> (revision: UInt32, root: MenuEntry) {
         let reply = try menu("GetLayout", [.int32(0), .int32(-1), .array(elementType: "s", [])])
-        guard case .uint32(let revision) = reply[0] else { throw TestSupportError("GetLayout's revision is \(reply[0])") }
+        guard case .uint32(let revision) = reply[0] else {
+            throw TestSupportError("GetLayout's revision is \(reply[0])")
+        }
         return (revision, try MenuEntry(reply[1]))
     }
 }

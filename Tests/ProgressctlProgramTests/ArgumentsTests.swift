@@ -3,7 +3,9 @@ import ProgressCommandLine
 import XCTest
 
 final class ArgumentsTests: XCTestCase {
-    let options = [OptionSpec("title", value: "TEXT", "t"), OptionSpec("json", "j"), OptionSpec("o", value: "FILE", "o")]
+    let options = [
+        OptionSpec("title", value: "TEXT", "t"), OptionSpec("json", "j"), OptionSpec("o", value: "FILE", "o"),
+    ]
 
     func parse(_ arguments: [String]) throws -> Arguments {
         try Arguments(parsing: arguments, options: options, command: "test")
@@ -20,12 +22,24 @@ final class ArgumentsTests: XCTestCase {
     }
 
     func testMistakesNameTheArgument() {
-        XCTAssertThrowsError(try parse(["--colour", "red"])) { XCTAssertEqual($0 as? UsageError, UsageError("unknown option '--colour' for 'test'")) }
-        XCTAssertThrowsError(try parse(["--title"])) { XCTAssertEqual($0 as? UsageError, UsageError("option '--title' needs a value (TEXT)")) }
-        XCTAssertThrowsError(try parse(["-o", "a", "-o", "b"])) { XCTAssertEqual($0 as? UsageError, UsageError("option '-o' is given twice")) }
-        XCTAssertThrowsError(try parse(["--json=yes"])) { XCTAssertEqual($0 as? UsageError, UsageError("option '--json' takes no value")) }
-        XCTAssertThrowsError(try parse(["a", "b"]).positionals("NAME")) { XCTAssertEqual($0 as? UsageError, UsageError("unexpected argument 'b'")) }
-        XCTAssertThrowsError(try parse([]).positionals("NAME", "MESSAGE")) { XCTAssertEqual($0 as? UsageError, UsageError("missing NAME")) }
+        XCTAssertThrowsError(try parse(["--colour", "red"])) {
+            XCTAssertEqual($0 as? UsageError, UsageError("unknown option '--colour' for 'test'"))
+        }
+        XCTAssertThrowsError(try parse(["--title"])) {
+            XCTAssertEqual($0 as? UsageError, UsageError("option '--title' needs a value (TEXT)"))
+        }
+        XCTAssertThrowsError(try parse(["-o", "a", "-o", "b"])) {
+            XCTAssertEqual($0 as? UsageError, UsageError("option '-o' is given twice"))
+        }
+        XCTAssertThrowsError(try parse(["--json=yes"])) {
+            XCTAssertEqual($0 as? UsageError, UsageError("option '--json' takes no value"))
+        }
+        XCTAssertThrowsError(try parse(["a", "b"]).positionals("NAME")) {
+            XCTAssertEqual($0 as? UsageError, UsageError("unexpected argument 'b'"))
+        }
+        XCTAssertThrowsError(try parse([]).positionals("NAME", "MESSAGE")) {
+            XCTAssertEqual($0 as? UsageError, UsageError("missing NAME"))
+        }
     }
 
     /// progressd's flags: ranges, choices and a repeatable option, through the same parser.

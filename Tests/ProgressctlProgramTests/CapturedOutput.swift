@@ -127,7 +127,8 @@ enum CapturedOutput {
         "69\n",
         "100\n",
     ].joined()
-    /// `ffmpeg -re -f lavfi -i testsrc=size=160x120:rate=25 -t 2 -c:v mpeg4 -progress pipe:1 -stats_period 0.5 -nostats o.mp4`
+    /// `ffmpeg -re -f lavfi -i testsrc=size=160x120:rate=25 -t 2 -c:v mpeg4 -progress pipe:1
+    /// -stats_period 0.5 -nostats o.mp4`
     static let ffmpegProgress = [
         "frame=1\n",
         "fps=0.00\n",
@@ -226,31 +227,46 @@ enum CapturedOutput {
         "pmstatus:dpkg-exec:0.0000:Running dpkg\n",
         "pmstatus:broken:0.0000:Preparing broken (amd64)\n",
         "pmstatus:broken:20.0000:Unpacking broken (amd64)\n",
-        "pmerror:/tmp/aptx/repo/./broken_1.0_all.deb:20.0000:new broken package pre-installation script subprocess returned error exit status 1\n",
+        "pmerror:/tmp/aptx/repo/./broken_1.0_all.deb:20.0000:new broken package pre-installation script subprocess "
+            + "returned error exit status 1\n",
         "pmstatus:clash:20.0000:Preparing clash (amd64)\n",
         "pmstatus:clash:40.0000:Unpacking clash (amd64)\n",
-        "pmerror:/tmp/aptx/repo/./clash_1.0_all.deb:40.0000:trying to overwrite '/usr/share/alpha/data', which is also in package alpha 1.0\n",
+        "pmerror:/tmp/aptx/repo/./clash_1.0_all.deb:40.0000:trying to overwrite '/usr/share/alpha/data', "
+            + "which is also in package alpha 1.0\n",
     ].joined()
     /// `apt -y install progressd-test-alpha` on a terminal of 24 rows (script(1), `stty rows 24
     /// cols 80`), no Status-Fd, from a file: source: the download's line, then `apt`'s bar for
     /// dpkg on the bottom row.
     static let aptTerminal = [
         "\rReading package lists... 0%\r\rReading package lists... 100%\r\rReading package lists... Done\r\r\n",
-        "\rBuilding dependency tree... 0%\r\rBuilding dependency tree... 0%\r\rBuilding dependency tree... 50%\r\rBuilding dependency tree... 50%\r\rBuilding dependency tree... Done\r\r\n",
-        "\rReading state information... 0% \r\rReading state information... 0%\r\rReading state information... Done\r\r\n",
+        "\rBuilding dependency tree... 0%\r\rBuilding dependency tree... 0%\r\rBuilding dependency tree... 50%\r"
+            + "\rBuilding dependency tree... 50%\r\rBuilding dependency tree... Done\r\r\n",
+        "\rReading state information... 0% \r\rReading state information... 0%\r"
+            + "\rReading state information... Done\r\r\n",
         "The following NEW packages will be installed:\r\n",
         "  progressd-test-alpha\r\n",
         "0 upgraded, 1 newly installed, 0 to remove and 0 not upgraded.\r\n",
         "Need to get 0 B/301 kB of archives.\r\n",
         "After this operation, 0 B of additional disk space will be used.\r\n",
-        "\u{1B}[33m\r0% [Working]\u{1B}[0m\r            \rGet:1 file:/tmp/aptpty/repo ./ progressd-test-alpha 2.0 [301 kB]\r\n",
+        "\u{1B}[33m\r0% [Working]\u{1B}[0m\r            \r"
+            + "Get:1 file:/tmp/aptpty/repo ./ progressd-test-alpha 2.0 [301 kB]\r\n",
         "\u{1B}[33m\r100% [Working]\u{1B}[0m\r              \r\n",
         "\u{1B}7\u{1B}[0;23r\u{1B}8\u{1B}[1ASelecting previously unselected package progressd-test-alpha.\r\n",
-        "(Reading database ... \r(Reading database ... 100%\r(Reading database ... 7 files and directories currently installed.)\r\n",
+        "(Reading database ... \r(Reading database ... 100%\r"
+            + "(Reading database ... 7 files and directories currently installed.)\r\n",
         "Preparing to unpack .../progressd-test-alpha_2.0_all.deb ...\r\n",
-        "\u{1B}7\u{1B}[24;0f\u{1B}[42m\u{1B}[30mProgress: [  0%]\u{1B}[49m\u{1B}[39m [..........................................................] \u{1B}8\u{1B}7\u{1B}[24;0f\u{1B}[42m\u{1B}[30mProgress: [ 20%]\u{1B}[49m\u{1B}[39m [###########...............................................] \u{1B}8Unpacking progressd-test-alpha (2.0) ...\r\n",
-        "\u{1B}7\u{1B}[24;0f\u{1B}[42m\u{1B}[30mProgress: [ 40%]\u{1B}[49m\u{1B}[39m [#######################...................................] \u{1B}8Setting up progressd-test-alpha (2.0) ...\r\n",
-        "\u{1B}7\u{1B}[24;0f\u{1B}[42m\u{1B}[30mProgress: [ 60%]\u{1B}[49m\u{1B}[39m [##################################........................] \u{1B}8\u{1B}7\u{1B}[24;0f\u{1B}[42m\u{1B}[30mProgress: [ 80%]\u{1B}[49m\u{1B}[39m [##############################################............] \u{1B}8\r\n",
+        "\u{1B}7\u{1B}[24;0f\u{1B}[42m\u{1B}[30mProgress: [  0%]\u{1B}[49m\u{1B}[39m "
+            + "[..........................................................] \u{1B}8"
+            + "\u{1B}7\u{1B}[24;0f\u{1B}[42m\u{1B}[30mProgress: [ 20%]\u{1B}[49m\u{1B}[39m "
+            + "[###########...............................................] \u{1B}8"
+            + "Unpacking progressd-test-alpha (2.0) ...\r\n",
+        "\u{1B}7\u{1B}[24;0f\u{1B}[42m\u{1B}[30mProgress: [ 40%]\u{1B}[49m\u{1B}[39m "
+            + "[#######################...................................] \u{1B}8"
+            + "Setting up progressd-test-alpha (2.0) ...\r\n",
+        "\u{1B}7\u{1B}[24;0f\u{1B}[42m\u{1B}[30mProgress: [ 60%]\u{1B}[49m\u{1B}[39m "
+            + "[##################################........................] \u{1B}8"
+            + "\u{1B}7\u{1B}[24;0f\u{1B}[42m\u{1B}[30mProgress: [ 80%]\u{1B}[49m\u{1B}[39m "
+            + "[##############################################............] \u{1B}8\r\n",
         "\u{1B}7\u{1B}[0;24r\u{1B}8\u{1B}[1A\u{1B}[J\n",
     ].joined()
 }

@@ -39,7 +39,8 @@ final class CompletionTests: DaemonTestCase {
         // Interactive: a completion that waits is one nobody waits for. A hang (a D-Bus
         // call left to its 25 s default) is cut at 10 s and fails; no timing is compared.
         let result = try CommandResult.run(
-            "/usr/bin/timeout", ["10", "/bin/bash", "-c", script, Self.directory.appendingPathComponent("\(program).bash").path] + words,
+            "/usr/bin/timeout",
+            ["10", "/bin/bash", "-c", script, Self.directory.appendingPathComponent("\(program).bash").path] + words,
             environment: environment ?? self.environment())
         XCTAssertNotEqual(result.status, 124, "the completion of \(words) hung", line: line)
         XCTAssertEqual(result.status, 0, "\(words)", line: line)
@@ -64,7 +65,8 @@ final class CompletionTests: DaemonTestCase {
     }
 
     func testBashCompletesTheChoicesTheCodeAccepts() throws {
-        let styles = try CommandResult.run(BuildProducts.url(of: "progress-render").path, ["--list-styles"], environment: environment())
+        let styles = try CommandResult.run(
+            BuildProducts.url(of: "progress-render").path, ["--list-styles"], environment: environment())
             .output.split(separator: "\n").map(String.init)
         XCTAssertEqual(styles.count, 5)
         XCTAssertEqual(try bash("progressctl", "start", "x", "--lifetime", ""), ["lease", "caller", "persistent"])
@@ -97,7 +99,9 @@ final class CompletionTests: DaemonTestCase {
             for line in try ManualPageTests.help(program).split(separator: "\n") {
                 let words = line.split(separator: " ")
                 guard line.hasPrefix("  -"), words.count > 1, words[1].contains("|") else { continue }
-                XCTAssertEqual(try bash(program, String(words[0]), ""), words[1].split(separator: "|").map(String.init), String(line))
+                XCTAssertEqual(
+                    try bash(program, String(words[0]), ""), words[1].split(separator: "|").map(String.init),
+                    String(line))
                 checked += 1
             }
         }
@@ -108,9 +112,13 @@ final class CompletionTests: DaemonTestCase {
     /// --help); the completions agree: after one, no option is proposed, after a flag the
     /// options are.
     func testBashKnowsWhichOptionsTakeAValue() throws {
-        var cases = [(["progress-render"], try ManualPageTests.help("progress-render")), (["progressd"], try ManualPageTests.help("progressd"))]
+        var cases = [
+            (["progress-render"], try ManualPageTests.help("progress-render")),
+            (["progressd"], try ManualPageTests.help("progressd")),
+        ]
         let top = try ManualPageTests.help("progressctl")
-        for command in top.components(separatedBy: "Commands:\n")[1].components(separatedBy: "\n\n")[0].split(separator: "\n") {
+        for command in top.components(separatedBy: "Commands:\n")[1].components(separatedBy: "\n\n")[0]
+            .split(separator: "\n") {
             let name = String(command.split(separator: " ")[0])
             cases.append((["progressctl", name, "x"], try ManualPageTests.help("progressctl", name)))
         }
@@ -160,36 +168,47 @@ final class CompletionTests: DaemonTestCase {
     /// fish's own completion engine, on the installed files' text.
     func fish(_ line: String, program: String, environment: [String: String]) throws -> [String] {
         let file = Self.directory.appendingPathComponent("\(program).fish").path
-        let result = try CommandResult.run("fish", ["--no-config", "-c", "source $argv[1]; complete -C $argv[2]", file, line], environment: environment)
+        let result = try CommandResult.run(
+            "fish", ["--no-config", "-c", "source $argv[1]; complete -C $argv[2]", file, line],
+            environment: environment)
         XCTAssertEqual(result.status, 0, line)
         XCTAssertEqual(result.errors, "", line)
         return result.output.split(separator: "\n").map { String($0.prefix { $0 != "\t" }) }
     }
 
     func testFishCompletesOptionsChoicesAndTasks() throws {
-        guard FileManager.default.isExecutableFile(atPath: "/usr/bin/fish") else { throw XCTSkip("fish is not installed") }
+        guard FileManager.default.isExecutableFile(atPath: "/usr/bin/fish") else {
+            throw XCTSkip("fish is not installed")
+        }
         try startDaemon()
         let environment = environment(bus: bus)
         _ = try CommandResult.run("progressctl", ["start", "backup"], environment: environment)
         for command in ["start", "set", "list", "get", "watch", "run", "pipe", "render"] {
-            let options = ManualPageTests.options(inHelp: try ManualPageTests.help("progressctl", command)).filter { $0.hasPrefix("--") }
-            XCTAssertEqual(Set(try fish("progressctl \(command) x --", program: "progressctl", environment: environment)),
-                           options.union(["--help"]), command)
+            let options = ManualPageTests.options(inHelp: try ManualPageTests.help("progressctl", command))
+                .filter { $0.hasPrefix("--") }
+            XCTAssertEqual(
+                Set(try fish("progressctl \(command) x --", program: "progressctl", environment: environment)),
+                options.union(["--help"]), command)
         }
         for program in ["progress-render", "progressd"] {
-            let options = ManualPageTests.options(inHelp: try ManualPageTests.help(program)).filter { $0.hasPrefix("--") }
+            let options = ManualPageTests.options(inHelp: try ManualPageTests.help(program))
+                .filter { $0.hasPrefix("--") }
             XCTAssertEqual(Set(try fish("\(program) --", program: program, environment: environment)), options, program)
         }
-        XCTAssertEqual(try fish("progressctl start x --lifetime ", program: "progressctl", environment: environment).sorted(),
-                       ["caller", "lease", "persistent"])
+        XCTAssertEqual(
+            try fish("progressctl start x --lifetime ", program: "progressctl", environment: environment).sorted(),
+            ["caller", "lease", "persistent"])
         XCTAssertEqual(try fish("progressctl finish ", program: "progressctl", environment: environment), ["backup"])
-        XCTAssertEqual(try fish("progress-render --task ", program: "progress-render", environment: environment), ["backup"])
+        XCTAssertEqual(
+            try fish("progress-render --task ", program: "progress-render", environment: environment), ["backup"])
     }
 
     /// zsh can not be driven without a terminal; what can drift is checked: the syntax, and
     /// that each file names exactly the options of the help texts.
     func testZshFilesParseAndNameEveryOption() throws {
-        guard FileManager.default.isExecutableFile(atPath: "/usr/bin/zsh") else { throw XCTSkip("zsh is not installed") }
+        guard FileManager.default.isExecutableFile(atPath: "/usr/bin/zsh") else {
+            throw XCTSkip("zsh is not installed")
+        }
         for program in Self.programs {
             let file = Self.directory.appendingPathComponent("_\(program)")
             let syntax = try CommandResult.run("zsh", ["-n", file.path], environment: environment())
@@ -206,7 +225,9 @@ final class CompletionTests: DaemonTestCase {
             // An option spec is '-o[...' or '--name=[...' or '(- *)--name[...'.
             let named = Set(text.split(separator: "'").compactMap { piece -> String? in
                 let spec = piece.hasPrefix("(- *)") ? piece.dropFirst(5) : piece[...]
-                guard spec.hasPrefix("-"), let end = spec.firstIndex(where: { $0 == "[" || $0 == "=" }) else { return nil }
+                guard spec.hasPrefix("-"), let end = spec.firstIndex(where: { $0 == "[" || $0 == "=" }) else {
+                    return nil
+                }
                 return String(spec[..<end])
             })
             XCTAssertEqual(named.subtracting(help).sorted(), [], "\(program): in the zsh file, not in --help")

@@ -22,7 +22,8 @@ final class ManualPageTests: XCTestCase {
             .replacingOccurrences(of: "@USERUNITDIR@", with: "/usr/local/lib/systemd/user")
         let file = try temporary(text)
         defer { try? FileManager.default.removeItem(at: file) }
-        let result = try CommandResult.run("/bin/sh", ["-c", "exec scdoc < \"$0\"", file.path], environment: ProcessInfo.processInfo.environment)
+        let result = try CommandResult.run(
+            "/bin/sh", ["-c", "exec scdoc < \"$0\"", file.path], environment: ProcessInfo.processInfo.environment)
         XCTAssertEqual(result.status, 0, "scdoc \(page): \(result.errors)")
         XCTAssertEqual(result.errors, "", page)
         return result.output
@@ -36,7 +37,8 @@ final class ManualPageTests: XCTestCase {
 
     static func help(_ program: String, _ arguments: String...) throws -> String {
         let result = try CommandResult.run(
-            BuildProducts.url(of: program).path, arguments + ["--help"], environment: ProcessInfo.processInfo.environment)
+            BuildProducts.url(of: program).path, arguments + ["--help"],
+            environment: ProcessInfo.processInfo.environment)
         XCTAssertEqual(result.status, 0, "\(program) \(arguments) --help")
         return result.output
     }
@@ -50,10 +52,14 @@ final class ManualPageTests: XCTestCase {
             defer { try? FileManager.default.removeItem(at: file) }
             // Every warning groff knows (-ww), no output (-z): a bad macro, an unknown
             // escape or a character outside the input encoding is reported on stderr.
-            let result = try CommandResult.run("groff", ["-ww", "-z", "-man", file.path], environment: ProcessInfo.processInfo.environment)
+            let result = try CommandResult.run(
+                "groff", ["-ww", "-z", "-man", file.path], environment: ProcessInfo.processInfo.environment)
             XCTAssertEqual(result.status, 0, page)
             XCTAssertEqual(result.errors, "", page)
-            for section in ["NAME", "SYNOPSIS", "DESCRIPTION", "OPTIONS", "EXIT STATUS", "ENVIRONMENT", "FILES", "EXAMPLES", "SEE ALSO"] {
+            for section in [
+                "NAME", "SYNOPSIS", "DESCRIPTION", "OPTIONS", "EXIT STATUS", "ENVIRONMENT", "FILES", "EXAMPLES",
+                "SEE ALSO",
+            ] {
                 XCTAssertTrue(roff.contains(".SH \(section)\n"), "\(page) has no \(section)")
             }
             let text = plain(roff)
@@ -79,29 +85,35 @@ final class ManualPageTests: XCTestCase {
         for (program, count) in [("progressd", 18), ("progress-render", 28)] {
             let helpOptions = Self.options(inHelp: try Self.help(program))
             XCTAssertEqual(helpOptions.count, count, "\(program) --help: \(helpOptions.sorted())")
-            assertSameOptions(page: options(inPage: section("OPTIONS", of: try source("\(program).1"))), help: helpOptions, program)
+            assertSameOptions(
+                page: options(inPage: section("OPTIONS", of: try source("\(program).1"))), help: helpOptions, program)
         }
     }
 
     /// Each option of a page takes the value its program's option table says: the same
     /// placeholder after it as in --help ("*--size* _WxH_" for "--size WxH"), or none.
     func testEveryOptionTakesTheValueItsHelpSays() throws {
-        var pairs = [("progressd", section("OPTIONS", of: try source("progressd.1")), try Self.help("progressd")),
-                     ("progress-render", section("OPTIONS", of: try source("progress-render.1")), try Self.help("progress-render"))]
+        var pairs = [
+            ("progressd", section("OPTIONS", of: try source("progressd.1")), try Self.help("progressd")),
+            ("progress-render", section("OPTIONS", of: try source("progress-render.1")),
+             try Self.help("progress-render")),
+        ]
         for text in section("COMMANDS", of: try source("progressctl.1")).components(separatedBy: "\n## ").dropFirst() {
             let name = String(text.prefix { $0 != "\n" })
             pairs.append(("progressctl \(name)", text, try Self.help("progressctl", name)))
         }
         for (program, page, help) in pairs {
-            let helpValues = Dictionary(uniqueKeysWithValues: help.split(separator: "\n").filter { $0.hasPrefix("  -") }.map { line in
-                let left = line.dropFirst(2).components(separatedBy: "  ")[0].split(separator: " ")
-                return (String(left[0]), left.count > 1 ? String(left[1]) : "")
-            })
-            let pageValues = Dictionary(uniqueKeysWithValues: page.split(separator: "\n").filter { $0.hasPrefix("*-") }.map { line in
-                let name = String(line.dropFirst().prefix { $0 != "*" })
-                let rest = line.dropFirst(name.count + 2).trimmingCharacters(in: .whitespaces)
-                return (name, rest.replacingOccurrences(of: "_", with: ""))
-            })
+            let helpValues = Dictionary(
+                uniqueKeysWithValues: help.split(separator: "\n").filter { $0.hasPrefix("  -") }.map { line in
+                    let left = line.dropFirst(2).components(separatedBy: "  ")[0].split(separator: " ")
+                    return (String(left[0]), left.count > 1 ? String(left[1]) : "")
+                })
+            let pageValues = Dictionary(
+                uniqueKeysWithValues: page.split(separator: "\n").filter { $0.hasPrefix("*-") }.map { line in
+                    let name = String(line.dropFirst().prefix { $0 != "*" })
+                    let rest = line.dropFirst(name.count + 2).trimmingCharacters(in: .whitespaces)
+                    return (name, rest.replacingOccurrences(of: "_", with: ""))
+                })
             XCTAssertEqual(pageValues, helpValues, program)
         }
     }
@@ -118,10 +130,13 @@ final class ManualPageTests: XCTestCase {
         let pageCommands = subsections.map { String($0.prefix { $0 != "\n" }) }
         XCTAssertEqual(pageCommands, commands)
         for (name, text) in zip(pageCommands, subsections) {
-            assertSameOptions(page: options(inPage: text), help: Self.options(inHelp: try Self.help("progressctl", name)), "progressctl \(name)")
+            assertSameOptions(
+                page: options(inPage: text), help: Self.options(inHelp: try Self.help("progressctl", name)),
+                "progressctl \(name)")
         }
         // The tool's own options are named in its top-level help's prose.
-        let topOptions = Set(topHelp.split(whereSeparator: { " \"\n".contains($0) }).filter { $0.hasPrefix("--") }.map(String.init))
+        let topOptions = Set(
+            topHelp.split(whereSeparator: { " \"\n".contains($0) }).filter { $0.hasPrefix("--") }.map(String.init))
         XCTAssertEqual(topOptions, ["--help", "--version"])
         assertSameOptions(page: options(inPage: section("OPTIONS", of: page)), help: topOptions, "progressctl")
     }
@@ -129,8 +144,11 @@ final class ManualPageTests: XCTestCase {
     /// The examples are copied from the blocks of the README and docs/ that ReadmeScriptTests
     /// and ReadmeWalkthroughTests run, so each one is known to work as written.
     func testEveryExampleIsOneTheManualTests() throws {
-        let tested = try ["walkthrough", "shell-scripts"].flatMap { marker in try ManualPages.regions(marker).flatMap(\.regions) }
-        let testedLines = Set(tested.joined(separator: "\n").split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) })
+        let tested = try ["walkthrough", "shell-scripts"].flatMap { marker in
+            try ManualPages.regions(marker).flatMap(\.regions)
+        }
+        let testedLines = Set(
+            tested.joined(separator: "\n").split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) })
         for page in Self.pages {
             let blocks = section("EXAMPLES", of: try source(page)).components(separatedBy: "```").enumerated()
                 .filter { $0.offset % 2 == 1 }.map(\.element)
@@ -138,7 +156,9 @@ final class ManualPageTests: XCTestCase {
             for line in blocks.joined().split(separator: "\n") {
                 // scdoc wants a literal backslash doubled.
                 let command = line.replacingOccurrences(of: "\\\\", with: "\\").trimmingCharacters(in: .whitespaces)
-                XCTAssertTrue(testedLines.contains(command), "\(page): '\(command)' is not in a tested block of the README or docs/")
+                XCTAssertTrue(
+                    testedLines.contains(command),
+                    "\(page): '\(command)' is not in a tested block of the README or docs/")
             }
         }
     }

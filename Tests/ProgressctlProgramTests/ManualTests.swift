@@ -23,7 +23,8 @@ final class ManualTests: XCTestCase {
         for page in pages {
             let lines = try ManualPages.text(page).split(separator: "\n", omittingEmptySubsequences: false)
             XCTAssertTrue(lines.first?.hasPrefix("# ") == true, "\(page) starts with its title")
-            XCTAssertTrue(lines.count > 2 && lines[2].hasPrefix("*For "), "\(page): the line after the title says whom it is for")
+            XCTAssertTrue(
+                lines.count > 2 && lines[2].hasPrefix("*For "), "\(page): the line after the title says whom it is for")
         }
     }
 
@@ -31,10 +32,15 @@ final class ManualTests: XCTestCase {
         var checked = 0
         for page in ManualPages.paths {
             let folder = ManualPages.root.appendingPathComponent(page).deletingLastPathComponent()
-            for target in Self.links(in: try ManualPages.text(page)) where !target.contains("://") && !target.hasPrefix("mailto:") {
-                let parts = target.split(separator: "#", maxSplits: 1, omittingEmptySubsequences: false).map(String.init)
-                let file = parts[0].isEmpty ? ManualPages.root.appendingPathComponent(page) : folder.appendingPathComponent(parts[0])
-                XCTAssertTrue(FileManager.default.fileExists(atPath: file.standardizedFileURL.path), "\(page): \(target) names no file")
+            for target in Self.links(in: try ManualPages.text(page))
+            where !target.contains("://") && !target.hasPrefix("mailto:") {
+                let parts = target.split(separator: "#", maxSplits: 1, omittingEmptySubsequences: false)
+                    .map(String.init)
+                let file = parts[0].isEmpty
+                    ? ManualPages.root.appendingPathComponent(page) : folder.appendingPathComponent(parts[0])
+                XCTAssertTrue(
+                    FileManager.default.fileExists(atPath: file.standardizedFileURL.path),
+                    "\(page): \(target) names no file")
                 if parts.count == 2, file.pathExtension == "md" {
                     let text = try String(contentsOf: file, encoding: .utf8)
                     XCTAssertTrue(Self.anchors(of: text).contains(parts[1]), "\(page): \(target) names no heading")
@@ -48,7 +54,10 @@ final class ManualTests: XCTestCase {
     /// The reference parts of docs/api.md and docs/renderer.md are what the script prints
     /// from the XML today.
     func testTheReferenceIsWhatTheScriptWritesFromTheXML() throws {
-        for (page, xml) in [("docs/api.md", "dbus/org.progressd.Progress1.xml"), ("docs/renderer.md", "dbus/org.progressd.Renderer1.xml")] {
+        for (page, xml) in [
+            ("docs/api.md", "dbus/org.progressd.Progress1.xml"),
+            ("docs/renderer.md", "dbus/org.progressd.Renderer1.xml"),
+        ] {
             let result = try CommandResult.run(
                 "/usr/bin/python3", [ManualPages.root.appendingPathComponent("scripts/api-reference.py").path,
                                      ManualPages.root.appendingPathComponent(xml).path],
@@ -84,7 +93,8 @@ final class ManualTests: XCTestCase {
         for line in proseLines(of: text) where line.hasPrefix("#") {
             let title = line.drop { $0 == "#" }.trimmingCharacters(in: .whitespaces)
             let slug = String(title.lowercased().unicodeScalars.filter { scalar in
-                scalar == " " || scalar == "-" || scalar == "_" || scalar.properties.isAlphabetic || scalar.properties.numericType != nil
+                scalar == " " || scalar == "-" || scalar == "_" || scalar.properties.isAlphabetic
+                    || scalar.properties.numericType != nil
             }.map(Character.init)).replacingOccurrences(of: " ", with: "-")
             let count = seen[slug, default: 0]
             seen[slug] = count + 1

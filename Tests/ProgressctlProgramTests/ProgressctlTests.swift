@@ -7,7 +7,9 @@ import XCTest
 final class ProgressctlTests: DaemonTestCase {
 
     @discardableResult
-    func ctl(_ arguments: String..., environment: [String: String] = [:], stdin: String? = nil) throws -> CommandResult {
+    func ctl(
+        _ arguments: String..., environment: [String: String] = [:], stdin: String? = nil
+    ) throws -> CommandResult {
         try ctl(arguments, environment: environment, stdin: stdin)
     }
 
@@ -21,14 +23,17 @@ final class ProgressctlTests: DaemonTestCase {
         try stdin.write(to: file, atomically: true, encoding: .utf8)
         defer { try? FileManager.default.removeItem(at: file) }
         return try CommandResult.run(
-            "/bin/sh", ["-c", "input=$1; shift; cat \"$input\" | \"$0\" \"$@\"", binary, file.path] + arguments, environment: env)
+            "/bin/sh", ["-c", "input=$1; shift; cat \"$input\" | \"$0\" \"$@\"", binary, file.path] + arguments,
+            environment: env)
     }
 
     func testEveryHelpTextIsTheOneOnFile() throws {
         let directory = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("help")
         let names = ["start", "set", "pulse", "finish", "fail", "remove", "cancel", "pause", "resume", "list", "get",
                      "watch", "run", "pipe", "render"]
-        XCTAssertEqual(try ctl("--help").output, try String(contentsOf: directory.appendingPathComponent("progressctl.txt"), encoding: .utf8))
+        XCTAssertEqual(
+            try ctl("--help").output,
+            try String(contentsOf: directory.appendingPathComponent("progressctl.txt"), encoding: .utf8))
         for name in names {
             let expected = try String(contentsOf: directory.appendingPathComponent("\(name).txt"), encoding: .utf8)
             let help = try ctl(name, "--help")
@@ -74,7 +79,9 @@ final class ProgressctlTests: DaemonTestCase {
         daemon.stop()
         let result = try ctl("list")
         XCTAssertEqual(result.status, 69)
-        XCTAssertTrue(result.errors.hasPrefix("progressctl: the service org.progressd.Progress1 can not be reached:"), result.errors)
+        XCTAssertTrue(
+            result.errors.hasPrefix("progressctl: the service org.progressd.Progress1 can not be reached:"),
+            result.errors)
         XCTAssertEqual(result.errors.split(separator: "\n").count, 1, "one line")
         let renderer = try ctl("render", "t", "-o", "/dev/null")
         XCTAssertEqual(renderer.status, 69)
@@ -102,7 +109,9 @@ final class ProgressctlTests: DaemonTestCase {
         XCTAssertTrue(try ctl("get", "copy").output.contains("CancelRequested    true\n"))
         XCTAssertEqual(try ctl("start", "scan", "--indeterminate").status, 0)
         XCTAssertEqual(try ctl("pulse", "scan").status, 0)
-        XCTAssertEqual(try ctl("resume", "scan").errors, "progressctl: task 'scan' is not pausable (its job did not start it with pausable: true)\n")
+        XCTAssertEqual(
+            try ctl("resume", "scan").errors,
+            "progressctl: task 'scan' is not pausable (its job did not start it with pausable: true)\n")
         XCTAssertEqual(try ctl("fail", "scan", "no disk").status, 0)
         XCTAssertEqual(try ctl("finish", "copy").status, 0)
         XCTAssertEqual(try ctl("remove", "scan").status, 0)
@@ -132,7 +141,8 @@ final class ProgressctlTests: DaemonTestCase {
         XCTAssertEqual(tasks[0]["Indeterminate"] as? Bool, false)
         XCTAssertEqual(tasks[0]["SecondsRemaining"] as? Int, -1)
         XCTAssertEqual(Set(tasks[0].keys).count, 26)
-        let one = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(try ctl("get", "copy", "--json").output.utf8)) as? [String: Any])
+        let one = try XCTUnwrap(
+            JSONSerialization.jsonObject(with: Data(try ctl("get", "copy", "--json").output.utf8)) as? [String: Any])
         XCTAssertEqual(one["Title"] as? String, "Copie")
         XCTAssertEqual(one["Detail"] as? String, "3 of 10 files")
     }
@@ -143,7 +153,9 @@ final class ProgressctlTests: DaemonTestCase {
         let binary = BuildProducts.url(of: "progressctl").path
         let driver = Process()
         driver.executableURL = URL(fileURLWithPath: "/bin/sh")
-        driver.arguments = ["-c", "for i in 1 2 3 4; do sleep 0.4; \"$0\" set w --completed $i; done; \"$0\" finish w", binary]
+        driver.arguments = [
+            "-c", "for i in 1 2 3 4; do sleep 0.4; \"$0\" set w --completed $i; done; \"$0\" finish w", binary,
+        ]
         driver.environment = bus.environment
         let driverExit = ProcessExit(driver)
         try driver.run()
@@ -165,7 +177,9 @@ final class ProgressctlTests: DaemonTestCase {
     }
 
     func testRunReportsAndReturnsTheCommandsStatus() throws {
-        let ok = try ctl("run", "job", "--progress-regex", "([0-9]+)/([0-9]+)", "--", "sh", "-c", "echo 1/4; sleep 0.2; echo 3/4; echo to stderr >&2")
+        let ok = try ctl(
+            "run", "job", "--progress-regex", "([0-9]+)/([0-9]+)", "--", "sh", "-c",
+            "echo 1/4; sleep 0.2; echo 3/4; echo to stderr >&2")
         XCTAssertEqual(ok.status, 0)
         XCTAssertEqual(ok.output, "1/4\n3/4\n", "output passes through")
         XCTAssertEqual(ok.errors, "to stderr\n")
@@ -180,7 +194,9 @@ final class ProgressctlTests: DaemonTestCase {
         XCTAssertTrue(get.output.contains("Message            sh exited with status 7\n"), get.output)
         XCTAssertTrue(get.output.contains("Lifetime           caller\n"))
 
-        let percent = try ctl("run", "pct", "--progress-regex", "([0-9]+)%", "--", "sh", "-c", "printf '10%%\\r55%%\\r'; sleep 0.3; exit 0")
+        let percent = try ctl(
+            "run", "pct", "--progress-regex", "([0-9]+)%", "--", "sh", "-c",
+            "printf '10%%\\r55%%\\r'; sleep 0.3; exit 0")
         XCTAssertEqual(percent.status, 0)
         XCTAssertTrue(try ctl("get", "pct").output.contains("State              finished\n"))
         XCTAssertEqual(try ctl("run", "missing", "--", "/nonexistent/command").status, 127)
@@ -226,9 +242,11 @@ final class ProgressctlTests: DaemonTestCase {
         try Data(repeating: 7, count: 5_000).write(to: file)
         defer { try? FileManager.default.removeItem(at: file) }
         let fromFile = try CommandResult.run(
-            "/bin/sh", ["-c", "\"$0\" pipe file < \"$1\" > /dev/null", BuildProducts.url(of: "progressctl").path, file.path],
+            "/bin/sh",
+            ["-c", "\"$0\" pipe file < \"$1\" > /dev/null", BuildProducts.url(of: "progressctl").path, file.path],
             environment: bus.environment)
         XCTAssertEqual(fromFile.status, 0, fromFile.errors)
-        XCTAssertTrue(try ctl("get", "file").output.contains("Total              5000\n"), "a regular file's size is known")
+        XCTAssertTrue(
+            try ctl("get", "file").output.contains("Total              5000\n"), "a regular file's size is known")
     }
 }

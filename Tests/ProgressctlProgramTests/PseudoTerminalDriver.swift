@@ -50,7 +50,8 @@ struct PseudoTerminalDriver {
                 steps.remove(step)
                 report["during"] = report["during"] or mode()
                 if step.get("resize"):
-                    fcntl.ioctl(master, termios.TIOCSWINSZ, struct.pack("HHHH", step["resize"][0], step["resize"][1], 0, 0))
+                    fcntl.ioctl(master, termios.TIOCSWINSZ, \#
+        struct.pack("HHHH", step["resize"][0], step["resize"][1], 0, 0))
                 if step.get("signal"):
                     os.kill(pid, step["signal"])
                 if step.get("send"):
@@ -81,7 +82,8 @@ struct PseudoTerminalDriver {
         }
         let spec = String(decoding: try JSONEncoder().encode(Spec(command: command, steps: steps)), as: UTF8.self)
         let result = try CommandResult.run("/usr/bin/python3", ["-c", script, spec], environment: environment)
-        guard result.status == 0, let report = try? JSONDecoder().decode(Report.self, from: Data(result.output.utf8)) else {
+        guard result.status == 0,
+              let report = try? JSONDecoder().decode(Report.self, from: Data(result.output.utf8)) else {
             throw TestSupportError("the terminal driver failed: \(result.errors)")
         }
         return (report, Data(base64Encoded: report.output) ?? Data())

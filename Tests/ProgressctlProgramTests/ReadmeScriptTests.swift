@@ -27,9 +27,11 @@ final class ReadmeScriptTests: DaemonTestCase {
         defer { try? FileManager.default.removeItem(at: work) }
         var environment = bus.environment
         environment["LC_ALL"] = "C.UTF-8"
-        environment["PATH"] = BuildProducts.url(of: "progressctl").deletingLastPathComponent().path + ":" + (environment["PATH"] ?? "/usr/bin:/bin")
+        environment["PATH"] = BuildProducts.url(of: "progressctl").deletingLastPathComponent().path + ":"
+            + (environment["PATH"] ?? "/usr/bin:/bin")
         for (script, expected) in scripts {
-            let result = try CommandResult.run("/bin/bash", ["-euo", "pipefail", "-c", "cd \"$0\" && " + script, work.path], environment: environment)
+            let result = try CommandResult.run(
+                "/bin/bash", ["-euo", "pipefail", "-c", "cd \"$0\" && " + script, work.path], environment: environment)
             XCTAssertEqual(result.status, 0, "\(page): \(script)\n\(result.errors)")
             XCTAssertEqual(result.output, expected, "\(page): \(script)")
             XCTAssertEqual(result.errors, "", "\(page): \(script)")

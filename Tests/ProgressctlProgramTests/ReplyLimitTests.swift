@@ -20,11 +20,13 @@ final class ReplyLimitTests: DaemonTestCase {
         let title = String(repeating: "t", count: 1_000)
         let names = (0..<60).map { String(format: "task-%03d", $0) }
         for name in names {
-            try manager("Start", [.string(name), .vardict([("title", .string(title)), ("lifetime", .string("persistent"))])])
+            try manager(
+                "Start", [.string(name), .vardict([("title", .string(title)), ("lifetime", .string("persistent"))])])
         }
         assertLimitExceeded("SnapshotPage") { try self.manager("Snapshot", [.string("")]) }
         assertLimitExceeded("\(Self.limit) bytes") {
-            try self.client.call(BusNames.busName, BusNames.managerPath, "org.freedesktop.DBus.ObjectManager", "GetManagedObjects")
+            try self.client.call(
+                BusNames.busName, BusNames.managerPath, "org.freedesktop.DBus.ObjectManager", "GetManagedObjects")
         }
         // Still on the bus and serving.
         XCTAssertEqual(try manager("List").first?.array?.count, names.count)

@@ -15,7 +15,10 @@ final class RunOnTerminalTests: DaemonTestCase {
         var environment = bus.environment
         environment["LC_ALL"] = "C.UTF-8"
         environment["TERM"] = "xterm"
-        for key in ["WT_SESSION", "ConEmuANSI", "TERM_PROGRAM", "TERM_FEATURES", "PTYXIS_VERSION", "KONSOLE_VERSION", "VTE_VERSION", "TMUX"] {
+        for key in [
+            "WT_SESSION", "ConEmuANSI", "TERM_PROGRAM", "TERM_FEATURES", "PTYXIS_VERSION", "KONSOLE_VERSION",
+            "VTE_VERSION", "TMUX",
+        ] {
             environment[key] = nil
         }
         return environment
@@ -38,7 +41,8 @@ final class RunOnTerminalTests: DaemonTestCase {
             printf 'progress 1/3\rprogress 2/3\r\n'; printf '\033]9;4;0;\033\\done\n'
             """#
         let (_, direct) = try PseudoTerminalDriver.run(["/bin/sh", "-c", script], environment: environment)
-        let (report, wrapped) = try PseudoTerminalDriver.run([progressctl, "run", "osc", "--", "/bin/sh", "-c", script], environment: environment)
+        let (report, wrapped) = try PseudoTerminalDriver.run(
+            [progressctl, "run", "osc", "--", "/bin/sh", "-c", script], environment: environment)
         XCTAssertEqual(report.status, 0)
         let directText = String(decoding: direct, as: UTF8.self)
         XCTAssertTrue(directText.hasPrefix("on a terminal\r\n"), directText)
@@ -56,10 +60,13 @@ final class RunOnTerminalTests: DaemonTestCase {
 
     func testInterruptRestoresTheTerminalMode() throws {
         // SIGINT sent to progressctl, and Ctrl-C typed: the command is interrupted either way.
-        for step in [PseudoTerminalDriver.Step(when: "ready", signal: SIGINT), PseudoTerminalDriver.Step(when: "ready", send: "\u{03}")] {
+        for step in [
+            PseudoTerminalDriver.Step(when: "ready", signal: SIGINT),
+            PseudoTerminalDriver.Step(when: "ready", send: "\u{03}"),
+        ] {
             let (report, output) = try PseudoTerminalDriver.run(
-                [progressctl, "run", "sleepy", "--", "/bin/sh", "-c", "echo ready; sleep 30; echo not interrupted"], steps: [step],
-                environment: environment)
+                [progressctl, "run", "sleepy", "--", "/bin/sh", "-c", "echo ready; sleep 30; echo not interrupted"],
+                steps: [step], environment: environment)
             XCTAssertEqual(report.status, 130, String(decoding: output, as: UTF8.self))
             XCTAssertNotEqual(report.during, report.before, "raw while the command runs")
             XCTAssertEqual(report.after, report.before, "restored")
@@ -94,12 +101,15 @@ final class RunOnTerminalTests: DaemonTestCase {
     func testEachInterruptReachesTheCommandOnce() throws {
         let counter = ["/usr/bin/python3", "-c", Self.interruptCounter]
         for (how, command) in [
-            ("on pipes", ["/bin/sh", "-c", "exec \"$0\" \"$@\" > /dev/null", progressctl, "run", "count", "--"] + counter),
+            ("on pipes",
+             ["/bin/sh", "-c", "exec \"$0\" \"$@\" > /dev/null", progressctl, "run", "count", "--"] + counter),
             ("on a terminal", [progressctl, "run", "count", "--"] + counter),
-            ("on a terminal, stdin elsewhere", ["/bin/sh", "-c", "exec \"$0\" \"$@\" < /dev/null", progressctl, "run", "count", "--"] + counter),
+            ("on a terminal, stdin elsewhere",
+             ["/bin/sh", "-c", "exec \"$0\" \"$@\" < /dev/null", progressctl, "run", "count", "--"] + counter),
         ] {
             let (report, output) = try PseudoTerminalDriver.run(command, steps: [
-                PseudoTerminalDriver.Step(when: "ready", send: "\u{03}"), PseudoTerminalDriver.Step(when: "INT", signal: SIGTERM),
+                PseudoTerminalDriver.Step(when: "ready", send: "\u{03}"),
+                PseudoTerminalDriver.Step(when: "INT", signal: SIGTERM),
             ], environment: environment)
             let shown = String(decoding: output, as: UTF8.self)
             XCTAssertTrue(shown.contains("TERM after 1 INT"), "\(how): \(shown.debugDescription)")
@@ -130,10 +140,12 @@ final class RunOnTerminalTests: DaemonTestCase {
     }
 
     func testExitStatusIsTheCommands() throws {
-        let (exited, _) = try PseudoTerminalDriver.run([progressctl, "run", "seven", "--", "/bin/sh", "-c", "exit 7"], environment: environment)
+        let (exited, _) = try PseudoTerminalDriver.run(
+            [progressctl, "run", "seven", "--", "/bin/sh", "-c", "exit 7"], environment: environment)
         XCTAssertEqual(exited.status, 7)
         XCTAssertTrue(try task("seven").contains("Message            /bin/sh exited with status 7\n"))
-        let (killed, _) = try PseudoTerminalDriver.run([progressctl, "run", "killed", "--", "/bin/sh", "-c", "kill -TERM $$"], environment: environment)
+        let (killed, _) = try PseudoTerminalDriver.run(
+            [progressctl, "run", "killed", "--", "/bin/sh", "-c", "kill -TERM $$"], environment: environment)
         XCTAssertEqual(killed.status, 143)
         XCTAssertEqual(killed.after, killed.before)
     }
@@ -141,17 +153,23 @@ final class RunOnTerminalTests: DaemonTestCase {
     /// Under script(1), as in a real terminal: a capable TERM_PROGRAM gets OSC 9;4 set and
     /// cleared; a plain xterm gets none, not even the command's own.
     func testTheTerminalsOwnBarOnlyWhereDeclared() throws {
-        let command = "\(progressctl) run tab -- sh -c 'printf \"\\033]9;4;1;40\\033\\\\\\\\\"; sleep 0.5; echo half; sleep 0.5; echo done'"
+        let command = "\(progressctl) run tab -- sh -c 'printf \"\\033]9;4;1;40\\033\\\\\\\\\"; "
+            + "sleep 0.5; echo half; sleep 0.5; echo done'"
         var capable = environment
         capable["TERM_PROGRAM"] = "WezTerm"
-        let shown = try CommandResult.run("/usr/bin/script", ["-qfec", command, "/dev/null"], environment: capable).output
+        let shown = try CommandResult.run(
+            "/usr/bin/script", ["-qfec", command, "/dev/null"], environment: capable).output
         XCTAssertTrue(shown.contains("\(esc)]9;4;1;40\(esc)\\"), shown.debugDescription)
         XCTAssertTrue(shown.hasSuffix("\(esc)]9;4;0;\(esc)\\"), shown.debugDescription)
-        let plain = try CommandResult.run("/usr/bin/script", ["-qfec", command, "/dev/null"], environment: environment).output
+        let plain = try CommandResult.run(
+            "/usr/bin/script", ["-qfec", command, "/dev/null"], environment: environment).output
         XCTAssertTrue(plain.contains("half\r\ndone\r\n"), plain.debugDescription)
         XCTAssertFalse(plain.contains("]9;4"), plain.debugDescription)
-        let never = try CommandResult.run("/usr/bin/script", ["-qfec", command.replacingOccurrences(of: "run tab", with: "run tab --terminal-progress never"), "/dev/null"],
-                                          environment: capable).output
+        let never = try CommandResult.run(
+            "/usr/bin/script",
+            ["-qfec", command.replacingOccurrences(of: "run tab", with: "run tab --terminal-progress never"),
+             "/dev/null"],
+            environment: capable).output
         XCTAssertFalse(never.contains("]9;4"), never.debugDescription)
     }
 }

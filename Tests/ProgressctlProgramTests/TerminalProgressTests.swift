@@ -28,10 +28,12 @@ final class TerminalProgressTests: XCTestCase {
     }
 
     func testBothTerminatorsEveryStateAndAnySplit() {
-        let text = "a\(esc)]9;4;1;37\(esc)\\b\u{07}\(esc)]9;4;1;250\u{07}c\(esc)]9;4;3;\(esc)\\\(esc)]9;4;4;\u{07}\(esc)]9;4;2;80\(esc)\\\(esc)]9;4;0;\u{07}d"
+        let text = "a\(esc)]9;4;1;37\(esc)\\b\u{07}\(esc)]9;4;1;250\u{07}c\(esc)]9;4;3;\(esc)\\"
+            + "\(esc)]9;4;4;\u{07}\(esc)]9;4;2;80\(esc)\\\(esc)]9;4;0;\u{07}d"
         let expected: [ProgressReading] = [
             ProgressReading(.fraction(0.37), phase: "osc"), ProgressReading(.fraction(1), phase: "osc"),
-            ProgressReading(.indeterminate, phase: "osc"), ProgressReading(.paused(nil), phase: "osc", message: "paused"),
+            ProgressReading(.indeterminate, phase: "osc"),
+            ProgressReading(.paused(nil), phase: "osc", message: "paused"),
             ProgressReading(.error(0.8), phase: "osc", message: "error"), ProgressReading(.indeterminate, phase: "osc"),
         ]
         for chunk in 1...text.utf8.count {
@@ -62,7 +64,8 @@ final class TerminalProgressTests: XCTestCase {
     func testOtherSequencesPassUntouched() {
         // A window title (OSC 0), a hyperlink (OSC 8), iTerm2's notification (OSC 9 alone),
         // colours, and an OSC 9;4 with garbage in it.
-        let text = "\(esc)]0;title\u{07}\(esc)]8;;http://x/\(esc)\\link\(esc)]8;;\(esc)\\\(esc)]9;hello\u{07}\(esc)[1;31mred\(esc)[0m\(esc)]9;4;1;x\u{07}\(esc)(B"
+        let text = "\(esc)]0;title\u{07}\(esc)]8;;http://x/\(esc)\\link\(esc)]8;;\(esc)\\\(esc)]9;hello\u{07}"
+            + "\(esc)[1;31mred\(esc)[0m\(esc)]9;4;1;x\u{07}\(esc)(B"
         for chunk in [1, 2, 5, 1000] {
             let (shown, readings) = filter(text, keep: false, chunk: chunk)
             XCTAssertEqual(shown, text, "chunk \(chunk)")
@@ -98,8 +101,10 @@ final class TerminalProgressTests: XCTestCase {
         // Inside tmux only with allow-passthrough.
         XCTAssertFalse(shows(["TERM_PROGRAM": "tmux", "TMUX": "/tmp/tmux-0/default,1,0", "WT_SESSION": "x"]))
         XCTAssertTrue(shows(["TERM_PROGRAM": "tmux", "TMUX": "/tmp/tmux-0/default,1,0", "WT_SESSION": "x"], tmux: true))
-        XCTAssertTrue(TerminalProgressMode.always.shows(environment: ["TERM": "xterm"], tmuxAllowsPassthrough: { false }))
-        XCTAssertFalse(TerminalProgressMode.never.shows(environment: ["WT_SESSION": "x"], tmuxAllowsPassthrough: { true }))
+        XCTAssertTrue(
+            TerminalProgressMode.always.shows(environment: ["TERM": "xterm"], tmuxAllowsPassthrough: { false }))
+        XCTAssertFalse(
+            TerminalProgressMode.never.shows(environment: ["WT_SESSION": "x"], tmuxAllowsPassthrough: { true }))
     }
 
     func testSequencesAndTmuxWrapping() {
@@ -107,8 +112,11 @@ final class TerminalProgressTests: XCTestCase {
         XCTAssertEqual(TerminalProgressSequence.text(.clear, insideTmux: false), "\(esc)]9;4;0;\(esc)\\")
         XCTAssertEqual(TerminalProgressSequence.text(.indeterminate, insideTmux: false), "\(esc)]9;4;3;\(esc)\\")
         XCTAssertEqual(TerminalProgressSequence.text(.paused(30), insideTmux: false), "\(esc)]9;4;4;30\(esc)\\")
-        XCTAssertEqual(TerminalProgressSequence.text(.value(5), insideTmux: true), "\(esc)Ptmux;\(esc)\(esc)]9;4;1;5\(esc)\(esc)\\\(esc)\\")
-        XCTAssertEqual(TerminalProgressSequence.look(of: ProgressReading(.paused(nil), phase: "osc"), last: 40), .paused(40))
+        XCTAssertEqual(
+            TerminalProgressSequence.text(.value(5), insideTmux: true),
+            "\(esc)Ptmux;\(esc)\(esc)]9;4;1;5\(esc)\(esc)\\\(esc)\\")
+        XCTAssertEqual(
+            TerminalProgressSequence.look(of: ProgressReading(.paused(nil), phase: "osc"), last: 40), .paused(40))
     }
 
     /// The /proc reader against this very process: a file open for reading, read in part.

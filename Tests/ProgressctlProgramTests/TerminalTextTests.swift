@@ -15,7 +15,9 @@ final class TerminalTextTests: DaemonTestCase {
         XCTAssertEqual(c1, "x\\u{9b}2J")
         XCTAssertEqual(TerminalText.shown("backup"), "backup")
         for text in ["\u{1B}]52;c;AAAA\u{07}", "ok\u{85}forged", "\u{1B}]0;title\u{9C}"] {
-            XCTAssertFalse(TerminalText.shown(text).unicodeScalars.contains { $0.value < 0x20 || (0x7F...0x9F).contains($0.value) })
+            XCTAssertFalse(TerminalText.shown(text).unicodeScalars.contains {
+                $0.value < 0x20 || (0x7F...0x9F).contains($0.value)
+            })
         }
     }
 
@@ -51,7 +53,8 @@ final class TerminalTextTests: DaemonTestCase {
         let lines = ReadCommands.table(rows).split(separator: "\n").map(String.init)
         XCTAssertEqual(lines.count, rows.count)
         for (line, row) in zip(lines, rows) {
-            XCTAssertEqual(TerminalText.width(line) - TerminalText.width(row[1]), 7, "the STATE column starts at 7: \(line)")
+            XCTAssertEqual(
+                TerminalText.width(line) - TerminalText.width(row[1]), 7, "the STATE column starts at 7: \(line)")
         }
     }
 
@@ -60,11 +63,14 @@ final class TerminalTextTests: DaemonTestCase {
         var environment = bus.environment
         environment["LC_ALL"] = "C.UTF-8"
         let ctl = BuildProducts.url(of: "progressctl").path
-        let refused = try CommandResult.run(ctl, ["start", "evil", "--title", "x\u{1B}]0;owned\u{07}"], environment: environment)
+        let refused = try CommandResult.run(
+            ctl, ["start", "evil", "--title", "x\u{1B}]0;owned\u{07}"], environment: environment)
         XCTAssertEqual(refused.status, 1)
         XCTAssertTrue(refused.errors.contains("title has the control character U+001B"), refused.errors)
         XCTAssertFalse(refused.errors.contains("\u{1B}"))
-        XCTAssertEqual(try CommandResult.run(ctl, ["start", "copy-גיבוי", "--title", "\u{202E}evil", "--total", "4", "--unit", "גיבוי"], environment: environment).status, 0)
+        XCTAssertEqual(try CommandResult.run(
+            ctl, ["start", "copy-גיבוי", "--title", "\u{202E}evil", "--total", "4", "--unit", "גיבוי"],
+            environment: environment).status, 0)
         let list = try CommandResult.run(ctl, ["list"], environment: environment)
         XCTAssertEqual(list.status, 0, list.errors)
         let row = try XCTUnwrap(list.output.split(separator: "\n").last)

@@ -16,7 +16,8 @@ final class VersionTests: DaemonTestCase {
         let version = try XCTUnwrap(reply.first?.unboxed.string)
         XCTAssertFalse(version.isEmpty)
         for program in ["progressd", "progressctl", "progress-render"] {
-            let result = try CommandResult.run(BuildProducts.url(of: program).path, ["--version"], environment: bus.environment)
+            let result = try CommandResult.run(
+                BuildProducts.url(of: program).path, ["--version"], environment: bus.environment)
             XCTAssertEqual(result.status, 0, program)
             XCTAssertEqual(result.output, "\(program) \(version)\n", program)
             XCTAssertEqual(result.errors, "", program)
@@ -27,7 +28,8 @@ final class VersionTests: DaemonTestCase {
     /// usage mistake, as any unknown option is.
     func testVersionOnlyAlone() throws {
         let environment = ProcessInfo.processInfo.environment
-        let ctl = try CommandResult.run(BuildProducts.url(of: "progressctl").path, ["list", "--version"], environment: environment)
+        let ctl = try CommandResult.run(
+            BuildProducts.url(of: "progressctl").path, ["list", "--version"], environment: environment)
         XCTAssertEqual(ctl.status, 64)
         XCTAssertTrue(ctl.errors.contains("unknown option '--version'"), ctl.errors)
     }

@@ -52,7 +52,9 @@ public final class AccessibilityBus {
         // Process starts the shell as the leader of a process group of its own, which the
         // launcher, its dbus-daemon and the registry (double-forked by that dbus-daemon)
         // inherit: `kill 0` ends exactly them; the shell ignores the TERM itself and waits.
-        shell.arguments = ["-c", "/usr/libexec/at-spi-bus-launcher & l=$!; read -r _; trap '' TERM; kill -TERM 0; wait $l"]
+        shell.arguments = [
+            "-c", "/usr/libexec/at-spi-bus-launcher & l=$!; read -r _; trap '' TERM; kill -TERM 0; wait $l",
+        ]
         shell.environment = environment
         let lifeline = Pipe()
         shell.standardInput = lifeline
@@ -65,7 +67,8 @@ public final class AccessibilityBus {
         let connection = try session.connect()
         let owned = BusConnection.pump(seconds: 20) {
             let reply = try? connection.call(
-                "org.freedesktop.DBus", "/org/freedesktop/DBus", "org.freedesktop.DBus", "NameHasOwner", [.string("org.a11y.Bus")])
+                "org.freedesktop.DBus", "/org/freedesktop/DBus", "org.freedesktop.DBus", "NameHasOwner",
+                [.string("org.a11y.Bus")])
             return reply?.first?.bool == true
         }
         guard owned else { throw TestSupportError("at-spi-bus-launcher did not own org.a11y.Bus") }
@@ -99,8 +102,8 @@ public final class AccessibilityBus {
         let names = try bus.call("org.freedesktop.DBus", "/org/freedesktop/DBus", "org.freedesktop.DBus", "ListNames")
             .first?.strings ?? []
         return names.filter { $0.hasPrefix(":") }.compactMap { name in
-            try? bus.call("org.freedesktop.DBus", "/org/freedesktop/DBus", "org.freedesktop.DBus", "GetConnectionUnixProcessID",
-                          [.string(name)]).first.flatMap { value -> UInt32? in
+            try? bus.call("org.freedesktop.DBus", "/org/freedesktop/DBus", "org.freedesktop.DBus",
+                          "GetConnectionUnixProcessID", [.string(name)]).first.flatMap { value -> UInt32? in
                 if case .uint32(let pid) = value.unboxed { pid } else { nil }
             }
         }

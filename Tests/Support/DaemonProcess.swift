@@ -22,7 +22,9 @@ public final class DaemonProcess {
     /// Without `--state-directory` in `arguments`, state goes to a directory of the bus's,
     /// never the user's. `command` runs another progressd (an installed one, with the program
     /// that takes it there first), which finds its catalogs where it was installed.
-    public init(bus: PrivateBus, arguments: [String] = [], environment: [String: String] = [:], command: [String]? = nil) throws {
+    public init(
+        bus: PrivateBus, arguments: [String] = [], environment: [String: String] = [:], command: [String]? = nil
+    ) throws {
         process = Process()
         process.executableURL = command.map { URL(fileURLWithPath: $0[0]) } ?? BuildProducts.url(of: "progressd")
         var arguments = arguments
@@ -129,13 +131,16 @@ public struct CommandResult {
     public let output: String
     public let errors: String
 
-    public static func run(_ executable: String, _ arguments: [String], environment: [String: String]) throws -> CommandResult {
+    public static func run(
+        _ executable: String, _ arguments: [String], environment: [String: String]
+    ) throws -> CommandResult {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: executable.hasPrefix("/") ? executable : "/usr/bin/env")
         process.arguments = executable.hasPrefix("/") ? arguments : [executable] + arguments
         process.environment = environment
         // stderr goes to a file, so that neither pipe can fill and stall the child.
-        let errorFile = FileManager.default.temporaryDirectory.appendingPathComponent("progressd-stderr-\(UUID().uuidString)")
+        let errorFile = FileManager.default.temporaryDirectory
+            .appendingPathComponent("progressd-stderr-\(UUID().uuidString)")
         _ = FileManager.default.createFile(atPath: errorFile.path, contents: nil)
         defer { try? FileManager.default.removeItem(at: errorFile) }
         let output = Pipe()

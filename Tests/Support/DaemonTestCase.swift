@@ -91,7 +91,8 @@ open class DaemonTestCase: XCTestCase {
 
     /// Writes `dbus/<service>.service` into `directory`, its program being this build's.
     public static func installActivationFile(_ service: String, in directory: URL, bindir: URL? = nil) throws {
-        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        let root = URL(fileURLWithPath: #filePath)
+            .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
         let bin = bindir ?? BuildProducts.url(of: "progressd").deletingLastPathComponent()
         try String(contentsOf: root.appendingPathComponent("dbus/\(service).service"), encoding: .utf8)
             .replacingOccurrences(of: "@bindir@", with: bin.path)
@@ -109,17 +110,23 @@ open class DaemonTestCase: XCTestCase {
         daemon = nil
         startedEnvironment = environment
         daemon = try DaemonProcess(
-            bus: bus, arguments: arguments ?? daemonArguments, environment: daemonEnvironment.merging(environment) { $1 },
-            command: daemonCommand)
+            bus: bus, arguments: arguments ?? daemonArguments,
+            environment: daemonEnvironment.merging(environment) { $1 }, command: daemonCommand)
         return daemon
     }
 
     /// Stops the daemon (with SIGTERM, and it must exit 0; with SIGKILL when `killing`) and
     /// starts it again on the same bus with the same flags and state directory.
     @discardableResult
-    public func restartDaemon(killing: Bool = false, file: StaticString = #filePath, line: UInt = #line) throws -> DaemonProcess {
+    public func restartDaemon(
+        killing: Bool = false, file: StaticString = #filePath, line: UInt = #line
+    ) throws -> DaemonProcess {
         let running = try XCTUnwrap(daemon, "a daemon to restart", file: file, line: line)
-        if killing { running.kill() } else { XCTAssertEqual(running.stop(), 0, "progressd exits 0 on SIGTERM", file: file, line: line) }
+        if killing {
+            running.kill()
+        } else {
+            XCTAssertEqual(running.stop(), 0, "progressd exits 0 on SIGTERM", file: file, line: line)
+        }
         daemon = nil
         daemon = try DaemonProcess(
             bus: bus, arguments: running.arguments, environment: daemonEnvironment.merging(startedEnvironment) { $1 },
@@ -188,13 +195,17 @@ open class DaemonTestCase: XCTestCase {
     // MARK: Calls
 
     @discardableResult
-    public func manager(_ method: String, _ arguments: [BusValue] = [], on connection: BusConnection? = nil) throws -> [BusValue] {
+    public func manager(
+        _ method: String, _ arguments: [BusValue] = [], on connection: BusConnection? = nil
+    ) throws -> [BusValue] {
         try (connection ?? client).call(
             BusNames.busName, BusNames.managerPath, BusNames.managerInterface, method, arguments)
     }
 
     @discardableResult
-    public func start(_ name: String, _ options: [(String, BusValue)] = [], on connection: BusConnection? = nil) throws -> String {
+    public func start(
+        _ name: String, _ options: [(String, BusValue)] = [], on connection: BusConnection? = nil
+    ) throws -> String {
         try manager("Start", [.string(name), .vardict(options)], on: connection).first?.string ?? ""
     }
 
@@ -223,7 +234,8 @@ open class DaemonTestCase: XCTestCase {
             last = try? self.property(name, property)
             return last == expected
         }
-        XCTAssertTrue(reached, "\(name).\(property) is \(String(describing: last)), not \(expected)", file: file, line: line)
+        XCTAssertTrue(
+            reached, "\(name).\(property) is \(String(describing: last)), not \(expected)", file: file, line: line)
     }
 
     /// Returns once the daemon has handled every call sent before and `connection` (the
@@ -246,7 +258,9 @@ open class DaemonTestCase: XCTestCase {
         send: () throws -> Void, arrived: () -> Bool
     ) throws {
         try send()
-        XCTAssertTrue(BusConnection.pump(seconds: seconds, until: arrived), "the marker (\(what)) arrived", file: file, line: line)
+        XCTAssertTrue(
+            BusConnection.pump(seconds: seconds, until: arrived), "the marker (\(what)) arrived",
+            file: file, line: line)
         BusConnection.drain()
     }
 
@@ -269,18 +283,21 @@ open class DaemonTestCase: XCTestCase {
 
     /// The unique name that owns `name` on the bus, or nil.
     public func nameOwner(_ name: String) -> String? {
-        (try? client.call("org.freedesktop.DBus", "/org/freedesktop/DBus", "org.freedesktop.DBus", "GetNameOwner", [.string(name)]))?
+        (try? client.call(
+            "org.freedesktop.DBus", "/org/freedesktop/DBus", "org.freedesktop.DBus", "GetNameOwner", [.string(name)]))?
             .first?.string
     }
 
     /// Asserts that `body` fails with the progressd error `name` and a message containing `fragment`.
     public func assertBusError(
-        _ name: String, _ fragment: String, file: StaticString = #filePath, line: UInt = #line, _ body: () throws -> Void
+        _ name: String, _ fragment: String, file: StaticString = #filePath, line: UInt = #line,
+        _ body: () throws -> Void
     ) {
         XCTAssertThrowsError(try body(), file: file, line: line) { error in
             guard let error = error as? BusCallError else { return XCTFail("\(error)", file: file, line: line) }
             XCTAssertEqual(error.name, BusNames.errorPrefix + name, error.message, file: file, line: line)
-            XCTAssertTrue(error.message.contains(fragment), "'\(error.message)' lacks '\(fragment)'", file: file, line: line)
+            XCTAssertTrue(
+                error.message.contains(fragment), "'\(error.message)' lacks '\(fragment)'", file: file, line: line)
         }
     }
 

@@ -24,10 +24,13 @@ public final class FlatpakSandbox {
     public static var unavailableReason: String? {
         let probe = try? CommandResult.run(
             "bwrap", ["--ro-bind", "/usr", "/usr", "--symlink", "usr/lib", "/lib", "--symlink", "usr/lib64", "/lib64",
-                      "--symlink", "usr/bin", "/bin", "--proc", "/proc", "--dev", "/dev", "--unshare-pid", "--", "/bin/true"],
+                      "--symlink", "usr/bin", "/bin", "--proc", "/proc", "--dev", "/dev", "--unshare-pid", "--",
+                      "/bin/true"],
             environment: ProcessInfo.processInfo.environment)
         // env exits 127 when it finds no bwrap on PATH.
-        guard let probe, probe.status != 127 else { return "bwrap is not installed (scripts/install-deps.sh installs bubblewrap)" }
+        guard let probe, probe.status != 127 else {
+            return "bwrap is not installed (scripts/install-deps.sh installs bubblewrap)"
+        }
         return probe.status == 0 ? nil : "bwrap can not create a sandbox here: \(probe.errors)"
     }
 
@@ -45,14 +48,23 @@ public final class FlatpakSandbox {
     /// `unix:path=` address), and waits until it listens.
     public init(appId: String, busAddress: String, talk: String) throws {
         self.appId = appId
-        directory = FileManager.default.temporaryDirectory.appendingPathComponent("progressd-sandbox-\(UUID().uuidString)")
+        directory = FileManager.default.temporaryDirectory
+            .appendingPathComponent("progressd-sandbox-\(UUID().uuidString)")
         let proxyDirectory = directory.appendingPathComponent("proxy")
         try FileManager.default.createDirectory(at: proxyDirectory, withIntermediateDirectories: true)
         let info = directory.appendingPathComponent("flatpak-info")
         // What Flatpak writes at /.flatpak-info (its [Application] name is what counts).
-        try "[Application]\nname=\(appId)\nruntime=runtime/org.freedesktop.Platform/x86_64/23.08\n\n[Instance]\ninstance-id=1\n"
-            .write(to: info, atomically: true, encoding: .utf8)
-        guard let socket = busAddress.split(separator: ",").first.flatMap({ $0.hasPrefix("unix:path=") ? $0.dropFirst(10) : nil })
+        try """
+            [Application]
+            name=\(appId)
+            runtime=runtime/org.freedesktop.Platform/x86_64/23.08
+
+            [Instance]
+            instance-id=1
+
+            """.write(to: info, atomically: true, encoding: .utf8)
+        guard let socket = busAddress.split(separator: ",").first
+            .flatMap({ $0.hasPrefix("unix:path=") ? $0.dropFirst(10) : nil })
         else { throw TestSupportError("the bus address \(busAddress) is not unix:path=") }
         let socketURL = URL(fileURLWithPath: String(socket))
         errors = directory.appendingPathComponent("stderr")
@@ -78,7 +90,8 @@ public final class FlatpakSandbox {
         // connection that the proxy answers is the sign.
         let listening = BusConnection.pump(seconds: 20) {
             !self.process.isRunning
-                || (FileManager.default.fileExists(atPath: socketPath) && (try? BusConnection(address: "unix:path=" + socketPath)) != nil)
+                || (FileManager.default.fileExists(atPath: socketPath)
+                    && (try? BusConnection(address: "unix:path=" + socketPath)) != nil)
         }
         guard listening, process.isRunning else {
             stop()

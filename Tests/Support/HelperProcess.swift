@@ -32,7 +32,8 @@ public final class HelperProcess: @unchecked Sendable {
         let script = readsCommands
             ? "echo \"helper-pid $$\"; exec \"$@\""
             // A background job's stdin is /dev/null in sh: the watcher reads a copy (fd 3).
-            : "exec 3<&0; \"$@\" </dev/null 3<&- & pid=$!; echo \"helper-pid $pid\"; (read -r _ <&3; kill $pid 2>/dev/null) & watcher=$!; "
+            : "exec 3<&0; \"$@\" </dev/null 3<&- & pid=$!; echo \"helper-pid $pid\"; "
+                + "(read -r _ <&3; kill $pid 2>/dev/null) & watcher=$!; "
                 + "wait $pid; status=$?; kill $watcher 2>/dev/null; exit $status"
         shell.arguments = ["-c", script, "helper", executable] + arguments
         shell.environment = environment

@@ -26,7 +26,8 @@ public struct HostileCalls {
 
     /// Errors a hostile call may get: the daemon's own, and GDBus's for calls that do not fit the interface.
     public static let allowedErrors: Set<String> = Set(
-        ["InvalidName", "InvalidValue", "NoSuchTask", "UnknownOption", "LimitExceeded", "NotAllowed"].map { BusNames.errorPrefix + $0 }
+        ["InvalidName", "InvalidValue", "NoSuchTask", "UnknownOption", "LimitExceeded", "NotAllowed"]
+            .map { BusNames.errorPrefix + $0 }
     ).union([
         "org.freedesktop.DBus.Error.InvalidArgs", "org.freedesktop.DBus.Error.UnknownMethod",
         "org.freedesktop.DBus.Error.UnknownObject", "org.freedesktop.DBus.Error.UnknownInterface",
@@ -35,7 +36,9 @@ public struct HostileCalls {
 
     /// Sends the next call on `connection`; returns "success" or the error's last name,
     /// checking that it is a named one with a short message.
-    public mutating func attemptNext(on connection: BusConnection, file: StaticString = #filePath, line: UInt = #line) -> String {
+    public mutating func attemptNext(
+        on connection: BusConnection, file: StaticString = #filePath, line: UInt = #line
+    ) -> String {
         let (path, interface, method, arguments) = next()
         let error: BusCallError
         do {
@@ -44,10 +47,12 @@ public struct HostileCalls {
         } catch let caught {
             error = caught
         }
-        XCTAssertTrue(Self.allowedErrors.contains(error.name), "\(method)\(arguments.map(\.signature)): \(error); \(replay)",
-                      file: file, line: line)
+        XCTAssertTrue(
+            Self.allowedErrors.contains(error.name), "\(method)\(arguments.map(\.signature)): \(error); \(replay)",
+            file: file, line: line)
         XCTAssertFalse(error.message.isEmpty, "\(method): an empty message; \(replay)", file: file, line: line)
-        XCTAssertLessThan(error.message.utf8.count, 1_000, "messages quote values short; \(replay)", file: file, line: line)
+        XCTAssertLessThan(
+            error.message.utf8.count, 1_000, "messages quote values short; \(replay)", file: file, line: line)
         return error.name.components(separatedBy: ".").last!
     }
 
@@ -67,18 +72,23 @@ public struct HostileCalls {
         case 55..<60: return (manager, interface, "Finish", [.string(name(&random))])
         case 60..<65: return (manager, interface, "Fail", [.string(name(&random)), .string(text(&random))])
         case 65..<70: return (manager, interface, "Remove", [.string(name(&random))])
-        case 70..<74: return (manager, interface, ["RequestCancel", "RequestPause", "RequestResume"].randomElement(using: &random)!,
-                              [.string(name(&random))])
+        case 70..<74:
+            return (manager, interface,
+                    ["RequestCancel", "RequestPause", "RequestResume"].randomElement(using: &random)!,
+                    [.string(name(&random))])
         case 74..<78: return (manager, interface, "Describe", [.string(name(&random)), .string(locale(&random))])
         case 78..<80: return (manager, interface, "Snapshot", [.string(locale(&random))])
         case 80..<84:
-            let entries = (0..<Int.random(in: 0..<6, using: &random)).map { _ in BusValue.tuple([.string(name(&random)), vardict(&random)]) }
+            let entries = (0..<Int.random(in: 0..<6, using: &random)).map { _ in
+                BusValue.tuple([.string(name(&random)), vardict(&random)])
+            }
             return (manager, interface, "UpdateMany", [.array(elementType: "(sa{sv})", entries)])
         case 84..<88: return (manager, interface, "Subscribe", [vardict(&random)])
         case 88..<92:
             // Object paths under tasks/, valid or not as escapes.
             let element = ["x", "_zz", "_4", "_C3_A9", "_41", "t1", "_c3", "a_20b"].randomElement(using: &random)!
-            return (BusNames.tasksPath + "/" + element, BusNames.propertiesInterface, "GetAll", [.string(BusNames.taskInterface)])
+            return (BusNames.tasksPath + "/" + element, BusNames.propertiesInterface, "GetAll",
+                    [.string(BusNames.taskInterface)])
         case 92..<96:
             // The right method with the wrong arguments.
             return (manager, interface, ["Start", "SetFraction", "Update"].randomElement(using: &random)!,
@@ -111,7 +121,8 @@ public struct HostileCalls {
     }
 
     private static func locale(_ random: inout SeededRandom) -> String {
-        ["", "fr_FR.UTF-8", "xx", "de-DE", "sr_RS@latin", "C", String(repeating: "z", count: 5_000), "ar"].randomElement(using: &random)!
+        ["", "fr_FR.UTF-8", "xx", "de-DE", "sr_RS@latin", "C", String(repeating: "z", count: 5_000), "ar"]
+            .randomElement(using: &random)!
     }
 
     private static func value(_ random: inout SeededRandom) -> BusValue {

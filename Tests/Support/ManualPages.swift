@@ -11,7 +11,8 @@ public enum ManualPages {
 
     /// README.md first, then docs/*.md by name: the order a reader meets them.
     public static var paths: [String] {
-        let docs = (try? FileManager.default.contentsOfDirectory(atPath: root.appendingPathComponent("docs").path)) ?? []
+        let docs = (try? FileManager.default.contentsOfDirectory(atPath: root.appendingPathComponent("docs").path))
+            ?? []
         return ["README.md"] + docs.filter { $0.hasSuffix(".md") }.sorted().map { "docs/" + $0 }
     }
 
@@ -39,7 +40,8 @@ public enum ManualPages {
     public static func blocks(_ language: String, in text: String) -> [(code: String, output: String)] {
         text.components(separatedBy: "```\(language)\n").dropFirst().map { block in
             let code = block.components(separatedBy: "```")[0]
-            let output = block.components(separatedBy: "```text\n").dropFirst().first?.components(separatedBy: "```")[0] ?? ""
+            let output = block.components(separatedBy: "```text\n").dropFirst().first?
+                .components(separatedBy: "```")[0] ?? ""
             return (code, output)
         }
     }

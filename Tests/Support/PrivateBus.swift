@@ -30,7 +30,9 @@ public final class PrivateBus {
     /// `serviceDirectory` holds D-Bus activation files the bus may start services from;
     /// `socket` is a fixed path to listen on (a bus that comes where a daemon already looks).
     /// `everyUser` lets processes of any user connect (a compositor that refuses to run as root).
-    public init(serviceDirectory: URL? = nil, system: Bool = false, socket: URL? = nil, everyUser: Bool = false) throws {
+    public init(
+        serviceDirectory: URL? = nil, system: Bool = false, socket: URL? = nil, everyUser: Bool = false
+    ) throws {
         isSystemBus = system
         directory = Scratch.directory("progressd-test")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
@@ -58,7 +60,8 @@ public final class PrivateBus {
         shell.executableURL = URL(fileURLWithPath: "/bin/sh")
         shell.arguments = [
             "-c",
-            "dbus-daemon --config-file=\"$0\" --nofork --nopidfile --print-address=1 & bus=$!; read -r _; kill $bus; wait $bus",
+            "dbus-daemon --config-file=\"$0\" --nofork --nopidfile --print-address=1 & bus=$!; read -r _; "
+                + "kill $bus; wait $bus",
             config.path,
         ]
         lifeline = Pipe()

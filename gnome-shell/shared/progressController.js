@@ -2,7 +2,7 @@
 // redrawing at most four times a second and only when something that shows changed, as
 // IndicatorPlan decides: the ring when its arc moves a pixel, the summary when the whole
 // percent moves, the rows only while the menu is open (read then with Changes(since), and
-// drawn at most once a second for progress). With the menu closed an Overall costs a
+// drawn at most every two seconds for progress). With the menu closed an Overall costs a
 // comparison, and no task is walked. The indicator is in the bar only while a top-level task
 // is live or a failure lingers. Everything it makes, connects or starts it makes in its
 // constructor and undoes in stop().
@@ -80,6 +80,10 @@ export class ProgressController {
         });
         this._source = new ProgressSource(Gio.DBus.session, {
             properties: PROPERTIES,
+            // What the indicator shows: the summary's whole percent, and the ring's arc in
+            // device pixels (41 round a 16-pixel ring), drawn rounded: at twice that many
+            // steps, a rounding's edge is crossed at most a quarter pixel before it is sent.
+            overallSteps: () => [Math.min(Math.ceil(2 * this._pixels), 10000), 100],
             locale: this._locale,
             onChanges: (kind, ...args) => this._apply(kind, args),
         });
@@ -101,8 +105,8 @@ export class ProgressController {
 
     _apply(kind, args) {
         if (kind === 'overall') {
-            // Ten a second with 100 tasks moving: a redraw only if the ring or the percent
-            // would show it.
+            // When the ring's pixels, the whole percent, or the state or count moved (as
+            // progressd sends it): a redraw only if the ring or the percent would show it.
             this._model.applyOverall(...args);
             if (this._plan.moves(this._model, this._pixels, this._pulseStep, this._animate))
                 this._pacer.request(this._open ? OPEN_INTERVAL_MS : INTERVAL_MS);

@@ -1,5 +1,5 @@
 // make test's gjs step: the extension's modules that run without GNOME Shell (model, view,
-// ring, pacer, plan), tested twice: as the ES modules in gnome-shell/shared/ that GNOME 45 and
+// ring, pacer, plan, the source's unpacking), tested twice: as the ES modules in gnome-shell/shared/ that GNOME 45 and
 // later load, and as the 43/44 scripts scripts/shell-extension.py writes from them into
 // .build/gnome-shell-43/progressd@progressd.org/ (`make extension-forms`). Each *Tests.js
 // here exports `tests`, a map of name to function (a test throws to fail), and
@@ -23,8 +23,11 @@ import * as taskViewTests from './taskViewTests.js';
 import * as ringShapeTests from './ringShapeTests.js';
 import * as redrawPacerTests from './redrawPacerTests.js';
 import * as indicatorPlanTests from './indicatorPlanTests.js';
+import * as progressSourceTests from './progressSourceTests.js';
 
-const suites = {taskModelTests, taskViewTests, ringShapeTests, redrawPacerTests, indicatorPlanTests};
+const suites = {
+    taskModelTests, taskViewTests, ringShapeTests, redrawPacerTests, indicatorPlanTests, progressSourceTests,
+};
 const here = GLib.path_get_dirname(GLib.filename_from_uri(import.meta.url)[0]);
 const legacyFolder = ['..', '..', '.build', 'gnome-shell-43', 'progressd@progressd.org'];
 imports.searchPath.unshift(GLib.build_filenamev([here, ...legacyFolder]));

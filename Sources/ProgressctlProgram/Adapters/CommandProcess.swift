@@ -33,7 +33,9 @@ final class CommandProcess {
     /// On a new pseudo-terminal with the user's terminal mode and size; the command leads a
     /// session of its own with it as controlling terminal. Its stdin is the terminal when
     /// `terminalInput`, else progressctl's own stdin.
-    static func onTerminal(_ command: [String], mode: termios?, size: winsize?, terminalInput: Bool) throws -> CommandProcess {
+    static func onTerminal(
+        _ command: [String], mode: termios?, size: winsize?, terminalInput: Bool
+    ) throws -> CommandProcess {
         var path = [CChar](repeating: 0, count: Int(PATH_MAX))
         let master = cplatform_open_pty(&path, path.count)
         guard master >= 0 else { throw SpawnError(code: errno) }
@@ -122,7 +124,8 @@ final class CommandProcess {
     /// `environment` replaces progressctl's own for the command (the PATH searched is still
     /// progressctl's, as posix_spawnp does).
     private static func spawn(
-        _ command: [String], actions: inout posix_spawn_file_actions_t, newSession: Bool, environment: [String: String]? = nil
+        _ command: [String], actions: inout posix_spawn_file_actions_t, newSession: Bool,
+        environment: [String: String]? = nil
     ) throws -> pid_t {
         // Only stdin, stdout and stderr, as Foundation's Process gave it: an inherited
         // descriptor (the test runner's status socket, a caller's pipe) would outlive
@@ -135,7 +138,9 @@ final class CommandProcess {
         // progressctl ignores SIGPIPE and catches others: the command gets the defaults.
         var defaults = sigset_t()
         sigemptyset(&defaults)
-        for signal in [SIGPIPE, SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGTSTP, SIGWINCH, SIGCHLD, SIGCONT] { sigaddset(&defaults, signal) }
+        for signal in [SIGPIPE, SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGTSTP, SIGWINCH, SIGCHLD, SIGCONT] {
+            sigaddset(&defaults, signal)
+        }
         posix_spawnattr_setsigdefault(&attributes, &defaults)
         var mask = sigset_t()
         sigemptyset(&mask)
@@ -143,7 +148,9 @@ final class CommandProcess {
         let setsid = newSession ? Int32(cplatform_spawn_new_session_flag()) : 0
         posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK | setsid))
         var argv: [UnsafeMutablePointer<CChar>?] = command.map { strdup($0) } + [nil]
-        var envp: [UnsafeMutablePointer<CChar>?]? = environment.map { $0.map { strdup("\($0.key)=\($0.value)") } + [nil] }
+        var envp: [UnsafeMutablePointer<CChar>?]? = environment.map {
+            $0.map { strdup("\($0.key)=\($0.value)") } + [nil]
+        }
         defer { (argv + (envp ?? [])).forEach { free($0) } }
         var pid: pid_t = 0
         let result = envp == nil

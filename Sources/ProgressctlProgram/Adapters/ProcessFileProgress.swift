@@ -38,14 +38,16 @@ public struct ProcessFileProgress {
             let fdDirectory = "\(proc)/\(pid)/fd"
             guard let descriptors = try? FileManager.default.contentsOfDirectory(atPath: fdDirectory) else { continue }
             for descriptor in descriptors {
-                guard let info = Self.fdinfo(try? String(contentsOfFile: "\(proc)/\(pid)/fdinfo/\(descriptor)", encoding: .utf8)),
+                guard let info = Self.fdinfo(
+                          try? String(contentsOfFile: "\(proc)/\(pid)/fdinfo/\(descriptor)", encoding: .utf8)),
                       info.readable else { continue }
                 var status = stat()
                 guard stat("\(fdDirectory)/\(descriptor)", &status) == 0, (status.st_mode & S_IFMT) == S_IFREG,
                       status.st_size > 0 else { continue }
                 let size = UInt64(status.st_size)
                 if size > best?.size ?? 0 {
-                    let path = (try? FileManager.default.destinationOfSymbolicLink(atPath: "\(fdDirectory)/\(descriptor)")) ?? descriptor
+                    let path = (try? FileManager.default.destinationOfSymbolicLink(
+                        atPath: "\(fdDirectory)/\(descriptor)")) ?? descriptor
                     best = Sample(path: path, position: info.position, size: size)
                 }
             }
@@ -73,7 +75,8 @@ public struct ProcessFileProgress {
         guard let entries = try? FileManager.default.contentsOfDirectory(atPath: proc) else { return [root] }
         var children: [pid_t: [pid_t]] = [:]
         for entry in entries {
-            guard let pid = pid_t(entry), let stat = try? String(contentsOfFile: "\(proc)/\(entry)/stat", encoding: .utf8),
+            guard let pid = pid_t(entry),
+                  let stat = try? String(contentsOfFile: "\(proc)/\(entry)/stat", encoding: .utf8),
                   let parent = Self.parent(inStat: stat) else { continue }
             children[parent, default: []].append(pid)
         }

@@ -54,7 +54,8 @@ public final class RegularExpression: Sendable {
             while matched {
                 found.append((0..<groupCount).map { index in
                     var start: Int32 = -1, end: Int32 = -1
-                    guard g_match_info_fetch_pos(info, Int32(index + 1), &start, &end) != 0, start >= 0, end >= start else { return nil }
+                    guard g_match_info_fetch_pos(info, Int32(index + 1), &start, &end) != 0,
+                          start >= 0, end >= start else { return nil }
                     let bytes = UnsafeRawBufferPointer(start: text + Int(start), count: Int(end - start))
                     return String(decoding: bytes, as: UTF8.self)
                 })

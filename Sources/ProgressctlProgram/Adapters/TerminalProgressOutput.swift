@@ -125,7 +125,9 @@ public final class TerminalProgressWriter {
         let bytes = Array(TerminalProgressSequence.text(look, insideTmux: insideTmux).utf8)
         var written = 0
         while written < bytes.count {
-            let result = bytes.withUnsafeBytes { Glibc.write(descriptor, $0.baseAddress! + written, bytes.count - written) }
+            let result = bytes.withUnsafeBytes {
+                Glibc.write(descriptor, $0.baseAddress! + written, bytes.count - written)
+            }
             if result < 0 && errno == EINTR { continue }
             if result <= 0 { return }
             written += result

@@ -11,7 +11,8 @@ public struct PercentParser: LineParser {
     public init() {}
 
     public mutating func read(_ line: String) -> ProgressReading? {
-        guard let last = Self.percent.allGroups(in: line).compactMap({ Double(loose: $0[0]) }).last(where: { $0 <= 100 }) else {
+        guard let last = Self.percent.allGroups(in: line).compactMap({ Double(loose: $0[0]) })
+                .last(where: { $0 <= 100 }) else {
             return nil
         }
         return .percent(last, phase: Self.name)
@@ -50,7 +51,8 @@ public struct RegexParser: LineParser {
         if groups.count == 1, let percent = Double(loose: groups[0]), percent <= 100 {
             return .percent(percent, phase: Self.name)
         }
-        if groups.count == 2, let done = groups[0].flatMap({ UInt64($0) }), let total = groups[1].flatMap({ UInt64($0) }) {
+        if groups.count == 2, let done = groups[0].flatMap({ UInt64($0) }),
+           let total = groups[1].flatMap({ UInt64($0) }) {
             return .count(done, of: total, phase: Self.name)
         }
         return nil

@@ -15,7 +15,9 @@ public enum ParserChoice: Sendable, Equatable {
 
     public init(parse: String?, regex: String?) throws(ChoiceError) {
         if let regex {
-            guard parse == nil || parse == "auto" else { throw ChoiceError("--parse and --progress-regex can not be combined") }
+            guard parse == nil || parse == "auto" else {
+                throw ChoiceError("--parse and --progress-regex can not be combined")
+            }
             let compiled: RegularExpression
             do throws(RegularExpression.SyntaxError) {
                 compiled = try RegularExpression(regex)

@@ -90,7 +90,9 @@ enum ParserRegistry {
         // dd prints progress only with status=progress: ParserChoice.readsFiles says when.
         ParserEntry("dd", auto: .onlyFor(["dd"])) { DdParser(arguments: $0) },
         ParserEntry("pv", auto: .onlyFor(["pv"]), printedBy: ["pv"]) { _ in PvParser() },
-        ParserEntry("apt", auto: .always, printedBy: ["apt", "apt-get"], misleadsFallbacks: true) { _ in AptStatusParser() },
+        ParserEntry("apt", auto: .always, printedBy: ["apt", "apt-get"], misleadsFallbacks: true) { _ in
+            AptStatusParser()
+        },
         ParserEntry("ffmpeg", auto: .always, printedBy: ["ffmpeg"]) { FfmpegParser(arguments: $0) },
         ParserEntry("percent", auto: .fallback) { _ in PercentParser() },
         ParserEntry("count", auto: .fallback) { _ in CountParser() },

@@ -27,8 +27,9 @@ public struct GitParser: LineParser {
         guard let groups = Self.line.groups(in: line), let phase = groups[0], let slice = Self.slices[phase],
               let done = Double(loose: groups[2]), let total = Double(loose: groups[3]), total > 0 else { return nil }
         let within = min(done / total, 1)
-        return ProgressReading(.fraction(slice.lowerBound + within * (slice.upperBound - slice.lowerBound)), phase: Self.name,
-                               message: phase)
+        return ProgressReading(
+            .fraction(slice.lowerBound + within * (slice.upperBound - slice.lowerBound)), phase: Self.name,
+            message: phase)
     }
 }
 
@@ -55,7 +56,8 @@ public struct AptStatusParser: LineParser {
         if let percent = Self.terminalDownload.groups(in: line)?[0].flatMap({ Double(loose: $0) }) {
             return .percent(percent, phase: "dlstatus")
         }
-        guard let groups = Self.line.groups(in: line), let kind = groups[0], let percent = Double(loose: groups[2]) else { return nil }
+        guard let groups = Self.line.groups(in: line), let kind = groups[0],
+              let percent = Double(loose: groups[2]) else { return nil }
         let text = groups[3].map { $0.trimmingWhitespace }
         if kind == "pmerror" {
             // dpkg's text does not always say which package ("trying to overwrite '/usr/bin/x',

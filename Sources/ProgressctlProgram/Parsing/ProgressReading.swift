@@ -48,7 +48,9 @@ public struct ProgressReading: Equatable, Sendable {
         return ProgressReading(.fraction(min(percent, 100) / 100), phase: phase, message: message)
     }
 
-    public static func ratio(_ done: Double, of total: Double, phase: String, message: String? = nil) -> ProgressReading? {
+    public static func ratio(
+        _ done: Double, of total: Double, phase: String, message: String? = nil
+    ) -> ProgressReading? {
         guard done.isFinite, total.isFinite, total > 0, done >= 0, done <= total * 1.000_001 else { return nil }
         return ProgressReading(.fraction(min(done / total, 1)), phase: phase, message: message)
     }

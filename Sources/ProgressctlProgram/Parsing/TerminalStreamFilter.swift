@@ -144,7 +144,8 @@ public struct TerminalStreamFilter: Sendable {
     /// "9;4;STATE;PROGRESS" (the progress optional for states 0, 2, 3 and 4).
     static func reading(_ payload: String) -> ProgressReading? {
         let fields = payload.split(separator: ";", omittingEmptySubsequences: false).map(String.init)
-        guard fields.count >= 3, fields.count <= 4, fields[0] == "9", fields[1] == "4", let state = Int(fields[2]) else { return nil }
+        guard fields.count >= 3, fields.count <= 4, fields[0] == "9", fields[1] == "4",
+              let state = Int(fields[2]) else { return nil }
         let value = fields.count == 4 && !fields[3].isEmpty ? Double(fields[3]).map { min(max($0, 0), 100) / 100 } : nil
         if fields.count == 4 && !fields[3].isEmpty && value == nil { return nil }
         switch state {

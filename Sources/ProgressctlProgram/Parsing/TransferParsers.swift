@@ -30,7 +30,8 @@ public struct CurlParser: LineParser {
     static let bar = Pattern(#"^#*\s*(\d{1,3}\.\d)%$"#)
     static let size = #"[\d.]+[kMGTP]?"#
     static let meter = Pattern(
-        #"^\s*(\d{1,3})\s+(\#(size))\s+\d{1,3}\s+\#(size)\s+\d{1,3}\s+\#(size)\s+\#(size)\s+\#(size)\s+[-:\d]+\s+[-:\d]+\s+[-:\d]+\s+\#(size)$"#)
+        #"^\s*(\d{1,3})\s+(\#(size))\s+\d{1,3}\s+\#(size)\s+\d{1,3}\s+\#(size)\s+\#(size)\s+\#(size)\s+"#
+            + #"[-:\d]+\s+[-:\d]+\s+[-:\d]+\s+\#(size)$"#)
 
     public init() {}
 
@@ -38,7 +39,9 @@ public struct CurlParser: LineParser {
         if let groups = Self.bar.groups(in: line.trimmingWhitespace) {
             return .percent(Double(loose: groups[0]) ?? 0, phase: Self.name)
         }
-        guard let groups = Self.meter.groups(in: line), groups[1] != "0", let percent = Double(loose: groups[0]) else { return nil }
+        guard let groups = Self.meter.groups(in: line), groups[1] != "0", let percent = Double(loose: groups[0]) else {
+            return nil
+        }
         return .percent(percent, phase: Self.name)
     }
 }
@@ -53,7 +56,8 @@ public struct WgetParser: LineParser {
     public init() {}
 
     public mutating func read(_ line: String) -> ProgressReading? {
-        guard let groups = Self.dots.groups(in: line) ?? Self.bar.groups(in: line), let percent = Double(loose: groups[0]) else {
+        guard let groups = Self.dots.groups(in: line) ?? Self.bar.groups(in: line),
+              let percent = Double(loose: groups[0]) else {
             return nil
         }
         return .percent(percent, phase: Self.name)
@@ -80,7 +84,8 @@ public struct DdParser: LineParser {
         }
         var total = operands["if"].flatMap(fileSize).map { Double($0) }
         if let count = operands["count"].flatMap(Self.bytes),
-           let block = (operands["ibs"] ?? operands["bs"]).flatMap(Self.bytes) ?? (operands["count"] != nil ? 512 : nil) {
+           let block = (operands["ibs"] ?? operands["bs"]).flatMap(Self.bytes)
+               ?? (operands["count"] != nil ? 512 : nil) {
             let counted = operands["iflag"]?.contains("count_bytes") == true ? count : count * block
             total = min(total ?? counted, counted)
         }
@@ -96,8 +101,10 @@ public struct DdParser: LineParser {
             }
         }
         let units: [(String, Double)] = [
-            ("kB", 1e3), ("MB", 1e6), ("GB", 1e9), ("TB", 1e12), ("KiB", 0x400), ("MiB", 0x10_0000), ("GiB", 0x4000_0000),
-            ("c", 1), ("w", 2), ("b", 512), ("K", 0x400), ("k", 0x400), ("M", 0x10_0000), ("G", 0x4000_0000), ("T", 0x100_0000_0000),
+            ("kB", 1e3), ("MB", 1e6), ("GB", 1e9), ("TB", 1e12),
+            ("KiB", 0x400), ("MiB", 0x10_0000), ("GiB", 0x4000_0000),
+            ("c", 1), ("w", 2), ("b", 512),
+            ("K", 0x400), ("k", 0x400), ("M", 0x10_0000), ("G", 0x4000_0000), ("T", 0x100_0000_0000),
         ]
         for (suffix, factor) in units where text.hasSuffix(suffix) {
             return Double(text.dropLast(suffix.count)).map { $0 * factor }
@@ -106,7 +113,9 @@ public struct DdParser: LineParser {
     }
 
     public mutating func read(_ line: String) -> ProgressReading? {
-        guard let total, let groups = Self.line.groups(in: line), let done = Double(loose: groups[0]) else { return nil }
+        guard let total, let groups = Self.line.groups(in: line), let done = Double(loose: groups[0]) else {
+            return nil
+        }
         return .ratio(min(done, total), of: total, phase: Self.name)
     }
 }
@@ -120,7 +129,9 @@ public struct PvParser: LineParser {
     public init() {}
 
     public mutating func read(_ line: String) -> ProgressReading? {
-        guard let groups = Self.line.groups(in: line), let percent = Double(loose: groups[0]), percent <= 100 else { return nil }
+        guard let groups = Self.line.groups(in: line), let percent = Double(loose: groups[0]), percent <= 100 else {
+            return nil
+        }
         return .percent(percent, phase: Self.name)
     }
 }
