@@ -37,7 +37,7 @@ final class ShellSourcePagingTests: DaemonTestCase {
             print(`refused ${Gio.DBusError.get_remote_error(error)}`);
         }
         let source;
-        source = new ProgressSource(connection, {properties: PROPERTIES, locale: '', onChanges: (kind, ...args) => {
+        const onChanges = (kind, ...args) => {
             if (kind !== 'changes')
                 return;
             const [reset, tasks] = args;
@@ -51,9 +51,11 @@ final class ShellSourcePagingTests: DaemonTestCase {
             connection.call_sync(...manager, 'Start', new GLib.Variant('(sa{sv})', ['zz-after', {}]), null, 0, -1,
                 null);
             source.poll();
-        }});
+        };
+        source = new ProgressSource(connection, {properties: PROPERTIES, overallSteps: () => [82, 100], locale: '',
+            onChanges});
         source.start();
-        GLib.timeout_add_seconds(GLib.PRIORITY_DEFAULT, 60, () => {
+        GLib.timeout_add_seconds(GLib.PRIORITY_DEFAULT, 30, () => {
             print('timed out');
             loop.quit();
         });
