@@ -66,7 +66,7 @@ public struct Limits: Sendable, Equatable {
     /// task (about 20 KB with a 1 KB title and 4 KB message in three texts).
     public static let replyBytesRange = 65_536...(64 << 20)
     /// Values in one reply (Snapshot, SnapshotPage, GetManagedObjects, List, Changes), each
-    /// container, dictionary entry, variant and basic value counted (`ReplyValues`): GDBus
+    /// container, dictionary entry, variant and basic value counted (`SlicedReply.Element.values`): GDBus
     /// converts a reply to the wire format value by value, about 0.15 µs each here, while it
     /// holds its connection's lock, and every other client's call waits for that lock to reach
     /// the main loop. 131,072 values are a List of 100,000 names or a Snapshot of 1,224 tasks,
