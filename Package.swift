@@ -44,11 +44,15 @@ let package = Package(
         // The client side: calls and signals, for progressctl, progress-render and the tests.
         .target(name: "ProgressClient", dependencies: ["ProgressBus", "CGLib"]),
         // The Progress1 server: the front door's D-Bus inputs and the change stream's outputs.
-        .target(name: "ProgressDaemon", dependencies: ["ProgressBus", "ProgressModel", "ProgressCore", "ProgressPolicies", "CGLib"]),
+        .target(name: "ProgressDaemon", dependencies: [
+            "ProgressBus", "ProgressModel", "ProgressCore", "ProgressPolicies", "CGLib",
+        ]),
         // KDE's job view protocol both ways: serving org.kde.JobViewServer (KIO jobs become
         // tasks) and forwarding tasks to Plasma's server.
         .target(
-            name: "ProgressKDE", dependencies: ["ProgressDaemon", "ProgressBus", "ProgressModel", "ProgressPolicies", "CGLib"],
+            name: "ProgressKDE", dependencies: [
+                "ProgressDaemon", "ProgressBus", "ProgressModel", "ProgressPolicies", "CGLib",
+            ],
             resources: [.embedInCode("org.kde.JobViews.xml")]),
         // The Renderer1 server (progress-render --service).
         .target(
@@ -58,26 +62,36 @@ let package = Package(
         .target(name: "ProgressCommandLine"),
 
         // Docks and notifications: LauncherEntry in and out, org.freedesktop.Notifications.
-        .target(name: "ProgressDesktop", dependencies: ["ProgressDaemon", "ProgressBus", "ProgressModel", "ProgressCore", "ProgressPolicies", "CGLib"]),
+        .target(name: "ProgressDesktop", dependencies: [
+            "ProgressDaemon", "ProgressBus", "ProgressModel", "ProgressCore", "ProgressPolicies", "CGLib",
+        ]),
 
         // Every task as a progress bar on the AT-SPI accessibility bus: one output of the daemon.
         .target(
-            name: "ProgressAccessibility", dependencies: ["ProgressDaemon", "ProgressBus", "ProgressModel", "ProgressCore", "ProgressPolicies", "CGLib"],
+            name: "ProgressAccessibility", dependencies: [
+                "ProgressDaemon", "ProgressBus", "ProgressModel", "ProgressCore", "ProgressPolicies", "CGLib",
+            ],
             resources: [.embedInCode("org.a11y.atspi.xml")]),
 
         // Jobs of system services (PackageKit, UDisks2, fwupd, systemd-importd) read from the
         // system bus: one input per service.
-        .target(name: "ProgressSystem", dependencies: ["ProgressDaemon", "ProgressBus", "ProgressText", "ProgressModel", "ProgressCore", "CGLib"]),
+        .target(name: "ProgressSystem", dependencies: [
+            "ProgressDaemon", "ProgressBus", "ProgressText", "ProgressModel", "ProgressCore", "CGLib",
+        ]),
         // The tasks as a StatusNotifierItem in trays without a job tracker: ring, tooltip, menu.
         .target(
-            name: "ProgressTray", dependencies: ["ProgressDaemon", "ProgressRender", "ProgressText", "ProgressBus", "ProgressModel", "ProgressCore", "ProgressPolicies", "CGLib"],
+            name: "ProgressTray", dependencies: [
+                "ProgressDaemon", "ProgressRender", "ProgressText", "ProgressBus", "ProgressModel", "ProgressCore",
+                "ProgressPolicies", "CGLib",
+            ],
             resources: [.embedInCode("org.kde.StatusNotifierItem.xml"), .embedInCode("com.canonical.dbusmenu.xml")]),
 
         // progressd's flags, its parts in their order, and its run.
         .target(
             name: "ProgressdProgram",
             dependencies: [
-                "ProgressDaemon", "ProgressDesktop", "ProgressKDE", "ProgressAccessibility", "ProgressSystem", "ProgressTray",
+                "ProgressDaemon", "ProgressDesktop", "ProgressKDE", "ProgressAccessibility", "ProgressSystem",
+                "ProgressTray",
                 "ProgressBus", "ProgressText", "ProgressState", "ProgressCommandLine", "ProgressModel",
             ]),
         .executableTarget(name: "progressd", dependencies: ["ProgressdProgram"]),
@@ -106,73 +120,105 @@ let package = Package(
         .target(
             name: "ProgressctlProgram",
             dependencies: [
-                "ProgressCommandLine", "ProgressClient", "ProgressBus", "ProgressText", "ProgressModel", "CPlatform", "CGLib",
+                "ProgressCommandLine", "ProgressClient", "ProgressBus", "ProgressText", "ProgressModel", "CPlatform",
+                "CGLib",
             ]),
         .executableTarget(name: "progressctl", dependencies: ["ProgressctlProgram"]),
         // The three programs in one executable, chosen by the name it is started by.
-        .executableTarget(name: "progress", dependencies: ["ProgressdProgram", "ProgressRenderProgram", "ProgressctlProgram"]),
+        .executableTarget(name: "progress", dependencies: [
+            "ProgressdProgram", "ProgressRenderProgram", "ProgressctlProgram",
+        ]),
 
         // Private dbus-daemon and daemon processes for the integration tests.
-        .target(name: "ProgressTestSupport", dependencies: ["ProgressClient", "ProgressBus", "ProgressModel"], path: "Tests/Support"),
-        .testTarget(name: "ProgressCoreTests", dependencies: ["ProgressModel", "ProgressCore", "ProgressPolicies", "ProgressTestSupport"]),
-        .testTarget(name: "ProgressTextTests", dependencies: ["ProgressText", "ProgressModel", "ProgressCore", "ProgressPolicies", "ProgressTestSupport"]),
+        .target(name: "ProgressTestSupport", dependencies: [
+            "ProgressClient", "ProgressBus", "ProgressModel",
+        ], path: "Tests/Support"),
+        .testTarget(name: "ProgressCoreTests", dependencies: [
+            "ProgressModel", "ProgressCore", "ProgressPolicies", "ProgressTestSupport",
+        ]),
+        .testTarget(name: "ProgressTextTests", dependencies: [
+            "ProgressText", "ProgressModel", "ProgressCore", "ProgressPolicies", "ProgressTestSupport",
+        ]),
         .testTarget(
             name: "ProgressStateTests", dependencies: ["ProgressState", "ProgressModel", "ProgressTestSupport"]),
         .testTarget(
             name: "ProgressRenderTests",
             dependencies: [
-                "ProgressRender", "ProgressRenderService", "ProgressModel", "ProgressBus", "ProgressClient", "ProgressTestSupport",
+                "ProgressRender", "ProgressRenderService", "ProgressModel", "ProgressBus", "ProgressClient",
+                "ProgressTestSupport",
                 "progress-render", "progressd", "progressctl",
             ],
             exclude: ["References"]),
         .testTarget(
             name: "ProgressctlProgramTests",
             dependencies: [
-                "ProgressctlProgram", "ProgressCommandLine", "ProgressBus", "ProgressClient", "ProgressTestSupport", "progressctl",
+                "ProgressctlProgram", "ProgressCommandLine", "ProgressBus", "ProgressClient", "ProgressTestSupport",
+                "progressctl",
                 "progressd", "progress-render",
             ],
             exclude: ["help"]),
         .testTarget(
             name: "ProgressDesktopTests",
             dependencies: [
-                "ProgressDesktop", "ProgressDaemon", "ProgressText", "ProgressModel", "ProgressPolicies", "ProgressClient", "ProgressBus",
+                "ProgressDesktop", "ProgressDaemon", "ProgressText", "ProgressModel", "ProgressPolicies",
+                "ProgressClient", "ProgressBus",
                 "ProgressTestSupport", "progressd",
             ],
             exclude: ["helpers"]),
         .testTarget(
             name: "ProgressAccessibilityTests",
-            dependencies: ["ProgressAccessibility", "ProgressBus", "ProgressClient", "ProgressModel", "ProgressPolicies", "ProgressTestSupport", "progressd"],
+            dependencies: [
+                "ProgressAccessibility", "ProgressBus", "ProgressClient", "ProgressModel", "ProgressPolicies",
+                "ProgressTestSupport", "progressd",
+            ],
             exclude: ["python"]),
         // ProgressBus itself: variants, method tables.
-        .testTarget(name: "ProgressBusTests", dependencies: ["ProgressDaemon", "ProgressBus", "ProgressModel", "ProgressCore", "ProgressPolicies", "ProgressTestSupport"]),
+        .testTarget(name: "ProgressBusTests", dependencies: [
+            "ProgressDaemon", "ProgressBus", "ProgressModel", "ProgressCore", "ProgressPolicies",
+            "ProgressTestSupport",
+        ]),
         // The daemon on a private bus: the Progress1 API, its lifecycle, faults and a short fuzz.
         .testTarget(
             name: "ProgressDaemonTests",
             dependencies: [
-                "ProgressDaemon", "ProgressBus", "ProgressClient", "ProgressCommandLine", "ProgressRenderService", "ProgressModel", "ProgressCore", "ProgressPolicies",
+                "ProgressDaemon", "ProgressBus", "ProgressClient", "ProgressCommandLine", "ProgressRenderService",
+                "ProgressModel", "ProgressCore", "ProgressPolicies",
                 "ProgressTestSupport", "progressd", "progress",
             ]),
         // What depends on the machine (resident memory, floods of thousands of tasks, long
         // soaks): `make soak` runs them, `make test` skips them.
         .testTarget(
-            name: "ProgressSoakTests", dependencies: ["ProgressBus", "ProgressClient", "ProgressTestSupport", "progressd"]),
+            name: "ProgressSoakTests", dependencies: [
+                "ProgressBus", "ProgressClient", "ProgressTestSupport", "progressd",
+            ]),
         .testTarget(
             name: "ProgressTrayTests",
-            dependencies: ["ProgressRender", "ProgressBus", "ProgressClient", "ProgressModel", "ProgressPolicies", "ProgressTestSupport", "progressd"],
+            dependencies: [
+                "ProgressRender", "ProgressBus", "ProgressClient", "ProgressModel", "ProgressPolicies",
+                "ProgressTestSupport", "progressd",
+            ],
             exclude: ["helpers"]),
         .testTarget(
             name: "ProgressKDETests",
-            dependencies: ["ProgressKDE", "ProgressClient", "ProgressModel", "ProgressTestSupport", "progressd", "progressctl"],
+            dependencies: [
+                "ProgressKDE", "ProgressClient", "ProgressModel", "ProgressTestSupport", "progressd", "progressctl",
+            ],
             exclude: ["helpers"]),
         .testTarget(
             name: "ProgressSystemTests",
-            dependencies: ["ProgressSystem", "ProgressText", "ProgressClient", "ProgressModel", "ProgressTestSupport", "progressd", "progressctl"],
+            dependencies: [
+                "ProgressSystem", "ProgressText", "ProgressClient", "ProgressModel", "ProgressTestSupport",
+                "progressd", "progressctl",
+            ],
             exclude: ["helpers"]),
         // Real desktop clients (kioclient5, libunity, dunst …): `make interop` installs them and
         // sets PROGRESSD_INTEROP=1; `make test` skips them.
         .testTarget(
             name: "ProgressInteropTests",
-            dependencies: ["ProgressBus", "ProgressClient", "ProgressModel", "ProgressRender", "ProgressTestSupport", "progressd", "progressctl"],
+            dependencies: [
+                "ProgressBus", "ProgressClient", "ProgressModel", "ProgressRender", "ProgressTestSupport", "progressd",
+                "progressctl",
+            ],
             exclude: ["helpers"]),
     ],
     swiftLanguageModes: [.v6]

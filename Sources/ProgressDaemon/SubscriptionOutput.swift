@@ -15,6 +15,13 @@ final class SubscriptionOutput: ChangeOutput {
     private lazy var timer = MainLoopTimer(clock: context.clock) { [unowned self] in sendDue() }
     private var pacing: SubscriberPacing
     private let pinger: PeerPing
+    /// When the overall is looked at for "overall-steps" subscribers: after a change, at
+    /// most once a signal interval, the first change after a quiet one at once.
+    private var overallLooks: Coalescer<OverallLook, OverallLook>
+    struct OverallLook: OptionSet, Hashable, Sendable {
+        let rawValue: UInt8
+        static let due = OverallLook(rawValue: 1)
+    }
 
     init(context: DaemonContext, variants: TaskVariants, interface: UnsafeMutablePointer<GDBusInterfaceInfo>) throws(DaemonError) {
         self.context = context
@@ -24,6 +31,7 @@ final class SubscriptionOutput: ChangeOutput {
         pacing = SubscriberPacing(
             signalsPerSecond: context.limits.maxSubscriberSignalsPerSecond, answerMicros: context.limits.subscriberAnswerMicros)
         pinger = PeerPing(connection: context.connection)
+        overallLooks = Coalescer(intervalMicros: context.limits.signalIntervalMicros)
     }
 
     /// A subscriber that leaves the bus loses its subscriptions.
@@ -42,8 +50,7 @@ final class SubscriptionOutput: ChangeOutput {
         let texts = try context.texts(forLocale: options.locale)
         let subscription = try registry.add(owner: owner, options: options, texts: texts)
         if !options.overallSteps.isEmpty {
-            subscription.overall = OverallStepPacer(
-                resolutions: options.overallSteps, intervalMicros: context.limits.signalIntervalMicros)
+            subscription.overall = OverallStepFilter(resolutions: options.overallSteps)
             // The overall as it is goes out first, after Subscribe's reply (sendDue).
             timer.arm(at: context.clock.monotonicMicros)
         }
@@ -74,30 +81,33 @@ final class SubscriptionOutput: ChangeOutput {
         guard !registry.isEmpty else { return }
         let now = context.clock.monotonicMicros
         for change in batch.changes { tell(change, now: now) }
-        tellOverall(now: now)
+        overallMayHaveChanged(now: now)
     }
 
-    /// The overall to each subscriber that asked for it, when what it shows changed (or a
-    /// held one is due); read once for all of them.
-    private func tellOverall(now: Int64) {
+    /// A batch may have moved the overall: it is looked at now, or once the signal interval
+    /// since the last look is up (a read each batch would apply the values the front door
+    /// holds back, and a thousand updates a second would be a thousand reads).
+    private func overallMayHaveChanged(now: Int64) {
         guard registry.all.contains(where: { $0.overall != nil }) else { return }
-        // Read before any pacer is taken: the read applies held values, and the batch that
-        // makes is published (and told) within it.
+        switch overallLooks.record(.due, .due, immediate: false, now: now) {
+        case .signal: tellOverall(now: now)
+        case .hold(let until): timer.arm(at: until)
+        case .alsoHeld, .none: break
+        }
+    }
+
+    /// The overall, read once, to each subscriber to whom it is news (OverallStepFilter).
+    private func tellOverall(now: Int64) {
         let summary = context.read(.tasks([])) { $0.summary() }
         var shape = summary
         shape.fraction = 0
         for subscription in registry.all {
             // A subscriber that stopped reading gets nothing until it answers its ping.
-            guard var pacer = subscription.overall, !pacing.isSilent(subscription.owner, now: now) else { continue }
-            let look = pacer.look(fraction: summary.fraction, shape: shape)
-            switch pacer.consider(look, now: now) {
-            case .send:
-                pacer.sent(look, now: now)
+            guard var filter = subscription.overall, !pacing.isSilent(subscription.owner, now: now) else { continue }
+            if filter.isNews(filter.look(fraction: summary.fraction, shape: shape)) {
                 send(to: subscription, Progress1Signals.subscriptionOverall, Variant.tuple([variants.summary(summary)]))
-            case .hold(let until): timer.arm(at: until)
-            case .none: break
             }
-            subscription.overall = pacer
+            subscription.overall = filter
         }
     }
 
@@ -145,7 +155,10 @@ final class SubscriptionOutput: ChangeOutput {
             }
             if let next = subscription.budget.nextDeadline { timer.arm(at: next) }
         }
-        tellOverall(now: now)
+        if !overallLooks.takeDue(now: now).isEmpty || registry.all.contains(where: { $0.overall?.sent == nil }) {
+            tellOverall(now: now)
+        }
+        if let next = overallLooks.nextDeadline { timer.arm(at: next) }
     }
 
     /// A Changed goes out if the subscriber's pacing allows, with the values of `task` (what

@@ -19,9 +19,9 @@ final class Subscription {
     /// to send as Changed, or that the task is gone.
     var backlog: [TaskName: Pending] = [:]
     enum Pending { case changed(TaskProperties), removed }
-    /// When the overall goes out, for a subscriber that asked for "overall-steps": the
+    /// Whether the overall is news to a subscriber that asked for "overall-steps": the
     /// shape is the summary without its fraction (its state and counts).
-    var overall: OverallStepPacer<TaskSummary>?
+    var overall: OverallStepFilter<TaskSummary>?
     /// Its object on the bus, which has no methods: only the signals its subscriber receives.
     var object: ExportedObject?
 

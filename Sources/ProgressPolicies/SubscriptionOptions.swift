@@ -14,7 +14,7 @@ public struct SubscriptionOptions: Sendable, Equatable {
     public var announcementIntervalMicros = AnnouncementBudget.defaultIntervalMicros
     public var announcements = true
     public var changes = false
-    /// The resolutions at which the subscriber shows the overall (OverallStepPacer); empty:
+    /// The resolutions at which the subscriber shows the overall (OverallStepFilter); empty:
     /// no Overall signal.
     public var overallSteps: [Int] = []
 
