@@ -13,7 +13,9 @@ public struct IncomingCall {
     public let parameters: OpaquePointer
     public let invocation: OpaquePointer
 
-    public init(sender: UnsafePointer<CChar>?, path: UnsafePointer<CChar>, parameters: OpaquePointer, invocation: OpaquePointer) {
+    public init(
+        sender: UnsafePointer<CChar>?, path: UnsafePointer<CChar>, parameters: OpaquePointer, invocation: OpaquePointer
+    ) {
         self.sender = sender
         pathPointer = path
         self.parameters = parameters
@@ -26,7 +28,9 @@ public struct IncomingCall {
 
     /// The call for a handler that works with MethodCall, its sender the connection's name.
     public func methodCall(maxReplyBytes: Int = .max) -> MethodCall {
-        MethodCall(sender: ClientID(senderName), path: path, parameters: parameters, invocation: invocation, maxReplyBytes: maxReplyBytes)
+        MethodCall(
+            sender: ClientID(senderName), path: path, parameters: parameters, invocation: invocation,
+            maxReplyBytes: maxReplyBytes)
     }
 
     /// An error reply of any name.

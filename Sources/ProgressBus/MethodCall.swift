@@ -13,7 +13,9 @@ public struct MethodCall {
     /// connection for a message it can not carry (`Limits.maxReplyBytes`).
     public let maxReplyBytes: Int
 
-    public init(sender: ClientID, path: String, parameters: OpaquePointer, invocation: OpaquePointer, maxReplyBytes: Int = .max) {
+    public init(
+        sender: ClientID, path: String, parameters: OpaquePointer, invocation: OpaquePointer, maxReplyBytes: Int = .max
+    ) {
         self.sender = sender
         self.path = path
         self.parameters = parameters
@@ -29,7 +31,9 @@ public struct MethodCall {
     public func bool(_ index: Int) -> Bool { Variant.boolChild(parameters, index) }
     public func options(_ index: Int) -> [(key: String, value: OptionValue)] { Variant.optionsChild(parameters, index) }
     /// The options of `call`, refused from their number alone when there are more than its keys.
-    public func options(_ index: Int, for call: String, accepting keys: [String]) throws(ProgressError) -> [(key: String, value: OptionValue)] {
+    public func options(
+        _ index: Int, for call: String, accepting keys: [String]
+    ) throws(ProgressError) -> [(key: String, value: OptionValue)] {
         try Variant.optionsChild(parameters, index, for: call, accepting: keys)
     }
     /// Child `index`, which the caller unrefs.
@@ -50,7 +54,8 @@ public struct MethodCall {
             Log.warning("refused a \(method) reply of \(size) bytes (the limit is \(maxBytes))")
             g_dbus_method_invocation_return_dbus_error(
                 invocation, BusNames.errorPrefix + "LimitExceeded",
-                "the reply to \(method) would be \(size) bytes; the limit is \(maxBytes); ask for less (SnapshotPage reads tasks in pages)")
+                "the reply to \(method) would be \(size) bytes; the limit is \(maxBytes); "
+                    + "ask for less (SnapshotPage reads tasks in pages)")
             return
         }
         if value == nil, hasNoOutArguments(invocation) {
