@@ -42,7 +42,8 @@ final class AnnouncementOutput: ChangeOutput {
 
     private func send(_ spoken: AnnouncementBudget.Spoken) {
         context.signals.broadcast(
-            Progress1Signals.announcement, path: BusNames.managerPath, TaskVariants.announcement(spoken, texts: context.texts))
+            Progress1Signals.announcement, path: BusNames.managerPath,
+            TaskVariants.announcement(spoken, texts: context.texts))
         context.announced(spoken)
     }
 }

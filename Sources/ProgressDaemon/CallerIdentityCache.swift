@@ -83,7 +83,9 @@ final class CallerIdentityCache {
     var isQuiet: Bool { pending.isEmpty && fairness.isQuiet }
 
     /// Makes the running call go on in steps (`FairCallScheduler.continueCall`).
-    func continueCall(_ step: @escaping () -> FairCallScheduler.Step) -> FairCallScheduler.Turn? { fairness.continueCall(step) }
+    func continueCall(_ step: @escaping () -> FairCallScheduler.Step) -> FairCallScheduler.Turn? {
+        fairness.continueCall(step)
+    }
 
     /// Puts back in the rotation a caller whose step parked.
     func resume(_ turn: FairCallScheduler.Turn) { fairness.resume(turn) }
@@ -105,8 +107,9 @@ final class CallerIdentityCache {
 
     private func askTheBus(about sender: String) {
         BusCall.call(
-            connection, destination: "org.freedesktop.DBus", path: "/org/freedesktop/DBus", interface: "org.freedesktop.DBus",
-            method: "GetConnectionCredentials", Variant.tuple([Variant.string(sender)]), replyType: "(a{sv})", autoStart: true
+            connection, destination: "org.freedesktop.DBus", path: "/org/freedesktop/DBus",
+            interface: "org.freedesktop.DBus", method: "GetConnectionCredentials",
+            Variant.tuple([Variant.string(sender)]), replyType: "(a{sv})", autoStart: true
         ) { [self] result in
             switch result {
             case .success(let reply):
@@ -149,7 +152,8 @@ final class CallerIdentityCache {
         }
         guard let processID else { return CallerIdentity(owner: .unknown) }
         guard let owner = Self.sandbox(ofProcess: processID) else {
-            noteUnread(sender, because: "its process \(processID) exited before progressd could read whether it is sandboxed")
+            noteUnread(
+                sender, because: "its process \(processID) exited before progressd could read whether it is sandboxed")
             return CallerIdentity(owner: .unknown, processID: processID)
         }
         return CallerIdentity(owner: owner, processID: processID, processStart: start)
@@ -179,8 +183,9 @@ final class CallerIdentityCache {
         unread += 1
         guard Self.isLogged(unread) else { return }
         Log.warning(
-            "connection \(sender) is confined: \(reason) (\(unread) such connections so far); its calls on the host's tasks "
-                + "are refused, unheard when they expect no reply (dbus-send without --print-reply); a caller that waits "
+            "connection \(sender) is confined: \(reason) (\(unread) such connections so far); "
+                + "its calls on the host's tasks are refused, unheard when they expect no reply "
+                + "(dbus-send without --print-reply); a caller that waits "
                 + "for its reply is read while it waits")
     }
 
@@ -209,7 +214,8 @@ final class CallerIdentityCache {
             return .unknown
         }
         guard let name = g_key_file_get_string(keyFile, "Application", "name", &error) else {
-            Log.warning("process \(pid)'s \(infoPath) has no [Application] name: \(consumeMessage(error)); it is confined")
+            Log.warning(
+                "process \(pid)'s \(infoPath) has no [Application] name: \(consumeMessage(error)); it is confined")
             return .unknown
         }
         defer { g_free(name) }

@@ -20,14 +20,16 @@ final class ConnectionWatch: DaemonInput {
 
     func start() {
         subscription = g_dbus_connection_signal_subscribe(
-            context.connection, "org.freedesktop.DBus", "org.freedesktop.DBus", "NameOwnerChanged", "/org/freedesktop/DBus",
+            context.connection, "org.freedesktop.DBus", "org.freedesktop.DBus", "NameOwnerChanged",
+            "/org/freedesktop/DBus",
             nil, G_DBUS_SIGNAL_FLAGS_NONE,
             { _, _, _, _, _, parameters, userData in
                 assertOnMainLoop()
                 let name = Variant.stringChild(parameters!, 0)
                 let newOwner = Variant.stringChild(parameters!, 2)
                 if name.hasPrefix(":") && newOwner.isEmpty {
-                    Unmanaged<ConnectionWatch>.fromOpaque(userData!).takeUnretainedValue().identities.connectionLeft(name)
+                    Unmanaged<ConnectionWatch>.fromOpaque(userData!).takeUnretainedValue()
+                        .identities.connectionLeft(name)
                 }
             },
             Unmanaged.passUnretained(self).toOpaque(), nil)

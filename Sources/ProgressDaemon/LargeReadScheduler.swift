@@ -74,14 +74,17 @@ final class LargeReadScheduler {
                                                 limit: tasks.limits.maxReplyValues)
             }
             let limit = tasks.limits.maxReplyBytes
-            guard tasks.leastReplyBytes(perTask: leastBytes(of: element, properties, in: tasks)) > limit else { return tasks.count }
+            guard tasks.leastReplyBytes(perTask: leastBytes(of: element, properties, in: tasks)) > limit else {
+                return tasks.count
+            }
             throw .tooBigForOneReply(method, tasks: tasks.count, limit: limit)
         }
     }
 
     /// The fewest bytes one task's element takes besides its name (`leastBytes(of:_:table:valueBytes:)`).
     func leastBytes(of element: SlicedReply.Element, _ properties: TaskProperties, in tasks: TaskView) -> Int {
-        if leastValueBytes == nil, let name = tasks.namesInOrder.first(where: { _ in true }), let task = tasks.task(name) {
+        if leastValueBytes == nil, let name = tasks.namesInOrder.first(where: { _ in true }),
+           let task = tasks.task(name) {
             leastValueBytes = Self.leastValueBytes(of: task, table: tasks.properties, texts: context.texts)
         }
         guard let valueBytes = leastValueBytes else { return 0 }
@@ -158,7 +161,9 @@ final class LargeReadScheduler {
         reply.reserveAll()
     }
 
-    private func step(_ reply: SlicedReply, _ scope: ReadScope, _ finish: (SlicedReply) -> Void) -> FairCallScheduler.Step {
+    private func step(
+        _ reply: SlicedReply, _ scope: ReadScope, _ finish: (SlicedReply) -> Void
+    ) -> FairCallScheduler.Step {
         // Resumed once it has its room (`admitWaiting`).
         guard reply.reserved else { return .parked }
         // Later slices apply held values; the signals of what they show are sent at the end.

@@ -14,19 +14,27 @@ extension ProgressService {
     static let managerMethods = MethodTable<ManagerHandler>(interface: BusNames.managerInterface, [
         ("Start", { service, call throws(ProgressError) in
             let name = try service.frontDoor.name(call.string(0))
-            let update = try TaskUpdate.parse(call.options(1, for: "Start", accepting: service.frontDoor.properties.startKeys), for: .start, limits: service.frontDoor.limits, properties: service.frontDoor.properties)
-            service.run(Mutation(command: .start(name, update)) { Variant.tuple([Variant.objectPath(BusNames.taskPath(name))]) }, call)
+            let update = try TaskUpdate.parse(
+                call.options(1, for: "Start", accepting: service.frontDoor.properties.startKeys), for: .start,
+                limits: service.frontDoor.limits, properties: service.frontDoor.properties)
+            service.run(
+                Mutation(command: .start(name, update)) {
+                    Variant.tuple([Variant.objectPath(BusNames.taskPath(name))])
+                }, call)
         }),
         ("Update", { service, call throws(ProgressError) in
             let name = try service.frontDoor.name(call.string(0))
-            let update = try TaskUpdate.parse(call.options(1, for: "Update", accepting: service.frontDoor.properties.updateKeys), for: .update, limits: service.frontDoor.limits, properties: service.frontDoor.properties)
+            let update = try TaskUpdate.parse(
+                call.options(1, for: "Update", accepting: service.frontDoor.properties.updateKeys), for: .update,
+                limits: service.frontDoor.limits, properties: service.frontDoor.properties)
             service.run(Mutation(command: .update(name, update)), call)
         }),
         ("UpdateMany", { service, call throws(ProgressError) in
             service.run(Mutation(command: .updateMany(try service.parseBatch(call.child(0)))), call)
         }),
         ("SetFraction", { service, call throws(ProgressError) in
-            service.run(Mutation(command: .setFraction(try service.frontDoor.name(call.string(0)), call.double(1))), call)
+            service.run(
+                Mutation(command: .setFraction(try service.frontDoor.name(call.string(0)), call.double(1))), call)
         }),
         ("Pulse", { service, call throws(ProgressError) in
             service.run(Mutation(command: .pulse(try service.frontDoor.name(call.string(0)))), call)
@@ -35,7 +43,8 @@ extension ProgressService {
             service.run(Mutation(command: .finish(try service.frontDoor.name(call.string(0)))), call)
         }),
         ("Fail", { service, call throws(ProgressError) in
-            service.run(Mutation(command: .fail(try service.frontDoor.name(call.string(0)), message: call.string(1))), call)
+            service.run(
+                Mutation(command: .fail(try service.frontDoor.name(call.string(0)), message: call.string(1))), call)
         }),
         ("Remove", { service, call throws(ProgressError) in
             service.run(Mutation(command: .remove(try service.frontDoor.name(call.string(0)))), call)
@@ -52,8 +61,9 @@ extension ProgressService {
         ("List", { service, call throws(ProgressError) in
             // Written in serialized form, in slices, as the large reads are.
             let tasks = try service.largeReads.refuseIfTooBig("List", .name, [])
-            let reply = SlicedReply(.names(after: "", []), element: .name, maxBytes: service.frontDoor.limits.maxReplyBytes,
-                                    expected: tasks)
+            let reply = SlicedReply(
+                .names(after: "", []), element: .name, maxBytes: service.frontDoor.limits.maxReplyBytes,
+                expected: tasks)
             service.largeReads.write(reply, reading: .tasks([])) { reply in
                 service.replyWhole("List", reply, tasks: tasks, call)
             }
@@ -63,8 +73,9 @@ extension ProgressService {
             let element = SlicedReply.Element.byName(service.variants, texts)
             let all = service.frontDoor.properties.all
             let tasks = try service.largeReads.refuseIfTooBig("Snapshot", element, all)
-            let reply = SlicedReply(.names(after: "", all), element: element, maxBytes: service.frontDoor.limits.maxReplyBytes,
-                                    expected: tasks)
+            let reply = SlicedReply(
+                .names(after: "", all), element: element, maxBytes: service.frontDoor.limits.maxReplyBytes,
+                expected: tasks)
             service.largeReads.write(reply, reading: .everything) { reply in
                 service.replyWhole("Snapshot", reply, tasks: tasks, call)
             }
@@ -102,7 +113,9 @@ extension ProgressService {
             call.reply(Variant.tuple([service.variants.properties(.all, of: task, texts: texts)]))
         }),
         ("Subscribe", { service, call throws(ProgressError) in
-            let options = try SubscriptionOptions.parse(call.options(0, for: "Subscribe", accepting: SubscriptionOptions.keys), limits: service.frontDoor.limits)
+            let options = try SubscriptionOptions.parse(
+                call.options(0, for: "Subscribe", accepting: SubscriptionOptions.keys),
+                limits: service.frontDoor.limits)
             let path = try service.subscriptions.subscribe(options, by: call.sender)
             call.reply(Variant.tuple([Variant.objectPath(path)]))
         }),
@@ -133,7 +146,9 @@ extension ProgressService {
             do throws(ProgressError) {
                 parsed.append(NamedUpdate(
                     name: try frontDoor.name(Variant.stringChild(entry, 0)),
-                    update: try TaskUpdate.parse(Variant.optionsChild(entry, 1, for: "UpdateMany", accepting: frontDoor.properties.updateKeys), for: .update, limits: frontDoor.limits, properties: frontDoor.properties)))
+                    update: try TaskUpdate.parse(
+                        Variant.optionsChild(entry, 1, for: "UpdateMany", accepting: frontDoor.properties.updateKeys),
+                        for: .update, limits: frontDoor.limits, properties: frontDoor.properties)))
             } catch {
                 throw error.prefixed("entry \(index)")
             }
@@ -146,7 +161,8 @@ extension ProgressService {
         let value = reply.make()
         guard reply.complete else {
             g_variant_unref(g_variant_ref_sink(value))
-            return call.reply(ProgressError.tooBigForOneReply(method, tasks: tasks, limit: frontDoor.limits.maxReplyBytes))
+            return call.reply(
+                ProgressError.tooBigForOneReply(method, tasks: tasks, limit: frontDoor.limits.maxReplyBytes))
         }
         call.reply(Variant.tuple([value]))
     }
@@ -179,7 +195,8 @@ extension ProgressService {
             let answer = try changeIndex.changes(since: since)
             switch answer {
             case .reset:
-                let least = tasks.leastReplyBytes(perTask: largeReads.leastBytes(of: element, options.properties, in: tasks))
+                let least = tasks.leastReplyBytes(
+                    perTask: largeReads.leastBytes(of: element, options.properties, in: tasks))
                 let values = tasks.count * element.values(options.properties)
                 return (answer, .names(after: "", options.properties), least, values, tasks.count, [], .everything)
             case .changes(let changed, let gone):
@@ -187,7 +204,9 @@ extension ProgressService {
                     let wanted = properties.intersection(options.properties)
                     return wanted.isEmpty || !tasks.contains(name) ? nil : (name, wanted)
                 }
-                let least = listed.reduce(0) { $0 + $1.0.text.utf8.count + largeReads.leastBytes(of: element, $1.1, in: tasks) }
+                let least = listed.reduce(0) {
+                    $0 + $1.0.text.utf8.count + largeReads.leastBytes(of: element, $1.1, in: tasks)
+                }
                 let values = listed.reduce(gone.count) { $0 + element.values($1.1) }
                 // What outputs hold for the tasks the reply shows goes out first.
                 return (answer, .listed(listed), least, values, listed.count, gone, .tasks(listed.map(\.0)))
@@ -229,7 +248,9 @@ extension ProgressService {
         if let error = refusal ?? outcome.error { call.reply(error) } else { call.reply(mutation.replyValue()) }
     }
 
-    func handleManagerCall(_ handler: ManagerHandler, _ client: ClientID, _ parameters: OpaquePointer, _ invocation: OpaquePointer) {
+    func handleManagerCall(
+        _ handler: ManagerHandler, _ client: ClientID, _ parameters: OpaquePointer, _ invocation: OpaquePointer
+    ) {
         let call = MethodCall(
             sender: client, path: BusNames.managerPath, parameters: parameters, invocation: invocation,
             maxReplyBytes: frontDoor.limits.maxReplyBytes)

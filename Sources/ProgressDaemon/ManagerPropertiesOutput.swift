@@ -25,10 +25,18 @@ struct ManagerProperty: Sendable {
     let value: @Sendable (Sources, TaskView) -> OpaquePointer
 
     static let all = [
-        ManagerProperty(name: "Version", signalled: false) { sources, _ in Variant.string(sources.context.configuration.version) },
-        ManagerProperty(name: "TaskCount", signalled: true) { _, tasks in g_variant_new_uint32(UInt32(clamping: tasks.count)) },
-        ManagerProperty(name: "Overall", signalled: true) { sources, tasks in sources.variants.summary(tasks.summary()) },
-        ManagerProperty(name: "Serial", signalled: false) { sources, _ in g_variant_new_uint64(guint64(sources.changeIndex.lastSequence)) },
+        ManagerProperty(name: "Version", signalled: false) { sources, _ in
+            Variant.string(sources.context.configuration.version)
+        },
+        ManagerProperty(name: "TaskCount", signalled: true) { _, tasks in
+            g_variant_new_uint32(UInt32(clamping: tasks.count))
+        },
+        ManagerProperty(name: "Overall", signalled: true) { sources, tasks in
+            sources.variants.summary(tasks.summary())
+        },
+        ManagerProperty(name: "Serial", signalled: false) { sources, _ in
+            g_variant_new_uint64(guint64(sources.changeIndex.lastSequence))
+        },
         ManagerProperty(name: "StorageState", signalled: true) { sources, _ in Variant.string(sources.storageState()) },
     ]
     static let signalledRows = all.filter(\.signalled)
@@ -53,7 +61,9 @@ final class ManagerPropertiesOutput: ChangeOutput {
     init(sources: ManagerProperty.Sources) {
         self.sources = sources
         coalescer = Coalescer(maxSignalsPerSecond: sources.context.limits.maxSignalsPerSecond)
-        sent = sources.context.read(.tasks([])) { tasks in ManagerProperty.signalledRows.map { g_variant_ref_sink($0.value(sources, tasks)) } }
+        sent = sources.context.read(.tasks([])) { tasks in
+            ManagerProperty.signalledRows.map { g_variant_ref_sink($0.value(sources, tasks)) }
+        }
     }
 
     deinit { sent.forEach { g_variant_unref($0) } }
@@ -119,6 +129,7 @@ final class ManagerPropertiesOutput: ChangeOutput {
         let properties = Variant.container("a{sv}") { builder in
             for (name, value) in changed { Variant.addEntry(builder, name, value) }
         }
-        sources.context.signals.propertiesChanged(path: BusNames.managerPath, interface: BusNames.managerInterface, properties)
+        sources.context.signals.propertiesChanged(
+            path: BusNames.managerPath, interface: BusNames.managerInterface, properties)
     }
 }

@@ -45,7 +45,8 @@ final class ProgramWatch: DaemonInput {
         var error: UnsafeMutablePointer<GError>?
         guard let monitor = g_file_monitor_file(file, G_FILE_MONITOR_NONE, nil, &error) else {
             return Log.warning(
-                "can not watch \(path) for upgrades (\(consumeMessage(error))): an upgrade takes effect when progressd next starts")
+                "can not watch \(path) for upgrades (\(consumeMessage(error))): "
+                    + "an upgrade takes effect when progressd next starts")
         }
         self.monitor = monitor
         typealias Changed = @convention(c) (gpointer?, gpointer?, gpointer?, GFileMonitorEvent, gpointer?) -> Void
@@ -82,11 +83,13 @@ final class ProgramWatch: DaemonInput {
         guard let process = argv.withUnsafeBufferPointer({ arguments in
             g_subprocess_newv(
                 UnsafePointer(OpaquePointer(arguments.baseAddress!)),
-                GSubprocessFlags(rawValue: G_SUBPROCESS_FLAGS_STDOUT_PIPE.rawValue | G_SUBPROCESS_FLAGS_STDERR_MERGE.rawValue),
+                GSubprocessFlags(
+                    rawValue: G_SUBPROCESS_FLAGS_STDOUT_PIPE.rawValue | G_SUBPROCESS_FLAGS_STDERR_MERGE.rawValue),
                 &error)
         }) else {
             return Log.warning(
-                "\(path) was replaced, but the new program can not be run (\(consumeMessage(error))): progressd stays as it is")
+                "\(path) was replaced, but the new program can not be run (\(consumeMessage(error))): "
+                    + "progressd stays as it is")
         }
         trial = process
         g_subprocess_communicate_utf8_async(process, nil, nil, { source, result, userData in
@@ -107,10 +110,12 @@ final class ProgramWatch: DaemonInput {
         trial = nil
         guard ran else {
             return Log.warning(
-                "\(path) was replaced, but the new program did not run (\(answer)): progressd stays as it is until it changes again")
+                "\(path) was replaced, but the new program did not run (\(answer)): "
+                    + "progressd stays as it is until it changes again")
         }
         handingOver = true
-        context.handOver(path, "\(path) was replaced by \(answer): progressd \(context.configuration.version) hands over to it")
+        context.handOver(
+            path, "\(path) was replaced by \(answer): progressd \(context.configuration.version) hands over to it")
     }
 
     /// Whether `path` is a regular file this user may run, and not the one this process runs.

@@ -55,7 +55,9 @@ public final class ProgressService {
     private var commitWhenIdle: MainLoopTimer!
     private var commitAtLatest: MainLoopTimer!
 
-    public init(connection: OpaquePointer, configuration: ServiceConfiguration, clock: MainLoopClock = MainLoopClock()) throws(DaemonError) {
+    public init(
+        connection: OpaquePointer, configuration: ServiceConfiguration, clock: MainLoopClock = MainLoopClock()
+    ) throws(DaemonError) {
         interfaces = try InterfaceInfo()
         try Self.managerMethods.check(against: interfaces.manager)
         for signals in Progress1Signals.tables { try signals.check(against: interfaces.interface(signals.interface)) }
@@ -63,9 +65,12 @@ public final class ProgressService {
         self.context = context
         variants = TaskVariants(table: context.frontDoor.properties)
         largeReads = LargeReadScheduler(context: context)
-        changeIndex = ChangeIndex(firstSequence: context.frontDoor.lastSequence + 1, maxRemovals: configuration.limits.maxRemovalsKept)
+        changeIndex = ChangeIndex(
+            firstSequence: context.frontDoor.lastSequence + 1, maxRemovals: configuration.limits.maxRemovalsKept)
 
-        journal = configuration.journal.map { JournalRecorder(journal: $0, frontDoor: context.frontDoor, clock: context.clock) }
+        journal = configuration.journal.map {
+            JournalRecorder(journal: $0, frontDoor: context.frontDoor, clock: context.clock)
+        }
         if let journal { context.stream.add(recorder: journal) }
         context.add(changeIndex)
         context.add(TaskSignalOutput(context: context, variants: variants))
@@ -89,7 +94,9 @@ public final class ProgressService {
         // The group is every transition that arrives while calls keep coming: it is committed
         // when the main loop has no call ready (idle priority), or after `Limits`' group
         // commit delay at the latest, so a flood of calls can not hold a reply back longer.
-        commitWhenIdle = MainLoopTimer(clock: context.clock, priority: G_PRIORITY_DEFAULT_IDLE) { [unowned self] in commit() }
+        commitWhenIdle = MainLoopTimer(clock: context.clock, priority: G_PRIORITY_DEFAULT_IDLE) { [unowned self] in
+            commit()
+        }
         commitAtLatest = MainLoopTimer(clock: context.clock) { [unowned self] in commit() }
         context.stream.scheduleCommit = { [unowned self] in
             let now = context.clock.monotonicMicros
@@ -169,7 +176,9 @@ public final class ProgressService {
     /// (the store keeps names in NFC), and a task has one.
     func task(atPathElement element: String) -> TaskName? {
         guard let name = TaskName(pathElement: element, limits: frontDoor.limits),
-              let task = context.read(.tasks([]), { $0.task(name) }), task.name.pathElement == element else { return nil }
+              let task = context.read(.tasks([]), { $0.task(name) }), task.name.pathElement == element else {
+            return nil
+        }
         return task.name
     }
 

@@ -41,7 +41,8 @@ final class RestoredBindings: DaemonInput {
         }
         guard !bound.isEmpty else { return }
         Log.notice(
-            "\(bound.count) connection(s) had tasks bound to them before the restart: asking the bus which are still there")
+            "\(bound.count) connection(s) had tasks bound to them before the restart: "
+                + "asking the bus which are still there")
         for client in bound { ask(about: client) }
     }
 

@@ -133,7 +133,9 @@ final class SlicedReply {
     private func write(_ task: ProgressTask, _ properties: TaskProperties) {
         switch element {
         case .byName(let variants, let texts):
-            writer.entry(key: task.name.text, valueAlignment: 8) { variants.write(properties, of: task, texts: texts, into: writer) }
+            writer.entry(key: task.name.text, valueAlignment: 8) {
+                variants.write(properties, of: task, texts: texts, into: writer)
+            }
         case .managedObject(let variants, let texts):
             writer.entry(key: BusNames.taskPath(task.name), valueAlignment: 8) {
                 writer.array(alignment: 8) { interface in

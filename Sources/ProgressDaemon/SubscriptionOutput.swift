@@ -23,13 +23,17 @@ final class SubscriptionOutput: ChangeOutput {
         static let due = OverallLook(rawValue: 1)
     }
 
-    init(context: DaemonContext, variants: TaskVariants, interface: UnsafeMutablePointer<GDBusInterfaceInfo>) throws(DaemonError) {
+    init(
+        context: DaemonContext, variants: TaskVariants, interface: UnsafeMutablePointer<GDBusInterfaceInfo>
+    ) throws(DaemonError) {
         self.context = context
         self.variants = variants
-        self.interface = try ExportedInterface(interface, methods: MethodTable(interface: BusNames.subscriptionInterface, []))
+        self.interface = try ExportedInterface(
+            interface, methods: MethodTable(interface: BusNames.subscriptionInterface, []))
         registry = SubscriptionRegistry(caps: context.caps)
         pacing = SubscriberPacing(
-            signalsPerSecond: context.limits.maxSubscriberSignalsPerSecond, answerMicros: context.limits.subscriberAnswerMicros)
+            signalsPerSecond: context.limits.maxSubscriberSignalsPerSecond,
+            answerMicros: context.limits.subscriberAnswerMicros)
         pinger = PeerPing(connection: context.connection)
         overallLooks = Coalescer(intervalMicros: context.limits.signalIntervalMicros)
     }
@@ -116,7 +120,9 @@ final class SubscriptionOutput: ChangeOutput {
             if subscription.options.announcements, change.kind != .removed,
                let announcement = subscription.policy.consider(change, now: now) {
                 if let spoken = subscription.budget.offer(announcement, task: change.task, now: now) {
-                    send(to: subscription, Progress1Signals.subscriptionAnnouncement, TaskVariants.announcement(spoken, texts: subscription.texts))
+                    send(
+                        to: subscription, Progress1Signals.subscriptionAnnouncement,
+                        TaskVariants.announcement(spoken, texts: subscription.texts))
                 }
                 if let deadline = subscription.budget.nextDeadline { timer.arm(at: deadline) }
             } else if change.kind == .removed {
@@ -148,10 +154,14 @@ final class SubscriptionOutput: ChangeOutput {
         let now = context.clock.monotonicMicros
         for subscription in registry.all {
             sendBacklog(of: subscription, now: now)
-            for entry in subscription.coalescer.takeDue(now: now) { sendChanged(entry.name, entry.properties, to: subscription) }
+            for entry in subscription.coalescer.takeDue(now: now) {
+                sendChanged(entry.name, entry.properties, to: subscription)
+            }
             if let next = subscription.coalescer.nextDeadline { timer.arm(at: next) }
             if let spoken = subscription.budget.takeDue(now: now) {
-                send(to: subscription, Progress1Signals.subscriptionAnnouncement, TaskVariants.announcement(spoken, texts: subscription.texts))
+                send(
+                    to: subscription, Progress1Signals.subscriptionAnnouncement,
+                    TaskVariants.announcement(spoken, texts: subscription.texts))
             }
             if let next = subscription.budget.nextDeadline { timer.arm(at: next) }
         }
@@ -219,11 +229,14 @@ final class SubscriptionOutput: ChangeOutput {
     }
 
     /// With the values `task` has, or without one (what waited), the values a read shows.
-    private func emitChanged(_ name: TaskName, _ properties: TaskProperties, to subscription: Subscription, as task: ProgressTask? = nil) {
+    private func emitChanged(
+        _ name: TaskName, _ properties: TaskProperties, to subscription: Subscription, as task: ProgressTask? = nil
+    ) {
         guard let task = task ?? context.read(.tasks([]), { $0.task(name) }) else { return }
         send(
             to: subscription, Progress1Signals.changed,
-            Variant.tuple([Variant.string(name.text), variants.properties(properties, of: task, texts: subscription.texts)]))
+            Variant.tuple(
+                [Variant.string(name.text), variants.properties(properties, of: task, texts: subscription.texts)]))
     }
 
     private func send(to subscription: Subscription, _ signal: InterfaceSignal, _ parameters: OpaquePointer) {

@@ -30,7 +30,8 @@ final class Subscription {
         self.owner = owner
         self.options = options
         self.texts = texts
-        policy = AnnouncementPolicy(intervalMicros: options.intervalMicros, minimumPercentStep: options.minimumPercentStep)
+        policy = AnnouncementPolicy(
+            intervalMicros: options.intervalMicros, minimumPercentStep: options.minimumPercentStep)
         coalescer = SignalCoalescer(intervalMicros: options.intervalMicros)
         budget = AnnouncementBudget(intervalMicros: options.announcementIntervalMicros)
     }
@@ -51,7 +52,9 @@ final class SubscriptionRegistry {
     var isEmpty: Bool { byPath.isEmpty }
     var all: Dictionary<String, Subscription>.Values { byPath.values }
 
-    func add(owner: ClientID, options: SubscriptionOptions, texts: TaskDescribing) throws(ProgressError) -> Subscription {
+    func add(
+        owner: ClientID, options: SubscriptionOptions, texts: TaskDescribing
+    ) throws(ProgressError) -> Subscription {
         try caps.charge(.subscription, to: owner.chargeKey)
         let subscription = Subscription(
             path: "\(Self.basePath)/\(nextNumber)", owner: owner, options: options, texts: texts)

@@ -19,7 +19,8 @@ final class TaskObjects {
     func register() throws(DaemonError) {
         let connection = service.context.connection
         let interfaces = try Self.interfaces(of: service)
-        manager = try ExportedObject(on: connection, path: BusNames.managerPath, [interfaces.manager, interfaces.objectManager])
+        manager = try ExportedObject(
+            on: connection, path: BusNames.managerPath, [interfaces.manager, interfaces.objectManager])
         // A subtree serves any number of tasks without an object registration each. A path
         // that could name a task is dispatched whether or not the task exists yet: whether it
         // does is decided in its caller's turn (UnknownObject if not); only tasks are listed.
@@ -67,12 +68,15 @@ final class TaskObjects {
         let objectManager = try ExportedInterface(
             service.interfaces.objectManager,
             methods: MethodTable(interface: BusNames.objectManagerInterface, [
-                ("GetManagedObjects", { [unowned service] call in inTurn(call) { service.handleGetManagedObjects(invocation: call.invocation) } }),
+                ("GetManagedObjects", { [unowned service] call in
+                    inTurn(call) { service.handleGetManagedObjects(invocation: call.invocation) }
+                }),
             ]))
         let task = try ExportedInterface(
             service.interfaces.task,
             methods: MethodTable(interface: BusNames.taskInterface, []),
-            properties: PropertyTable(interface: BusNames.taskInterface, service.frontDoor.properties.descriptors.map { descriptor in
+            properties: PropertyTable(
+                interface: BusNames.taskInterface, service.frontDoor.properties.descriptors.map { descriptor in
                 (descriptor.name, { [unowned service] (path: String) throws(CallFailure) -> OpaquePointer in
                     guard let value = service.taskProperty(path: path, property: descriptor.name) else {
                         throw .unknownObject("no task at \(path)")

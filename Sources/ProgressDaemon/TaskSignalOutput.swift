@@ -49,7 +49,9 @@ final class TaskSignalOutput: ChangeOutput {
         case .task(let name): flush(name, tasks)
         case .tasks(let names): for name in names { flush(name, tasks) }
         case .everything:
-            for entry in coalescer.flushAll(now: context.clock.monotonicMicros) { send(entry.name, entry.properties, tasks) }
+            for entry in coalescer.flushAll(now: context.clock.monotonicMicros) {
+                send(entry.name, entry.properties, tasks)
+            }
         case .manager: break
         }
     }
@@ -57,12 +59,15 @@ final class TaskSignalOutput: ChangeOutput {
     private func interfacesAdded(_ task: ProgressTask) {
         context.signals.broadcast(
             Progress1Signals.interfacesAdded, path: BusNames.managerPath,
-            Variant.tuple([Variant.objectPath(BusNames.taskPath(task.name)), variants.interfaces(of: task, texts: context.texts)]))
+            Variant.tuple([
+                Variant.objectPath(BusNames.taskPath(task.name)), variants.interfaces(of: task, texts: context.texts),
+            ]))
     }
 
     /// What is held for the task goes first, with its last values; then the object goes.
     private func interfacesRemoved(_ change: TaskChange) {
-        if let task = change.lastValue, let properties = coalescer.flush(change.name, now: context.clock.monotonicMicros) {
+        if let task = change.lastValue,
+           let properties = coalescer.flush(change.name, now: context.clock.monotonicMicros) {
             send(task, properties)
         }
         let interfaces = Variant.container("as") { Variant.add($0, Variant.string(BusNames.taskInterface)) }
@@ -84,7 +89,9 @@ final class TaskSignalOutput: ChangeOutput {
     /// the front door applied first, so that they are not a pace behind.
     private func sendDue() {
         context.read(.tasks([])) { tasks in
-            for entry in coalescer.takeDue(now: context.clock.monotonicMicros) { send(entry.name, entry.properties, tasks) }
+            for entry in coalescer.takeDue(now: context.clock.monotonicMicros) {
+                send(entry.name, entry.properties, tasks)
+            }
         }
         if let next = coalescer.nextDeadline { timer.arm(at: next) }
     }

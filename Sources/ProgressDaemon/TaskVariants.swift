@@ -21,12 +21,17 @@ struct TaskVariants {
     /// ObjectManager's a{sa{sv}}: the task interface with every property.
     func interfaces(of task: ProgressTask, texts: TaskDescribing) -> OpaquePointer {
         Variant.container("a{sa{sv}}") { builder in
-            Variant.add(builder, g_variant_new_dict_entry(Variant.string(BusNames.taskInterface), properties(table.all, of: task, texts: texts)))
+            Variant.add(
+                builder,
+                g_variant_new_dict_entry(
+                    Variant.string(BusNames.taskInterface), properties(table.all, of: task, texts: texts)))
         }
     }
 
     /// The a{sv} of `properties` written into `writer`, in serialized form.
-    func write(_ properties: TaskProperties, of task: ProgressTask, texts: TaskDescribing, into writer: SerializedVariant) {
+    func write(
+        _ properties: TaskProperties, of task: ProgressTask, texts: TaskDescribing, into writer: SerializedVariant
+    ) {
         writer.array(alignment: 8) { element in
             for index in properties.indices {
                 element {
@@ -56,6 +61,9 @@ struct TaskVariants {
     /// The (s name, s text, s politeness) of an Announcement signal: one task's name and
     /// sentence, or "" and a summary of several.
     static func announcement(_ spoken: AnnouncementBudget.Spoken, texts: TaskDescribing) -> OpaquePointer {
-        Variant.tuple([Variant.string(spoken.name?.text ?? ""), Variant.string(spoken.sentence(texts)), Variant.string(spoken.politeness.rawValue)])
+        Variant.tuple([
+            Variant.string(spoken.name?.text ?? ""), Variant.string(spoken.sentence(texts)),
+            Variant.string(spoken.politeness.rawValue),
+        ])
     }
 }
