@@ -88,19 +88,31 @@ public enum ProgressdProgram {
             .appendingPathComponent("share/locale")
 
         do throws(UsageError) {
-            if let rate = try arguments.wholeNumber("max-signals-per-second", in: Limits.signalRateRange) { limits.maxSignalsPerSecond = rate }
+            if let rate = try arguments.wholeNumber("max-signals-per-second", in: Limits.signalRateRange) {
+                limits.maxSignalsPerSecond = rate
+            }
             if let tasks = try arguments.wholeNumber("max-tasks", in: 1...10_000_000) { limits.maxTasks = tasks }
-            if let tasks = try arguments.wholeNumber("max-tasks-per-caller", in: 1...10_000_000) { limits.maxTasksPerCaller = tasks }
-            if let bytes = try arguments.wholeNumber("max-reply-bytes", in: Limits.replyBytesRange) { limits.maxReplyBytes = bytes }
+            if let tasks = try arguments.wholeNumber("max-tasks-per-caller", in: 1...10_000_000) {
+                limits.maxTasksPerCaller = tasks
+            }
+            if let bytes = try arguments.wholeNumber("max-reply-bytes", in: Limits.replyBytesRange) {
+                limits.maxReplyBytes = bytes
+            }
             if let values = try arguments.wholeNumber("max-reply-values", in: Limits.replyValuesRange) {
                 limits.maxReplyValues = values
             }
-            if let path = try arguments.path("locale-directory", of: "directory") { localeURL = URL(fileURLWithPath: path) }
-            if let path = try arguments.path("state-directory", of: "directory") { stateURL = URL(fileURLWithPath: path) }
+            if let path = try arguments.path("locale-directory", of: "directory") {
+                localeURL = URL(fileURLWithPath: path)
+            }
+            if let path = try arguments.path("state-directory", of: "directory") {
+                stateURL = URL(fileURLWithPath: path)
+            }
             notificationMode = try arguments.value("notifications", as: NotificationOutput.Mode.self) ?? .outcomes
             notifyAfterSeconds = try arguments.number("notify-after", in: 0...86_400, kind: "seconds") ?? 10
             if arguments.has("no-system-jobs") { systemJobs.services = [] }
-            for service in try arguments.all("no-system-jobs-from", as: SystemJobOptions.Service.self) { systemJobs.services.remove(service) }
+            for service in try arguments.all("no-system-jobs-from", as: SystemJobOptions.Service.self) {
+                systemJobs.services.remove(service)
+            }
             systemJobs.allUsers = try arguments.choice("system-jobs") == "all"
             _ = try arguments.positionals()
         } catch {
@@ -134,7 +146,9 @@ public enum ProgressdProgram {
         let daemonLocale = LocaleName.fromEnvironment(environment)
         let configuration = ServiceConfiguration(
             limits: limits, version: ProgressVersion.current, texts: describers.describer(for: daemonLocale),
-            textsForLocale: { (text: String) throws(ProgressError) -> TaskDescribing in try describers.describer(forClientLocale: text) },
+            textsForLocale: { (text: String) throws(ProgressError) -> TaskDescribing in
+                try describers.describer(forClientLocale: text)
+            },
             journal: state, restoredRecords: records, program: executablePath())
         let daemon = Daemon(configuration: configuration)
         let status = daemon.run { (context: DaemonContext) throws(DaemonError) in
@@ -144,10 +158,18 @@ public enum ProgressdProgram {
             if kdeJobs { context.add(JobViewForwarder(context: context)) }
             if launcherEntry { context.add(LauncherEntryInput(context: context)) }
             if launcherEntry { context.add(try LauncherEntryOutput(context: context)) }
-            if notificationMode != .none { context.add(NotificationOutput(context: context, mode: notificationMode, notifyAfterSeconds: notifyAfterSeconds)) }
+            if notificationMode != .none {
+                context.add(NotificationOutput(
+                    context: context, mode: notificationMode, notifyAfterSeconds: notifyAfterSeconds))
+            }
             if accessibility { context.add(AccessibilityExport(context: context, locale: daemonLocale.identifier)) }
-            if tray { context.add(try TrayOutput(context: context, locale: daemonLocale.identifier, stepAsideForJobTracker: kdeJobs)) }
-            if systemJobs.any { context.add(SystemJobs(context: context, options: systemJobs, catalog: catalog, locale: daemonLocale)) }
+            if tray {
+                context.add(
+                    try TrayOutput(context: context, locale: daemonLocale.identifier, stepAsideForJobTracker: kdeJobs))
+            }
+            if systemJobs.any {
+                context.add(SystemJobs(context: context, options: systemJobs, catalog: catalog, locale: daemonLocale))
+            }
         }
         if let program = daemon.replacement { execute(program, keeping: lock) }
         exit(status)
@@ -157,7 +179,9 @@ public enum ProgressdProgram {
     /// this directory, or handing over to its upgraded program: this one stands by until
     /// that one owns the bus name, and ends (exit 1, as a second daemon always did), or
     /// until the lock is free, and goes on.
-    private static func takeLock(of directory: URL, environment: [String: String]) throws(StateDirectoryError) -> StateLock {
+    private static func takeLock(
+        of directory: URL, environment: [String: String]
+    ) throws(StateDirectoryError) -> StateLock {
         var taken: StateLock?
         let outcome = try StateLock.take(in: directory, environment: environment)
         switch outcome {
@@ -176,10 +200,14 @@ public enum ProgressdProgram {
                 exit(1)
             case .owned:
                 // The bus gives the calls it held for the name to its owner, whatever this exit says.
-                Log.error("could not own \(BusNames.busName): another instance is running (\(who), which holds \(directory.path))")
+                Log.error(
+                    "could not own \(BusNames.busName): another instance is running "
+                        + "(\(who), which holds \(directory.path))")
                 exit(1)
             case .timedOut:
-                Log.error("\(who) holds the state directory \(directory.path) but did not own \(BusNames.busName) within 30 s")
+                Log.error(
+                    "\(who) holds the state directory \(directory.path) "
+                        + "but did not own \(BusNames.busName) within 30 s")
                 exit(1)
             case .noBus(let message):
                 Log.error("could not connect to the session bus: \(message)")
@@ -202,7 +230,9 @@ public enum ProgressdProgram {
     /// This program's file, links resolved, as the kernel knows it.
     private static func executablePath() -> String {
         var buffer = [UInt8](repeating: 0, count: Int(PATH_MAX) + 1)
-        let length = buffer.withUnsafeMutableBytes { readlink("/proc/self/exe", $0.baseAddress!.assumingMemoryBound(to: CChar.self), $0.count - 1) }
+        let length = buffer.withUnsafeMutableBytes {
+            readlink("/proc/self/exe", $0.baseAddress!.assumingMemoryBound(to: CChar.self), $0.count - 1)
+        }
         return length > 0 ? String(decoding: buffer[..<length], as: UTF8.self) : CommandLine.arguments[0]
     }
 }
