@@ -27,7 +27,8 @@ final class AccessBusTests: DaemonTestCase {
         let newcomer = try bus.connect()
         assertBusError(
             "AccessDenied",
-            "task 'job' is bound to connection \(client.uniqueName), which is still on the bus; only that connection may start it again, or a Start with take-over: true"
+            "task 'job' is bound to connection \(client.uniqueName), which is still on the bus; "
+                + "only that connection may start it again, or a Start with take-over: true"
         ) { try self.start("job", [("title", .string("Theirs"))], on: newcomer) }
         XCTAssertEqual(try property("job", "Title"), .string("Mine"), "the refused Start changed nothing")
         // A newcomer that leaves no longer fails the job's task.
@@ -69,8 +70,10 @@ final class AccessBusTests: DaemonTestCase {
             BusNames.busName, BusNames.managerPath, "org.freedesktop.DBus.ObjectManager", "GetManagedObjects")
         XCTAssertEqual(objects.first?.dictionary.map { Array($0.keys) }, [first])
         let name = try client.call(
-            BusNames.busName, first, BusNames.propertiesInterface, "Get", [.string(BusNames.taskInterface), .string("Name")])
-        XCTAssertEqual(name.first?.unboxed.string.map { Array($0.utf8) }, Array(composed.utf8), "the name is kept in NFC")
+            BusNames.busName, first, BusNames.propertiesInterface, "Get",
+            [.string(BusNames.taskInterface), .string("Name")])
+        XCTAssertEqual(
+            name.first?.unboxed.string.map { Array($0.utf8) }, Array(composed.utf8), "the name is kept in NFC")
         XCTAssertThrowsError(try client.call(
             BusNames.busName, BusNames.managerPath + "/tasks/cafe_cc_81", BusNames.propertiesInterface, "Get",
             [.string(BusNames.taskInterface), .string("Title")]), "the NFD path is not the task's")
@@ -105,12 +108,15 @@ final class AccessBusTests: DaemonTestCase {
     func testCallsThatWaitForTheIdentityAreHandledInOrder() throws {
         let fresh = try bus.connect()
         let first = fresh.callAll(
-            BusNames.busName, BusNames.managerPath, BusNames.managerInterface, "Start", [[.string("ordered"), .vardict([])]])
+            BusNames.busName, BusNames.managerPath, BusNames.managerInterface, "Start",
+            [[.string("ordered"), .vardict([])]])
         XCTAssertNoThrow(try first[0].get())
         // Start (sent without waiting) and then 40 Updates, all sent before the first reply:
         // they all wait behind the one identity lookup.
         let burst = try bus.connect()
-        burst.send(BusNames.busName, BusNames.managerPath, BusNames.managerInterface, "Start", [.string("burst"), .vardict([])])
+        burst.send(
+            BusNames.busName, BusNames.managerPath, BusNames.managerInterface, "Start",
+            [.string("burst"), .vardict([])])
         let results = burst.callAll(
             BusNames.busName, BusNames.managerPath, BusNames.managerInterface, "Update",
             (1...40).map { [.string("burst"), .vardict([("fraction", .double(Double($0) / 40))])] })
@@ -145,7 +151,8 @@ final class SubscriptionShareTests: DaemonTestCase {
         }
         XCTAssertEqual(accepted, 16, "one process holds 16 subscriptions, however many connections it opens")
         let pid = ProcessInfo.processInfo.processIdentifier
-        XCTAssertEqual(refusal, "process \(pid) holds 16 subscriptions; the limit per process (a sandboxed app is one) is 16")
+        XCTAssertEqual(
+            refusal, "process \(pid) holds 16 subscriptions; the limit per process (a sandboxed app is one) is 16")
         let reader = try CommandResult.run(
             "gdbus",
             ["call", "--session", "--dest", BusNames.busName, "--object-path", BusNames.managerPath,

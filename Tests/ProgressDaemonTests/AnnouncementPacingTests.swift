@@ -36,17 +36,21 @@ final class AnnouncementPacingTests: DaemonTestCase {
         try super.setUpWithError()
         var error: UnsafeMutablePointer<GError>?
         let flags = GDBusConnectionFlags(
-            rawValue: G_DBUS_CONNECTION_FLAGS_AUTHENTICATION_CLIENT.rawValue | G_DBUS_CONNECTION_FLAGS_MESSAGE_BUS_CONNECTION.rawValue)
+            rawValue: G_DBUS_CONNECTION_FLAGS_AUTHENTICATION_CLIENT.rawValue
+                | G_DBUS_CONNECTION_FLAGS_MESSAGE_BUS_CONNECTION.rawValue)
         // Kept for the process's life (as in OnePathTests): GDBus may still hold it.
         connection = try XCTUnwrap(g_dbus_connection_new_for_address_sync(bus.address, flags, nil, nil, &error))
         g_dbus_connection_set_exit_on_close(connection, 0)
         let configuration = ServiceConfiguration(
             limits: Limits(), version: "test", texts: PlainTexts(), textsForLocale: { _ in PlainTexts() })
-        service = try ProgressService(connection: connection, configuration: configuration, clock: MainLoopClock(runningTimersOn: clock))
+        service = try ProgressService(
+            connection: connection, configuration: configuration, clock: MainLoopClock(runningTimersOn: clock))
         service.context.onAnnouncement { [unowned self] spoken in said.append((clock.monotonicMicros, spoken)) }
         try service.register()
         hearer = try bus.connect()
-        hearer.subscribe(interface: BusNames.managerInterface, member: "Announcement", path: BusNames.managerPath) { [unowned self] _ in
+        hearer.subscribe(
+            interface: BusNames.managerInterface, member: "Announcement",
+            path: BusNames.managerPath) { [unowned self] _ in
             broadcast += 1
         }
         try hearer.call("org.freedesktop.DBus", "/org/freedesktop/DBus", "org.freedesktop.DBus", "GetId")
@@ -86,7 +90,8 @@ final class AnnouncementPacingTests: DaemonTestCase {
         for process in 0..<5 {
             let origin = ChangeOrigin.client(ClientID(":1.\(9000 + process)"))
             for index in 0..<199 {
-                XCTAssertNil(service.context.perform(.setFraction(try TaskName("p\(process)-\(index)"), 0.5), by: origin))
+                XCTAssertNil(
+                    service.context.perform(.setFraction(try TaskName("p\(process)-\(index)"), 0.5), by: origin))
             }
         }
         try settleService()
@@ -97,7 +102,9 @@ final class AnnouncementPacingTests: DaemonTestCase {
         clock.advance(micros: 1)
         try settleService()
         XCTAssertEqual(said.count, 2, "what waited is said when the interval is over")
-        guard case .summary(let summary)? = said.last?.spoken else { return XCTFail("a summary of what waited: \(said)") }
+        guard case .summary(let summary)? = said.last?.spoken else {
+            return XCTFail("a summary of what waited: \(said)")
+        }
         XCTAssertGreaterThan(summary.moving, 900, "the summary counts the tasks that waited")
         // Short of the stall time (30 s without a move), when there would be news again.
         clock.advance(seconds: 20)

@@ -17,9 +17,11 @@ final class ApiExampleTests: DaemonTestCase {
         let lines = commands.split(separator: "\n")
         XCTAssertEqual(lines.count, 4)
         // Every file under docs/examples/ is one the block runs, so none is left untested.
-        let files = try FileManager.default.contentsOfDirectory(atPath: ManualPages.root.appendingPathComponent("docs/examples").path)
+        let files = try FileManager.default.contentsOfDirectory(
+            atPath: ManualPages.root.appendingPathComponent("docs/examples").path)
         for file in files {
-            XCTAssertTrue(commands.contains("docs/examples/\(file)"), "docs/examples/\(file) is not run by the page's block")
+            XCTAssertTrue(
+                commands.contains("docs/examples/\(file)"), "docs/examples/\(file) is not run by the page's block")
         }
 
         let work = FileManager.default.temporaryDirectory.appendingPathComponent("examples-\(UUID().uuidString)")
@@ -33,7 +35,8 @@ final class ApiExampleTests: DaemonTestCase {
         environment["LC_ALL"] = "C.UTF-8"
         // One command at a time, so that a failure names the program.
         for (line, output) in zip(lines, expected.split(separator: "\n", omittingEmptySubsequences: false)) {
-            let result = try CommandResult.run("/bin/sh", ["-c", "cd \"$0\" && " + line, work.path], environment: environment)
+            let result = try CommandResult.run(
+                "/bin/sh", ["-c", "cd \"$0\" && " + line, work.path], environment: environment)
             XCTAssertEqual(result.status, 0, "\(line)\n\(result.errors)")
             XCTAssertEqual(result.output, output + "\n", String(line))
             XCTAssertEqual(result.errors, "", String(line))

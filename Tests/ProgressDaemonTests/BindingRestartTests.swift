@@ -19,13 +19,16 @@ final class BindingRestartTests: DaemonTestCase {
                          [.string(name), .string("")]).first?.dictionary
     }
 
-    func waitForOutcome(_ name: String, _ state: String, file: StaticString = #filePath, line: UInt = #line) -> String? {
+    func waitForOutcome(
+        _ name: String, _ state: String, file: StaticString = #filePath, line: UInt = #line
+    ) -> String? {
         var last: [String: BusValue]?
         let reached = BusConnection.pump(seconds: 10) {
             last = self.describe(name)
             return last?["State"]?.string == state
         }
-        XCTAssertTrue(reached, "\(name) is \(last?["State"]?.string ?? "missing"), not \(state)", file: file, line: line)
+        XCTAssertTrue(
+            reached, "\(name) is \(last?["State"]?.string ?? "missing"), not \(state)", file: file, line: line)
         return last?["Message"]?.string
     }
 

@@ -110,14 +110,16 @@ final class HeldSignalTests: DaemonTestCase {
     /// held, so a listener of Overall heard the reply first (30 times of 30).
     func testAggregateNeverOvertakesAHeldOverallSignal() throws {
         var overall: [BusValue] = []
-        listener.subscribe(interface: BusNames.propertiesInterface, member: "PropertiesChanged", path: BusNames.managerPath) {
+        listener.subscribe(
+            interface: BusNames.propertiesInterface, member: "PropertiesChanged", path: BusNames.managerPath) {
             if let value = $0.arguments[1]["Overall"] { overall.append(value) }
         }
         try listener.call("org.freedesktop.DBus", "/org/freedesktop/DBus", "org.freedesktop.DBus", "GetId")
         try start("t", [("updates-frequently", .bool(true)), ("app-id", .string("org.example.Files"))])
         for fraction in [0.3, 0.5, 0.7] {
             try manager("SetFraction", [.string("t"), .double(fraction)])
-            XCTAssertEqual(try manager("Aggregate", [.string("org.example.Files")]).first?["fraction"], .double(fraction))
+            XCTAssertEqual(
+                try manager("Aggregate", [.string("org.example.Files")]).first?["fraction"], .double(fraction))
             BusConnection.drain()  // only what arrived before the reply: no waiting
             XCTAssertEqual(overall.last?["fraction"], .double(fraction), "the signal came before the reply")
         }
@@ -161,7 +163,8 @@ final class HeldSignalTests: DaemonTestCase {
     /// is newer than the last Overall it heard (30 of 30 were).
     func testAListenerOfOverallNeverGetsAnAggregateNewerThanTheLastOverallItHeard() throws {
         var overall: [Double] = []
-        listener.subscribe(interface: BusNames.propertiesInterface, member: "PropertiesChanged", path: BusNames.managerPath) {
+        listener.subscribe(
+            interface: BusNames.propertiesInterface, member: "PropertiesChanged", path: BusNames.managerPath) {
             if let fraction = $0.arguments[1]["Overall"]?["fraction"]?.double { overall.append(fraction) }
         }
         try listener.call("org.freedesktop.DBus", "/org/freedesktop/DBus", "org.freedesktop.DBus", "GetId")
@@ -171,7 +174,8 @@ final class HeldSignalTests: DaemonTestCase {
             let fraction = Double(step) / 40
             try manager("SetFraction", [.string("t"), .double(fraction)])
             let reply = try listener.call(
-                BusNames.busName, BusNames.managerPath, BusNames.managerInterface, "Aggregate", [.string("org.example.Files")])
+                BusNames.busName, BusNames.managerPath, BusNames.managerInterface, "Aggregate",
+                [.string("org.example.Files")])
             let answered = try XCTUnwrap(reply.first?["fraction"]?.double)
             BusConnection.drain()  // only what arrived before the reply: no waiting
             XCTAssertEqual(answered, fraction, "the reply shows the acknowledged value")

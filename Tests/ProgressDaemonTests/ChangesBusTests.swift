@@ -28,7 +28,8 @@ final class ChangesBusTests: DaemonTestCase {
     func testThePollingLoop() throws {
         try start("backup", [("title", .string("Backup"))])
         try start("idle")
-        let first = try changes(since: 0, [("properties", .array(elementType: "s", [.string("Name"), .string("Fraction")]))])
+        let first = try changes(
+            since: 0, [("properties", .array(elementType: "s", [.string("Name"), .string("Fraction")]))])
         XCTAssertTrue(first.reset)
         XCTAssertEqual(Set(first.tasks.keys), ["backup", "idle"])
         XCTAssertEqual(Set(first.tasks["backup"]!.keys), ["Name", "Fraction"], "the selective snapshot")
@@ -57,7 +58,8 @@ final class ChangesBusTests: DaemonTestCase {
         for step in 1...50 {
             try manager("SetFraction", [.string("copy"), .double(Double(step) / 100)])
         }
-        let poll = try changes(since: first.serial, [("properties", .array(elementType: "s", [.string("Fraction"), .string("Serial")]))])
+        let poll = try changes(
+            since: first.serial, [("properties", .array(elementType: "s", [.string("Fraction"), .string("Serial")]))])
         XCTAssertEqual(poll.tasks["copy"]?["Fraction"], .double(0.5))
         XCTAssertEqual(poll.tasks["copy"]?["Serial"], .uint64(50), "every SetFraction counts")
         XCTAssertEqual(poll.serial, try serial())
@@ -72,12 +74,15 @@ final class ChangesBusTests: DaemonTestCase {
             try self.manager("Changes", [.uint64(now + 5), .vardict([])])
         }
         assertBusError("UnknownOption", "'Colour'") {
-            try self.manager("Changes", [.uint64(0), .vardict([("properties", .array(elementType: "s", [.string("Colour")]))])])
+            try self.manager(
+                "Changes", [.uint64(0), .vardict([("properties", .array(elementType: "s", [.string("Colour")]))])])
         }
         assertBusError("UnknownOption", "not known to Changes") {
             try self.manager("Changes", [.uint64(0), .vardict([("colour", .string("red"))])])
         }
-        assertBusError("InvalidValue", "locale") { try self.manager("Changes", [.uint64(0), .vardict([("locale", .string("!!"))])]) }
+        assertBusError("InvalidValue", "locale") {
+            try self.manager("Changes", [.uint64(0), .vardict([("locale", .string("!!"))])])
+        }
     }
 
     /// docs/api.md's polling loop, run as written, prints what the page says.
@@ -85,10 +90,13 @@ final class ChangesBusTests: DaemonTestCase {
         let pages = try ManualPages.regions("polling")
         XCTAssertEqual(pages.map(\.page), ["docs/api.md"])
         let block = try XCTUnwrap(pages.first?.regions.first)
-        let script = try XCTUnwrap(block.components(separatedBy: "```sh\n").dropFirst().first?.components(separatedBy: "```").first)
-        let expected = try XCTUnwrap(block.components(separatedBy: "```text\n").dropFirst().first?.components(separatedBy: "```").first)
+        let script = try XCTUnwrap(
+            block.components(separatedBy: "```sh\n").dropFirst().first?.components(separatedBy: "```").first)
+        let expected = try XCTUnwrap(
+            block.components(separatedBy: "```text\n").dropFirst().first?.components(separatedBy: "```").first)
         var environment = bus.environment
-        environment["PATH"] = BuildProducts.url(of: "progressctl").deletingLastPathComponent().path + ":" + (environment["PATH"] ?? "/usr/bin:/bin")
+        environment["PATH"] = BuildProducts.url(of: "progressctl").deletingLastPathComponent().path + ":"
+            + (environment["PATH"] ?? "/usr/bin:/bin")
         let result = try CommandResult.run("/bin/bash", ["-euo", "pipefail", "-c", script], environment: environment)
         XCTAssertEqual(result.status, 0, result.errors)
         XCTAssertEqual(result.output, expected)

@@ -22,7 +22,8 @@ final class DaemonLifecycleTests: DaemonTestCase {
         try startDaemon()
         let second = try CommandResult.run(BuildProducts.url(of: "progressd").path, [], environment: bus.environment)
         XCTAssertEqual(second.status, 1)
-        XCTAssertTrue(second.errors.contains("could not own org.progressd.Progress1: another instance is running"), second.errors)
+        XCTAssertTrue(
+            second.errors.contains("could not own org.progressd.Progress1: another instance is running"), second.errors)
         XCTAssertEqual(daemon.stop(), 0, "the first one still runs, and exits 0 on SIGTERM")
         daemon = nil
     }
@@ -35,8 +36,11 @@ final class DaemonLifecycleTests: DaemonTestCase {
             BuildProducts.url(of: "progressd").path, ["--state-directory", bus.stateDirectory.path],
             environment: bus.environment.merging(["XDG_RUNTIME_DIR": bus.runtimeDirectory.path]) { $1 })
         XCTAssertEqual(second.status, 1)
-        XCTAssertTrue(second.errors.contains("progressd \(daemon.process.processIdentifier) holds the state directory"), second.errors)
-        XCTAssertTrue(second.errors.contains("could not own org.progressd.Progress1: another instance is running"), second.errors)
+        XCTAssertTrue(
+            second.errors.contains("progressd \(daemon.process.processIdentifier) holds the state directory"),
+            second.errors)
+        XCTAssertTrue(
+            second.errors.contains("could not own org.progressd.Progress1: another instance is running"), second.errors)
         XCTAssertEqual(daemon.stop(), 0, "the first one still runs, and exits 0 on SIGTERM")
         daemon = nil
     }
@@ -46,7 +50,9 @@ final class DaemonLifecycleTests: DaemonTestCase {
         let environment = ProcessInfo.processInfo.environment
         let rate = try CommandResult.run(daemon, ["--max-signals-per-second", "0"], environment: environment)
         XCTAssertEqual(rate.status, 64)
-        XCTAssertTrue(rate.errors.contains("option '--max-signals-per-second' needs a whole number from 1 to 1000, not '0'"), rate.errors)
+        XCTAssertTrue(
+            rate.errors.contains("option '--max-signals-per-second' needs a whole number from 1 to 1000, not '0'"),
+            rate.errors)
         let unknown = try CommandResult.run(daemon, ["--bogus"], environment: environment)
         XCTAssertEqual(unknown.status, 64)
         XCTAssertTrue(unknown.errors.contains("unknown option '--bogus' for 'progressd'"), unknown.errors)

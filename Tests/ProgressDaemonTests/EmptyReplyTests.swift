@@ -39,7 +39,8 @@ final class EmptyReplyTests: DaemonTestCase {
             print(type(reply).__name__, repr(reply.get_signature()), reply.get_args_list(),
                   reply.get_reply_serial() > 0)
             """)
-        XCTAssertEqual(output.trimmingCharacters(in: .whitespacesAndNewlines), "MethodReturnMessage dbus.Signature('') [] True")
+        XCTAssertEqual(
+            output.trimmingCharacters(in: .whitespacesAndNewlines), "MethodReturnMessage dbus.Signature('') [] True")
         XCTAssertEqual(try property("empty", "Fraction").double, 0.5)
     }
 
@@ -49,17 +50,20 @@ final class EmptyReplyTests: DaemonTestCase {
         _ = try start("wire")
         var error: UnsafeMutablePointer<GError>?
         let flags = GDBusConnectionFlags(
-            rawValue: G_DBUS_CONNECTION_FLAGS_AUTHENTICATION_CLIENT.rawValue | G_DBUS_CONNECTION_FLAGS_MESSAGE_BUS_CONNECTION.rawValue)
+            rawValue: G_DBUS_CONNECTION_FLAGS_AUTHENTICATION_CLIENT.rawValue
+                | G_DBUS_CONNECTION_FLAGS_MESSAGE_BUS_CONNECTION.rawValue)
         let connection = try XCTUnwrap(g_dbus_connection_new_for_address_sync(bus.address, flags, nil, nil, &error))
         defer {
             g_dbus_connection_close_sync(connection, nil, nil)
             g_object_unref(UnsafeMutableRawPointer(connection))
         }
-        let message = g_dbus_message_new_method_call(BusNames.busName, BusNames.managerPath, BusNames.managerInterface, "SetFraction")
+        let message = g_dbus_message_new_method_call(
+            BusNames.busName, BusNames.managerPath, BusNames.managerInterface, "SetFraction")
         defer { g_object_unref(UnsafeMutableRawPointer(message)) }
         g_dbus_message_set_body(message, Variant.tuple([Variant.string("wire"), g_variant_new_double(0.5)]))
         let reply = try XCTUnwrap(g_dbus_connection_send_message_with_reply_sync(
-            connection, message, G_DBUS_SEND_MESSAGE_FLAGS_NONE, 10_000, nil, nil, &error), "\(BusError(consuming: error))")
+            connection, message, G_DBUS_SEND_MESSAGE_FLAGS_NONE, 10_000, nil, nil, &error),
+            "\(BusError(consuming: error))")
         defer { g_object_unref(UnsafeMutableRawPointer(reply)) }
         XCTAssertEqual(g_dbus_message_get_message_type(reply), G_DBUS_MESSAGE_TYPE_METHOD_RETURN)
         XCTAssertNil(g_dbus_message_get_body(reply))

@@ -38,9 +38,13 @@ final class FairCallSchedulerTests: XCTestCase {
             }
         }
         queue.run(quiet, ClientID(":1.2")) { _ in ran.append("quiet1") }
-        XCTAssertEqual(ran, ["quiet0", "busy0", "quiet1"], "past its share, the busy caller's calls wait; the quiet one's run at once")
+        XCTAssertEqual(
+            ran, ["quiet0", "busy0", "quiet1"],
+            "past its share, the busy caller's calls wait; the quiet one's run at once")
         spin { ran.count == 7 }
-        XCTAssertEqual(ran, ["quiet0", "busy0", "quiet1", "busy1", "busy2", "busy3", "busy4"], "one caller's calls keep their order")
+        XCTAssertEqual(
+            ran, ["quiet0", "busy0", "quiet1", "busy1", "busy2", "busy3", "busy4"],
+            "one caller's calls keep their order")
     }
 
     func testACallWaitsWhileItsCallersEarlierCallsWait() {
@@ -78,7 +82,8 @@ final class FairCallSchedulerTests: XCTestCase {
     }
 
     func testAShareComesBackInTheNextWindowAndContentionIsRememberedForOne() {
-        let queue = FairCallScheduler(clock: MainLoopClock(realTimeFrom: clock), shareMicros: 1_000, windowMicros: 10_000)
+        let queue = FairCallScheduler(
+            clock: MainLoopClock(realTimeFrom: clock), shareMicros: 1_000, windowMicros: 10_000)
         let busy = queue.join(.process(1))
         let quiet = queue.join(.process(2))
         var ran: [String] = []

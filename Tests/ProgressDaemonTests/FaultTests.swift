@@ -31,7 +31,8 @@ final class FaultTests: DaemonTestCase {
         leased.executableURL = URL(fileURLWithPath: "/bin/sh")
         leased.arguments = ["-c", """
             gdbus call --session --dest \(BusNames.busName) --object-path \(BusNames.managerPath) \
-              --method \(BusNames.managerInterface).Start leased "{'lease-seconds': <uint32 2>, 'stall-seconds': <uint32 1>}" >/dev/null
+              --method \(BusNames.managerInterface).Start leased \
+            "{'lease-seconds': <uint32 2>, 'stall-seconds': <uint32 1>}" >/dev/null
             while true; do
               gdbus call --session --dest \(BusNames.busName) --object-path \(BusNames.managerPath) \
                 --method \(BusNames.managerInterface).SetFraction leased 0.5 >/dev/null; sleep 0.1
@@ -41,7 +42,8 @@ final class FaultTests: DaemonTestCase {
         let leasedExit = ProcessExit(leased)
         try leased.run()
         XCTAssertTrue(BusConnection.pump(seconds: 10) {
-            self.state(client, "bound")?["State"]?.string == "running" && self.state(client, "leased")?["Fraction"]?.double == 0.5
+            self.state(client, "bound")?["State"]?.string == "running"
+                && self.state(client, "leased")?["Fraction"]?.double == 0.5
         })
         kill(run.processIdentifier, SIGKILL)
         kill(leased.processIdentifier, SIGKILL)
@@ -102,7 +104,8 @@ final class FaultTests: DaemonTestCase {
         }
         XCTAssertEqual(replied.count, 256, "every Start was answered")
         try restartDaemon(killing: true)
-        let listed = try client.call(BusNames.busName, BusNames.managerPath, BusNames.managerInterface, "List").first?.strings ?? []
+        let listed = try client.call(
+            BusNames.busName, BusNames.managerPath, BusNames.managerInterface, "List").first?.strings ?? []
         XCTAssertEqual(Set(replied).subtracting(listed), [], "no replied Start is lost")
     }
 

@@ -17,7 +17,9 @@ final class FuzzTests: DaemonTestCase {
         print("fuzz: outcomes \(outcomes.sorted { $0.key < $1.key })")
         XCTAssertTrue(daemon.process.isRunning, "the daemon survived; \(calls.replay)")
         XCTAssertNoThrow(try manager("List"), "and answers; \(calls.replay)")
-        XCTAssertGreaterThan(outcomes["success", default: 0], calls.calls / 20, "the fuzz also reaches the success paths; \(calls.replay)")
+        XCTAssertGreaterThan(
+            outcomes["success", default: 0], calls.calls / 20,
+            "the fuzz also reaches the success paths; \(calls.replay)")
         XCTAssertGreaterThan(outcomes.count, 5, "and many kinds of error; \(calls.replay)")
     }
 

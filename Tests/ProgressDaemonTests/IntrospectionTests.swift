@@ -14,14 +14,16 @@ final class IntrospectionTests: DaemonTestCase {
     ]
 
     static func file(_ name: String) -> String {
-        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent()
         return try! String(contentsOf: root.appendingPathComponent("dbus/\(name)"), encoding: .utf8)
     }
 
     static var xmlFile: String { file("org.progressd.Progress1.xml") }
 
     func introspect(_ path: String) throws -> IntrospectionXML.Node {
-        let xml = try client.call(BusNames.busName, path, "org.freedesktop.DBus.Introspectable", "Introspect").first!.string!
+        let xml = try client.call(
+            BusNames.busName, path, "org.freedesktop.DBus.Introspectable", "Introspect").first!.string!
         return try IntrospectionXML.parse(xml)
     }
 
@@ -42,7 +44,9 @@ final class IntrospectionTests: DaemonTestCase {
         XCTAssertEqual(
             task.interfaces.filter { !Self.standardInterfaces.contains($0.key) },
             file.interfaces.filter { $0.key == BusNames.taskInterface })
-        XCTAssertEqual(Set(task.interfaces.keys).intersection(Self.standardInterfaces), ["org.freedesktop.DBus.Properties", "org.freedesktop.DBus.Introspectable", "org.freedesktop.DBus.Peer"])
+        XCTAssertEqual(
+            Set(task.interfaces.keys).intersection(Self.standardInterfaces),
+            ["org.freedesktop.DBus.Properties", "org.freedesktop.DBus.Introspectable", "org.freedesktop.DBus.Peer"])
     }
 
     func testTheFileOnDiskIsTheOneEmbedded() {
@@ -61,14 +65,17 @@ final class IntrospectionTests: DaemonTestCase {
     func testEveryMemberAndArgumentIsDocumented() throws {
         try assertDocumented(Self.xmlFile, atLeast: 25)
         try assertDocumented(Self.file("org.progressd.Renderer1.xml"), atLeast: 2)
-        XCTAssertEqual(Self.file("org.progressd.Renderer1.xml"), RendererService.introspectionXML, "the embedded file is the one on disk")
+        XCTAssertEqual(
+            Self.file("org.progressd.Renderer1.xml"), RendererService.introspectionXML,
+            "the embedded file is the one on disk")
     }
 
     private func assertDocumented(_ xml: String, atLeast minimum: Int) throws {
         let members = matches(of: #"<(?:method|signal|property|interface) name="([^"]+)""#, in: xml)
         XCTAssertGreaterThanOrEqual(members.count, minimum)
         for member in members {
-            let documented = xml.range(of: "<!--\n\\s*\(NSRegularExpression.escapedPattern(for: member)):", options: .regularExpression)
+            let documented = xml.range(
+                of: "<!--\n\\s*\(NSRegularExpression.escapedPattern(for: member)):", options: .regularExpression)
             XCTAssertNotNil(documented, "\(member) has no doc comment opening with its name")
         }
         let blocks = xml.components(separatedBy: "<method ").dropFirst().map { ($0, "</method>") }
@@ -93,8 +100,9 @@ final class IntrospectionTests: DaemonTestCase {
         let limits = Limits()
         for fragment in [
             "1 to \(limits.maxNameBytes) bytes", "\(limits.maxTasksPerCaller) tasks per process",
-            "\(limits.maxSubscriptionsPerCaller) subscriptions per process", "\(limits.maxSubscriptions) subscriptions in all",
-            "\(limits.maxTasks) tasks in all", "title \(limits.maxTitleBytes) bytes", "message \(limits.maxMessageBytes)",
+            "\(limits.maxSubscriptionsPerCaller) subscriptions per process",
+            "\(limits.maxSubscriptions) subscriptions in all", "\(limits.maxTasks) tasks in all",
+            "title \(limits.maxTitleBytes) bytes", "message \(limits.maxMessageBytes)",
             "unit \(limits.maxUnitBytes)", "app-id \(limits.maxAppIdBytes)",
             "at most \(limits.maxSignalsPerSecond) signals per second",
             "a reply of more than \(limits.maxReplyBytes) bytes", "than \(limits.maxReplyBytes) bytes (32 MiB",
@@ -102,7 +110,8 @@ final class IntrospectionTests: DaemonTestCase {
             "at most \(limits.maxSubscriberSignalsPerSecond) Changed signals a second",
             "answered for \(limits.subscriberAnswerMicros / 1_000_000) seconds",
             "at most one Announcement a second", "names at most \(AnnouncementBudget.maxFailuresNamed) failures",
-            "(d, \(Limits.announcementRateRange.lowerBound) to \(Int(Limits.announcementRateRange.upperBound)), default 1)",
+            "(d, \(Limits.announcementRateRange.lowerBound) to "
+                + "\(Int(Limits.announcementRateRange.upperBound)), default 1)",
         ] {
             XCTAssertTrue(xml.contains(fragment), "the XML does not say '\(fragment)'")
         }

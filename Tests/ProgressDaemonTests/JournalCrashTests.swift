@@ -17,7 +17,8 @@ final class JournalCrashTests: DaemonTestCase {
         try start("before", persistent)
         daemon.kill()
         let journal = try XCTUnwrap(
-            try FileManager.default.contentsOfDirectory(atPath: bus.stateDirectory.path).first { $0.hasPrefix("journal-") })
+            try FileManager.default.contentsOfDirectory(atPath: bus.stateDirectory.path)
+                .first { $0.hasPrefix("journal-") })
         let handle = try FileHandle(forWritingTo: bus.stateDirectory.appendingPathComponent(journal))
         try handle.seekToEnd()
         try handle.write(contentsOf: Data(#"{"put":{"name":"torn","ti"#.utf8))
@@ -41,7 +42,8 @@ final class JournalCrashTests: DaemonTestCase {
         for name in names { try start(name, [("lifetime", .string("persistent"))]) }
         daemon.kill()
         let journal = try XCTUnwrap(
-            try FileManager.default.contentsOfDirectory(atPath: bus.stateDirectory.path).first { $0.hasPrefix("journal-") })
+            try FileManager.default.contentsOfDirectory(atPath: bus.stateDirectory.path)
+                .first { $0.hasPrefix("journal-") })
         let url = bus.stateDirectory.appendingPathComponent(journal)
         let length = try XCTUnwrap(FileManager.default.attributesOfItem(atPath: url.path)[.size] as? Int)
         XCTAssertEqual(truncate(url.path, off_t(length) + (off_t(1) << 30)), 0, "a sparse gibibyte of NUL bytes")
@@ -49,7 +51,8 @@ final class JournalCrashTests: DaemonTestCase {
         try startDaemon()
         let listed = try manager("List").first?.array
         XCTAssertEqual(listed?.compactMap(\.string).sorted(), names, "every acknowledged task survived")
-        XCTAssertEqual(try FileManager.default.attributesOfItem(atPath: url.path)[.size] as? Int, length, "the padding was cut")
+        XCTAssertEqual(
+            try FileManager.default.attributesOfItem(atPath: url.path)[.size] as? Int, length, "the padding was cut")
         let errors = daemon.stopAndReadErrors()
         XCTAssertTrue(errors.contains("cut \(1 << 30) bytes"), errors)
     }

@@ -27,7 +27,8 @@ final class LargeReadSchedulerBusTests: DaemonTestCase {
         var page: [String: BusValue] = [:]
         var failures: [String] = []
         func call(_ method: String, _ arguments: [BusValue], _ done: @escaping ([BusValue]) -> Void) {
-            connection.callAsync(BusNames.busName, BusNames.managerPath, BusNames.managerInterface, method, arguments) { result in
+            connection.callAsync(
+                BusNames.busName, BusNames.managerPath, BusNames.managerInterface, method, arguments) { result in
                 answered.append(method)
                 switch result {
                 case .success(let values): done(values)
@@ -142,15 +143,18 @@ final class LargeReadRefusalTests: DaemonTestCase {
             try self.manager("Snapshot", [.string("")])
         }
         assertBusError("LimitExceeded", "GetManagedObjects of all 200 tasks would be more than 65536 bytes") {
-            try self.client.call(BusNames.busName, BusNames.managerPath, "org.freedesktop.DBus.ObjectManager", "GetManagedObjects")
+            try self.client.call(
+                BusNames.busName, BusNames.managerPath, "org.freedesktop.DBus.ObjectManager", "GetManagedObjects")
         }
         assertBusError("LimitExceeded", "Changes would answer with 200 tasks, more than 65536 bytes") {
             try self.manager("Changes", [.uint64(0), .vardict([])])
         }
         // What fits is still answered: the names, and Changes of one property.
         XCTAssertEqual(try manager("List").first?.array?.count, 200)
-        XCTAssertEqual(try manager("Changes", [.uint64(0), .vardict([("properties", .array(elementType: "s", [.string("Name")]))])])[2]
-            .dictionary?.count, 200)
+        XCTAssertEqual(
+            try manager(
+                "Changes", [.uint64(0), .vardict([("properties", .array(elementType: "s", [.string("Name")]))])]
+            )[2].dictionary?.count, 200)
     }
 }
 
@@ -159,7 +163,8 @@ extension DaemonTestCase {
     func startTasks(_ names: [String]) throws {
         for first in stride(from: 0, to: names.count, by: 64) {
             let arguments = names[first..<min(first + 64, names.count)].map { [BusValue.string($0), .vardict([])] }
-            for result in client.callAll(BusNames.busName, BusNames.managerPath, BusNames.managerInterface, "Start", arguments) {
+            for result in client.callAll(
+                BusNames.busName, BusNames.managerPath, BusNames.managerInterface, "Start", arguments) {
                 _ = try result.get()
             }
         }

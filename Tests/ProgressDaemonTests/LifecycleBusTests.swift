@@ -26,9 +26,15 @@ final class LifecycleBusTests: DaemonTestCase {
 
     func testRequestsATaskDoesNotTakeAreRefused() throws {
         try start("plain")
-        assertBusError("NotAllowed", "task 'plain' is not cancellable") { try self.manager("RequestCancel", [.string("plain")]) }
-        assertBusError("NotAllowed", "task 'plain' is not pausable") { try self.manager("RequestPause", [.string("plain")]) }
-        assertBusError("NotAllowed", "task 'plain' is not pausable") { try self.manager("RequestResume", [.string("plain")]) }
+        assertBusError("NotAllowed", "task 'plain' is not cancellable") {
+            try self.manager("RequestCancel", [.string("plain")])
+        }
+        assertBusError("NotAllowed", "task 'plain' is not pausable") {
+            try self.manager("RequestPause", [.string("plain")])
+        }
+        assertBusError("NotAllowed", "task 'plain' is not pausable") {
+            try self.manager("RequestResume", [.string("plain")])
+        }
         assertBusError("NoSuchTask", "'ghost'") { try self.manager("RequestCancel", [.string("ghost")]) }
     }
 
@@ -62,7 +68,8 @@ final class LifecycleBusTests: DaemonTestCase {
 
     func testOverallAndAggregate() throws {
         var overall: [BusValue] = []
-        listener.subscribe(interface: BusNames.propertiesInterface, member: "PropertiesChanged", path: BusNames.managerPath) {
+        listener.subscribe(
+            interface: BusNames.propertiesInterface, member: "PropertiesChanged", path: BusNames.managerPath) {
             if let value = $0.arguments[1]["Overall"] { overall.append(value) }
         }
         try listener.call("org.freedesktop.DBus", "/org/freedesktop/DBus", "org.freedesktop.DBus", "GetId")
@@ -105,7 +112,8 @@ final class RestartTests: DaemonTestCase {
         // The once-a-second save (SaveThrottle, timed on a ManualClock in SaveThrottleTests)
         // has written the 5,000th step.
         let saved = BusConnection.pump(seconds: 10) {
-            let files = (try? FileManager.default.contentsOfDirectory(at: self.bus.stateDirectory, includingPropertiesForKeys: nil)) ?? []
+            let files = (try? FileManager.default.contentsOfDirectory(
+                at: self.bus.stateDirectory, includingPropertiesForKeys: nil)) ?? []
             return files.contains { file in
                 (try? String(contentsOf: file, encoding: .utf8))?.contains(#""completed":5000"#) == true
             }
@@ -126,7 +134,8 @@ final class RestartTests: DaemonTestCase {
         XCTAssertEqual(try property("done", "State"), .string("finished"))
         XCTAssertEqual(try property("done", "Title"), .string("Copy"))
         XCTAssertEqual(try property("held", "State"), .string("paused"))
-        XCTAssertEqual(try property("bound", "Stalled"), .bool(false), "bound again to its job's connection, still there")
+        XCTAssertEqual(
+            try property("bound", "Stalled"), .bool(false), "bound again to its job's connection, still there")
         let completed = try XCTUnwrap(property("flood", "Completed").uint64)
         XCTAssertGreaterThanOrEqual(completed, 5_000, "no more than a second old")
         XCTAssertLessThanOrEqual(completed, 6_000)

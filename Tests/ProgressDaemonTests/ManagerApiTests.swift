@@ -13,7 +13,8 @@ final class ManagerApiTests: DaemonTestCase {
     func testPropertiesAfterStartAndUpdate() throws {
         try start("backup", [("title", .string("Backup")), ("total", .int32(10)), ("unit", .string("files")),
                              ("app-id", .string("org.example.Backup"))])
-        try manager("Update", [.string("backup"), .vardict([("completed", .uint64(3)), ("message", .string("Documents"))])])
+        try manager(
+            "Update", [.string("backup"), .vardict([("completed", .uint64(3)), ("message", .string("Documents"))])])
         let all = try properties("backup")
         XCTAssertEqual(all["Name"], .string("backup"))
         XCTAssertEqual(all["Title"], .string("Backup"))
@@ -68,7 +69,8 @@ final class ManagerApiTests: DaemonTestCase {
         try start("a")
         try start("b")
         let all = try client.call(
-            BusNames.busName, BusNames.managerPath, BusNames.propertiesInterface, "GetAll", [.string(BusNames.managerInterface)]
+            BusNames.busName, BusNames.managerPath, BusNames.propertiesInterface, "GetAll",
+            [.string(BusNames.managerInterface)]
         ).first?.dictionary
         XCTAssertEqual(all?["Version"], .string("0.1.0"))
         XCTAssertEqual(all?["TaskCount"], .uint32(2))
@@ -140,9 +142,12 @@ final class ManagerApiTests: DaemonTestCase {
     func testUpdateManyAppliesEntriesInOrder() throws {
         try start("a")
         try start("b")
-        func entry(_ name: String, _ changes: [(String, BusValue)]) -> BusValue { .tuple([.string(name), .vardict(changes)]) }
+        func entry(_ name: String, _ changes: [(String, BusValue)]) -> BusValue {
+            .tuple([.string(name), .vardict(changes)])
+        }
         let batch: [BusValue] = [
-            entry("a", [("fraction", .double(0.1))]), entry("b", [("title", .string("B"))]), entry("a", [("fraction", .double(0.2))]),
+            entry("a", [("fraction", .double(0.1))]), entry("b", [("title", .string("B"))]),
+            entry("a", [("fraction", .double(0.2))]),
         ]
         try manager("UpdateMany", [.array(elementType: "(sa{sv})", batch)])
         XCTAssertEqual(try property("a", "Fraction"), .double(0.2))
@@ -169,8 +174,10 @@ final class ManagerApiTests: DaemonTestCase {
         for (method, arguments) in [("Get", [BusValue.string(BusNames.taskInterface), .string("Fraction")]),
                                     ("GetAll", [.string(BusNames.taskInterface)])] {
             XCTAssertThrowsError(try client.call(
-                BusNames.busName, BusNames.tasksPath + "/gone", BusNames.propertiesInterface, method, arguments)) { error in
-                XCTAssertEqual((error as? BusCallError)?.name, "org.freedesktop.DBus.Error.UnknownObject", "\(method): \(error)")
+                BusNames.busName, BusNames.tasksPath + "/gone", BusNames.propertiesInterface, method, arguments)
+            ) { error in
+                XCTAssertEqual(
+                    (error as? BusCallError)?.name, "org.freedesktop.DBus.Error.UnknownObject", "\(method): \(error)")
                 XCTAssertTrue((error as? BusCallError)?.message.contains("/gone") == true)
             }
         }

@@ -52,7 +52,8 @@ final class OnePathTests: DaemonTestCase {
         try startBus()
         var error: UnsafeMutablePointer<GError>?
         let flags = GDBusConnectionFlags(
-            rawValue: G_DBUS_CONNECTION_FLAGS_AUTHENTICATION_CLIENT.rawValue | G_DBUS_CONNECTION_FLAGS_MESSAGE_BUS_CONNECTION.rawValue)
+            rawValue: G_DBUS_CONNECTION_FLAGS_AUTHENTICATION_CLIENT.rawValue
+                | G_DBUS_CONNECTION_FLAGS_MESSAGE_BUS_CONNECTION.rawValue)
         // Kept for the process's life: GDBus may still hold it on its worker thread.
         let connection = try XCTUnwrap(g_dbus_connection_new_for_address_sync(bus.address, flags, nil, nil, &error))
         g_dbus_connection_set_exit_on_close(connection, 0)
@@ -70,7 +71,8 @@ final class OnePathTests: DaemonTestCase {
         try service.register()
         XCTAssertEqual(output.log, ["restore: old created, parent created, child created", "batch: old removed"])
         XCTAssertEqual(input.log, ["restore", "start, 3 tasks", "batch"])
-        XCTAssertEqual(service.changeIndex.lastSequence, service.context.frontDoor.lastSequence, "the index heard both batches")
+        XCTAssertEqual(
+            service.changeIndex.lastSequence, service.context.frontDoor.lastSequence, "the index heard both batches")
 
         service.context.clientLeft(ClientID(":1.99"))
         service.unregister()

@@ -20,7 +20,8 @@ final class OneShotCallerTests: DaemonTestCase {
         var refused = 0
         for value in [0.25, 0.5] {
             let sent = try CommandResult.run("/usr/bin/dbus-send", [
-                "--session", "--type=method_call", "--dest=\(BusNames.busName)", BusNames.managerPath, "\(BusNames.managerInterface).SetFraction",
+                "--session", "--type=method_call", "--dest=\(BusNames.busName)", BusNames.managerPath,
+                "\(BusNames.managerInterface).SetFraction",
                 "string:job", "double:\(value)",
             ], environment: bus.environment)
             XCTAssertEqual(sent.status, 0, sent.output)

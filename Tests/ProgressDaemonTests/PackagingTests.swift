@@ -37,24 +37,28 @@ final class PackagingTests: DaemonTestCase {
         defer { try? FileManager.default.removeItem(at: bin) }
         let program = BuildProducts.url(of: "progress").path
         for name in ["progressd", "progressctl", "progress-render"] {
-            try FileManager.default.createSymbolicLink(atPath: bin.appendingPathComponent(name).path, withDestinationPath: program)
+            try FileManager.default.createSymbolicLink(
+                atPath: bin.appendingPathComponent(name).path, withDestinationPath: program)
             let version = try CommandResult.run(bin.appendingPathComponent(name).path, ["--version"], environment: [:])
             XCTAssertEqual(version.output, "\(name) \(ProgressVersion.current)\n")
         }
         let image = bin.appendingPathComponent("ring.png")
         let drawn = try CommandResult.run(
-            bin.appendingPathComponent("progress-render").path, ["--style", "ring", "--fraction", "0.4", "-o", image.path], environment: [:])
+            bin.appendingPathComponent("progress-render").path,
+            ["--style", "ring", "--fraction", "0.4", "-o", image.path], environment: [:])
         XCTAssertEqual(drawn.status, 0, drawn.errors)
         XCTAssertEqual(Array(try Data(contentsOf: image).prefix(8)), [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A])
 
         try startBus(activating: ["org.progressd.Progress1", "org.progressd.Renderer1"], bindir: bin)
         let environment = bus.environment
         for command in [["start", "copy"], ["set", "copy", "0.5"]] {
-            let done = try CommandResult.run(bin.appendingPathComponent("progressctl").path, command, environment: environment)
+            let done = try CommandResult.run(
+                bin.appendingPathComponent("progressctl").path, command, environment: environment)
             XCTAssertEqual(done.status, 0, done.errors)
         }
         let rendered = try CommandResult.run(
-            bin.appendingPathComponent("progressctl").path, ["render", "copy", "-o", image.path], environment: environment)
+            bin.appendingPathComponent("progressctl").path, ["render", "copy", "-o", image.path],
+            environment: environment)
         XCTAssertEqual(rendered.status, 0, rendered.errors)
     }
 
@@ -80,7 +84,8 @@ final class PackagingTests: DaemonTestCase {
 
             var environment = ProcessInfo.processInfo.environment
             environment["XDG_RUNTIME_DIR"] = runtime.path
-            let result = try CommandResult.run("systemd-analyze", ["--user", "verify", unit.path], environment: environment)
+            let result = try CommandResult.run(
+                "systemd-analyze", ["--user", "verify", unit.path], environment: environment)
             XCTAssertEqual(result.status, 0, result.output + result.errors)
             XCTAssertEqual(result.errors, "", "systemd-analyze has no complaints about \(unitName)")
         }

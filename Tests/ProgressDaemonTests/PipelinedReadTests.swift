@@ -17,7 +17,8 @@ final class PipelinedReadTests: DaemonTestCase {
             let path = BusNames.taskPath(try TaskName(name))
             var replies: [String: Result<[BusValue], BusCallError>] = [:]
             connection.callAsync(BusNames.busName, BusNames.managerPath, BusNames.managerInterface, "Start", [
-                .string(name), .array(elementType: "{sv}", [.dictEntry(.string("title"), .variant(.string("Round \(round)")))]),
+                .string(name),
+                .array(elementType: "{sv}", [.dictEntry(.string("title"), .variant(.string("Round \(round)")))]),
             ]) { replies["Start"] = $0 }
             connection.callAsync(BusNames.busName, path, BusNames.propertiesInterface, "Get", [
                 .string(BusNames.taskInterface), .string("Title"),
@@ -25,14 +26,18 @@ final class PipelinedReadTests: DaemonTestCase {
             connection.callAsync(BusNames.busName, path, BusNames.propertiesInterface, "GetAll", [
                 .string(BusNames.taskInterface),
             ]) { replies["GetAll"] = $0 }
-            connection.callAsync(BusNames.busName, BusNames.managerPath, BusNames.objectManagerInterface, "GetManagedObjects") {
+            connection.callAsync(
+                BusNames.busName, BusNames.managerPath, BusNames.objectManagerInterface, "GetManagedObjects") {
                 replies["GetManagedObjects"] = $0
             }
-            XCTAssertTrue(BusConnection.pump(seconds: 25) { replies.count == 4 }, "round \(round): \(replies.keys.sorted())")
+            XCTAssertTrue(
+                BusConnection.pump(seconds: 25) { replies.count == 4 }, "round \(round): \(replies.keys.sorted())")
 
             XCTAssertEqual(try replies["Start"]?.get().first?.string, path, "round \(round)")
             XCTAssertEqual(try replies["Get"]?.get().first?.unboxed, .string("Round \(round)"), "round \(round)")
-            XCTAssertEqual(try replies["GetAll"]?.get().first?.dictionary?["Title"]?.unboxed, .string("Round \(round)"), "round \(round)")
+            XCTAssertEqual(
+                try replies["GetAll"]?.get().first?.dictionary?["Title"]?.unboxed, .string("Round \(round)"),
+                "round \(round)")
             let objects = try XCTUnwrap(replies["GetManagedObjects"]?.get().first?.dictionary, "round \(round)")
             XCTAssertNotNil(objects[path]?[BusNames.taskInterface], "round \(round): GetManagedObjects lacks \(path)")
         }

@@ -23,7 +23,8 @@ final class ProgramUpgradeTests: DaemonTestCase {
 
     private func daemonProcess() -> Int32? {
         let reply = try? client.call(
-            "org.freedesktop.DBus", "/org/freedesktop/DBus", "org.freedesktop.DBus", "GetConnectionUnixProcessID", [.string(BusNames.busName)])
+            "org.freedesktop.DBus", "/org/freedesktop/DBus", "org.freedesktop.DBus", "GetConnectionUnixProcessID",
+            [.string(BusNames.busName)])
         if case .uint32(let pid)? = reply?.first { return Int32(pid) }
         return nil
     }
@@ -34,7 +35,9 @@ final class ProgramUpgradeTests: DaemonTestCase {
 
     /// A Manager call as clients make it, which the bus may start the daemon for.
     @discardableResult
-    private func call(_ method: String, _ arguments: [BusValue], on connection: BusConnection? = nil) throws -> [BusValue] {
+    private func call(
+        _ method: String, _ arguments: [BusValue], on connection: BusConnection? = nil
+    ) throws -> [BusValue] {
         try (connection ?? client).call(
             BusNames.busName, BusNames.managerPath, BusNames.managerInterface, method, arguments, autoStart: true)
     }

@@ -21,7 +21,8 @@ final class ReadmeWalkthroughTests: DaemonTestCase {
         // Every region from a walkthrough marker to its end marker, page by page, in order.
         let pages = try ManualPages.regions("walkthrough")
         XCTAssertEqual(pages.map(\.page), ["README.md", "docs/api.md"])
-        for line in pages.flatMap(\.regions).joined(separator: "\n").split(separator: "\n", omittingEmptySubsequences: false) {
+        for line in pages.flatMap(\.regions).joined(separator: "\n")
+            .split(separator: "\n", omittingEmptySubsequences: false) {
             if line.hasPrefix("```") {
                 inBlock = line == "```sh"
                 continue
@@ -42,7 +43,9 @@ final class ReadmeWalkthroughTests: DaemonTestCase {
     func testTheWalkthroughRunsAsWritten() throws {
         let steps = try Self.walkthroughSteps()
         XCTAssertGreaterThan(steps.count, 26)
-        XCTAssertEqual(steps.filter { $0.expected != nil }.count, steps.count - 1, "every command but the monitor says what it prints")
+        XCTAssertEqual(
+            steps.filter { $0.expected != nil }.count, steps.count - 1,
+            "every command but the monitor says what it prints")
 
         var monitors: [(Process, URL)] = []
         defer { for (process, _) in monitors where process.isRunning { process.terminate() } }
@@ -51,7 +54,8 @@ final class ReadmeWalkthroughTests: DaemonTestCase {
                 monitors.append(try startInBackground(step.command))
                 continue
             }
-            let result = try CommandResult.run("/bin/bash", ["-o", "pipefail", "-c", step.command], environment: bus.environment)
+            let result = try CommandResult.run(
+                "/bin/bash", ["-o", "pipefail", "-c", step.command], environment: bus.environment)
             XCTAssertEqual(result.status, 0, "\(step.command)\n\(result.errors)")
             if let expected = step.expected {
                 XCTAssertEqual(result.output.trimmingCharacters(in: .newlines), expected, step.command)
@@ -63,7 +67,8 @@ final class ReadmeWalkthroughTests: DaemonTestCase {
                 ((try? String(contentsOf: output, encoding: .utf8)) ?? "").contains("'State': <'finished'>")
             }
             process.terminate()
-            XCTAssertTrue(seen, "gdbus monitor saw the task finish: \((try? String(contentsOf: output, encoding: .utf8)) ?? "")")
+            XCTAssertTrue(
+                seen, "gdbus monitor saw the task finish: \((try? String(contentsOf: output, encoding: .utf8)) ?? "")")
         }
     }
 

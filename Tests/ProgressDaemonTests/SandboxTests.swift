@@ -33,18 +33,21 @@ final class SandboxTests: DaemonTestCase {
         // Another connection of the app (another client behind the same proxy) is the app.
         let second = try app.connect()
         try manager("SetFraction", [.string("download"), .double(0.5)], on: second)
-        try manager("Update", [.string("download"), .vardict([("app-id", .string("org.example.Sandboxed"))])], on: second)
+        try manager(
+            "Update", [.string("download"), .vardict([("app-id", .string("org.example.Sandboxed"))])], on: second)
         try manager("Finish", [.string("download")], on: sandboxed)
         XCTAssertEqual(try property("download", "State"), .string("finished"))
         try manager("Remove", [.string("download")], on: sandboxed)
 
         assertBusError(
             "AccessDenied",
-            "app-id 'org.gnome.Nautilus' is refused: connection \(sandboxed.uniqueName) is the Flatpak app 'org.example.Sandboxed', whose tasks carry app-id 'org.example.Sandboxed'"
+            "app-id 'org.gnome.Nautilus' is refused: connection \(sandboxed.uniqueName) is the Flatpak app "
+                + "'org.example.Sandboxed', whose tasks carry app-id 'org.example.Sandboxed'"
         ) { try self.start("spoof", [("app-id", .string("org.gnome.Nautilus"))], on: self.sandboxed) }
         XCTAssertEqual(try manager("List").first?.strings, [], "the refused Start created nothing")
         XCTAssertEqual(
-            try manager("Aggregate", [.string("org.gnome.Nautilus")], on: sandboxed).first?.dictionary?["active"]?.integer, 0,
+            try manager("Aggregate", [.string("org.gnome.Nautilus")], on: sandboxed)
+                .first?.dictionary?["active"]?.integer, 0,
             "no task of another app's id")
     }
 
@@ -65,7 +68,8 @@ final class SandboxTests: DaemonTestCase {
         XCTAssertEqual(try property("backup", "CancelRequested"), .bool(false))
         // Reads are not confined: the app reads the host's task.
         XCTAssertEqual(
-            try sandboxed.call(BusNames.busName, BusNames.taskPath(try TaskNameText.name("backup")), BusNames.propertiesInterface,
+            try sandboxed.call(
+                BusNames.busName, BusNames.taskPath(try TaskNameText.name("backup")), BusNames.propertiesInterface,
                                "Get", [.string(BusNames.taskInterface), .string("Title")]).first?.unboxed,
             .string("Backup"))
 
@@ -74,7 +78,9 @@ final class SandboxTests: DaemonTestCase {
         XCTAssertEqual(try property("theirs", "AppId"), .string("org.example.Other"))
         assertBusError(
             "AccessDenied",
-            "task 'theirs' belongs to the Flatpak app 'org.example.Other'; only the Flatpak app 'org.example.Other' and the host may finish it, and connection \(sandboxed.uniqueName) is the Flatpak app 'org.example.Sandboxed'"
+            "task 'theirs' belongs to the Flatpak app 'org.example.Other'; only the Flatpak app "
+                + "'org.example.Other' and the host may finish it, and connection \(sandboxed.uniqueName) "
+                + "is the Flatpak app 'org.example.Sandboxed'"
         ) { try self.manager("Finish", [.string("theirs")], on: self.sandboxed) }
         // The host may act on an app's task.
         try manager("Finish", [.string("theirs")])
@@ -101,8 +107,10 @@ final class SandboxTests: DaemonTestCase {
         XCTAssertEqual(started, 10, "--max-tasks-per-caller 10 for the whole app")
         XCTAssertEqual(subscribed, 16)
         XCTAssertEqual(refusals, [
-            "the Flatpak app 'org.example.Sandboxed' has started 10 tasks; the limit per process (a sandboxed app is one) is 10",
-            "the Flatpak app 'org.example.Sandboxed' holds 16 subscriptions; the limit per process (a sandboxed app is one) is 16",
+            "the Flatpak app 'org.example.Sandboxed' has started 10 tasks; "
+                + "the limit per process (a sandboxed app is one) is 10",
+            "the Flatpak app 'org.example.Sandboxed' holds 16 subscriptions; "
+                + "the limit per process (a sandboxed app is one) is 16",
         ])
         // The host, and another app, still start and subscribe.
         try start("host job")

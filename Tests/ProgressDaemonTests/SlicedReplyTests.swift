@@ -39,7 +39,8 @@ final class SlicedReplyTests: XCTestCase {
         while !store.read(.everything, { reply.writeSlice(of: slice, from: $0) }) {}
         let value = g_variant_ref_sink(reply.make())!
         defer { g_variant_unref(value) }
-        let bytes = Array(UnsafeRawBufferPointer(start: g_variant_get_data(value), count: Int(g_variant_get_size(value))))
+        let bytes = Array(
+            UnsafeRawBufferPointer(start: g_variant_get_data(value), count: Int(g_variant_get_size(value))))
         return (bytes, reply.count, reply.last?.text, reply.complete)
     }
 
@@ -50,12 +51,27 @@ final class SlicedReplyTests: XCTestCase {
         let some: TaskProperties = [.name, .fraction, .title]
         let cases: [(String, SlicedReply.Rows, SlicedReply.Element, Int, Int)] = [
             ("Snapshot", .names(after: "", all), .byName(variants, texts), Limits().maxReplyBytes, .max),
-            ("SnapshotPage after a name", .names(after: "a b 4", all), .byName(variants, texts), Limits().maxReplyBytes, 9),
-            ("SnapshotPage after a name no task has", .names(after: "t5", all), .byName(variants, texts), Limits().maxReplyBytes, 1_000),
-            ("Changes of some properties", .names(after: "", some), .byName(variants, texts), Limits().maxReplyBytes, .max),
-            ("Changes of listed tasks", .listed(store.read(.everything) { $0.sortedNames }.reversed().map { ($0, some) }), .byName(variants, texts),
-             Limits().maxReplyBytes, .max),
-            ("GetManagedObjects", .names(after: "", all), .managedObject(variants, texts), Limits().maxReplyBytes, .max),
+            (
+                "SnapshotPage after a name", .names(after: "a b 4", all), .byName(variants, texts),
+                Limits().maxReplyBytes, 9
+            ),
+            (
+                "SnapshotPage after a name no task has", .names(after: "t5", all), .byName(variants, texts),
+                Limits().maxReplyBytes, 1_000
+            ),
+            (
+                "Changes of some properties", .names(after: "", some), .byName(variants, texts),
+                Limits().maxReplyBytes, .max
+            ),
+            (
+                "Changes of listed tasks",
+                .listed(store.read(.everything) { $0.sortedNames }.reversed().map { ($0, some) }),
+                .byName(variants, texts), Limits().maxReplyBytes, .max
+            ),
+            (
+                "GetManagedObjects", .names(after: "", all), .managedObject(variants, texts),
+                Limits().maxReplyBytes, .max
+            ),
             ("List", .names(after: "", []), .name, Limits().maxReplyBytes, .max),
             ("a Snapshot that does not fit", .names(after: "", all), .byName(variants, texts), 20_000, .max),
         ]
@@ -89,7 +105,8 @@ final class SlicedReplyTests: XCTestCase {
             store.read(.everything) { tasks in
                 for name in tasks.sortedNames {
                     Variant.add(builder, g_variant_new_dict_entry(
-                        Variant.string(name.text), variants.properties(store.properties.all, of: tasks.task(name)!, texts: texts)))
+                        Variant.string(name.text),
+                        variants.properties(store.properties.all, of: tasks.task(name)!, texts: texts)))
                 }
             }
         })!
@@ -131,7 +148,8 @@ final class SlicedReplyTests: XCTestCase {
             }
             g_variant_unref(entry)
         }
-        XCTAssertEqual(names, ["0", "1", "2", "3", "4", "55", "6", "7", "8", "9"], "1a sorts before the last name written")
+        XCTAssertEqual(
+            names, ["0", "1", "2", "3", "4", "55", "6", "7", "8", "9"], "1a sorts before the last name written")
         XCTAssertEqual(fractionOf6, 0.25)
         XCTAssertEqual(reply.count, 10)
     }
@@ -146,13 +164,16 @@ final class SlicedReplyTests: XCTestCase {
             let valueBytes = LargeReadScheduler.leastValueBytes(of: first, table: store.properties, texts: texts)
             let cases: [(SlicedReply.Element, TaskProperties)] = [
                 (.byName(variants, texts), store.properties.all), (.byName(variants, texts), [.name]),
-                (.byName(variants, texts), [.fraction, .completed]), (.managedObject(variants, texts), store.properties.all),
+                (.byName(variants, texts), [.fraction, .completed]),
+                (.managedObject(variants, texts), store.properties.all),
                 (.name, []),
             ]
             for (element, properties) in cases {
                 let reply = written(store, .names(after: "", properties), element, slice: .max)
                 let least = store.read(.everything) {
-                    $0.leastReplyBytes(perTask: LargeReadScheduler.leastBytes(of: element, properties, table: store.properties, valueBytes: valueBytes))
+                    $0.leastReplyBytes(
+                        perTask: LargeReadScheduler.leastBytes(
+                            of: element, properties, table: store.properties, valueBytes: valueBytes))
                 }
                 XCTAssertLessThanOrEqual(least, reply.bytes.count, "\(element.arrayType) of \(properties)")
                 XCTAssertGreaterThan(least, reply.bytes.count / 3, "a bound that refuses what is far too big")

@@ -7,7 +7,9 @@ import XCTest
 /// Texts in the caller's locale, announcements, and subscriptions, on the bus.
 final class TextsBusTests: DaemonTestCase {
     func testDescribeAndSnapshotSpeakTheCallersLanguage() throws {
-        try start("copy", [("title", .string("Backup")), ("total", .uint64(10)), ("completed", .uint64(4)), ("unit", .string("files"))])
+        try start("copy", [
+            ("title", .string("Backup")), ("total", .uint64(10)), ("completed", .uint64(4)), ("unit", .string("files")),
+        ])
         let german = try XCTUnwrap(manager("Describe", [.string("copy"), .string("de_DE.UTF-8")]).first)
         XCTAssertEqual(german["Label"], .string("40\u{A0}%"))
         XCTAssertEqual(german["Detail"], .string("4 von 10 Dateien"))
@@ -61,7 +63,9 @@ final class TextsBusTests: DaemonTestCase {
         var panelChanges: [[String: BusValue]] = []
         var panelRemoved: [String] = []
         var leaked: [String] = []
-        reader.subscribe(path: readerPath) { readerHeard.append(($0.arguments[1].string ?? "") + " / " + ($0.arguments[2].string ?? "")) }
+        reader.subscribe(path: readerPath) {
+            readerHeard.append(($0.arguments[1].string ?? "") + " / " + ($0.arguments[2].string ?? ""))
+        }
         reader.subscribe(path: panelPath) { leaked.append("reader got \($0.member)") }
         panel.subscribe(path: panelPath) { signal in
             switch signal.member {
@@ -93,15 +97,17 @@ final class TextsBusTests: DaemonTestCase {
                 next = next == completed ? completed + 1 : completed
                 return progressSaid() >= said
             }
-            XCTAssertTrue(reached, "the reader said progress at \(completed) files: \(readerHeard)", file: file, line: line)
+            XCTAssertTrue(
+                reached, "the reader said progress at \(completed) files: \(readerHeard)", file: file, line: line)
         }
         try update(10)
         try update(20)
         nudge(30, until: 2)
         try update(40)
         try update(50)
-        XCTAssertTrue(BusConnection.pump(seconds: 10) { panelChanges.contains { $0["Detail"] == .string("50 von 100 Dateien") } },
-                      "the panel got 50 files: \(panelChanges)")
+        XCTAssertTrue(
+            BusConnection.pump(seconds: 10) { panelChanges.contains { $0["Detail"] == .string("50 von 100 Dateien") } },
+            "the panel got 50 files: \(panelChanges)")
         try update(60)
         try update(70)
         nudge(80, until: 3)
@@ -109,7 +115,9 @@ final class TextsBusTests: DaemonTestCase {
         try update(100)
         try manager("Finish", [.string("copy")])
         try manager("Remove", [.string("copy")])
-        XCTAssertTrue(BusConnection.pump(seconds: 10) { panelRemoved == ["copy"] && readerHeard.contains { $0.hasPrefix("Copie terminé") } })
+        XCTAssertTrue(BusConnection.pump(seconds: 10) {
+            panelRemoved == ["copy"] && readerHeard.contains { $0.hasPrefix("Copie terminé") }
+        })
         for connection in [reader, panel] { try settle(connection) }
 
         XCTAssertEqual(leaked, [], "subscriptions are unicast")
@@ -123,10 +131,14 @@ final class TextsBusTests: DaemonTestCase {
         // The panel: German changes for "copy" only, coalesced to its half-second pace.
         XCTAssertEqual(panelChanges.first?["Name"], .string("copy"), "a new task comes with every property")
         XCTAssertEqual(panelChanges.first?["AccessibleText"], .string("Copie: 0 Prozent"))
-        XCTAssertTrue(panelChanges.contains { $0["Detail"] == .string("50 von 100 Dateien") || $0["Detail"] == .string("40 von 100 Dateien") || $0["Detail"] == .string("60 von 100 Dateien") })
+        XCTAssertTrue(panelChanges.contains {
+            $0["Detail"] == .string("50 von 100 Dateien") || $0["Detail"] == .string("40 von 100 Dateien")
+                || $0["Detail"] == .string("60 von 100 Dateien")
+        })
         // One a half second at most while the values moved, and the start and the finish.
         let moving = Date().timeIntervalSince(began)
-        XCTAssertLessThanOrEqual(Double(panelChanges.count), moving / 0.5 + 3, "\(panelChanges.count) changes in \(moving) s")
+        XCTAssertLessThanOrEqual(
+            Double(panelChanges.count), moving / 0.5 + 3, "\(panelChanges.count) changes in \(moving) s")
         XCTAssertEqual(panelChanges.last?["State"], .string("finished"))
         XCTAssertEqual(panelChanges.last?["AccessibleText"], .string("Copie abgeschlossen"))
         XCTAssertFalse(panelChanges.contains { $0["Name"] == .string("other") })
@@ -135,19 +147,27 @@ final class TextsBusTests: DaemonTestCase {
     func testSubscriptionsBelongToTheirConnection() throws {
         var other: BusConnection? = try bus.connect()
         let path = try XCTUnwrap(manager("Subscribe", [.vardict([])], on: other).first?.string)
-        assertBusError("NotAllowed", "belongs to another connection") { try self.manager("Unsubscribe", [.objectPath(path)]) }
+        assertBusError("NotAllowed", "belongs to another connection") {
+            try self.manager("Unsubscribe", [.objectPath(path)])
+        }
         other = nil  // the subscriber leaves: its subscription ends
         XCTAssertTrue(BusConnection.pump(seconds: 10) {
             (try? self.manager("Unsubscribe", [.objectPath(path)])) == nil
                 && ((try? self.client.call(BusNames.busName, path, "org.freedesktop.DBus.Introspectable", "Introspect")
                     .first?.string?.contains(BusNames.subscriptionInterface)) ?? false) == false
         })
-        assertBusError("InvalidValue", "there is no subscription at '\(path)'") { try self.manager("Unsubscribe", [.objectPath(path)]) }
+        assertBusError("InvalidValue", "there is no subscription at '\(path)'") {
+            try self.manager("Unsubscribe", [.objectPath(path)])
+        }
         let mine = try XCTUnwrap(manager("Subscribe", [.vardict([])]).first?.string)
         try manager("Unsubscribe", [.objectPath(mine)])
         for _ in 1...16 { try manager("Subscribe", [.vardict([])]) }
-        assertBusError("LimitExceeded", "the limit per process (a sandboxed app is one) is 16") { try self.manager("Subscribe", [.vardict([])]) }
-        assertBusError("UnknownOption", "'colour'") { try self.manager("Subscribe", [.vardict([("colour", .string("red"))])]) }
+        assertBusError("LimitExceeded", "the limit per process (a sandboxed app is one) is 16") {
+            try self.manager("Subscribe", [.vardict([])])
+        }
+        assertBusError("UnknownOption", "'colour'") {
+            try self.manager("Subscribe", [.vardict([("colour", .string("red"))])])
+        }
         assertBusError("InvalidValue", "locale 'xx' is not a locale") {
             try self.manager("Subscribe", [.vardict([("locale", .string("xx"))])])
         }
