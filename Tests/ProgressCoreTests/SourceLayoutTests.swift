@@ -10,18 +10,6 @@ final class SourceLayoutTests: XCTestCase {
     static let maxSourceLines = 400
     static let extensions: Set<String> = ["swift", "c", "h"]
 
-    /// Files and folders (ending in "/") whose lines are not wrapped yet: the column rule
-    /// passes over them until they leave this list. The line count holds for them already.
-    static let notYetWrapped = [
-        "Sources/ProgressDaemon/",
-        "Sources/ProgressdProgram/",
-        "Sources/ProgressModel/ProgressError.swift",
-        "Sources/ProgressModel/Limits.swift",
-        "Sources/ProgressBus/MethodCall.swift",
-        "Sources/ProgressBus/IncomingCall.swift",
-        "Tests/ProgressDaemonTests/",
-    ]
-
     /// The .swift, .c and .h files under `folder`, as paths from the repository, sorted.
     static func files(under folder: String) throws -> [String] {
         let base = repository.appendingPathComponent(folder)
@@ -34,15 +22,11 @@ final class SourceLayoutTests: XCTestCase {
             .sorted()
     }
 
-    static func isWrapped(_ path: String) -> Bool {
-        !notYetWrapped.contains { $0.hasSuffix("/") ? path.hasPrefix($0) : path == $0 }
-    }
-
     func testNoLineIsOverOneHundredTwentyColumns() throws {
         let files = try ["Package.swift"] + Self.files(under: "Sources") + Self.files(under: "Tests")
         XCTAssertGreaterThan(files.count, 300, "the files of Sources and Tests were not found")
         var long: [String] = []
-        for path in files where Self.isWrapped(path) {
+        for path in files {
             let text = try String(contentsOf: Self.repository.appendingPathComponent(path), encoding: .utf8)
             for (index, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated()
             where line.utf8.count > Self.maxColumns {
@@ -60,14 +44,5 @@ final class SourceLayoutTests: XCTestCase {
             if lines > Self.maxSourceLines { large.append("\(path): \(lines) lines") }
         }
         XCTAssertTrue(large.isEmpty, "Swift files over \(Self.maxSourceLines) lines:\n" + large.joined(separator: "\n"))
-    }
-
-    func testTheFilesNotYetWrappedExist() {
-        for path in Self.notYetWrapped {
-            var isFolder: ObjCBool = false
-            let exists = FileManager.default.fileExists(
-                atPath: Self.repository.appendingPathComponent(path).path, isDirectory: &isFolder)
-            XCTAssertTrue(exists && isFolder.boolValue == path.hasSuffix("/"), "\(path) names no such file or folder")
-        }
     }
 }
