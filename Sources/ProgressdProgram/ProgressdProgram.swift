@@ -152,8 +152,8 @@ public enum ProgressdProgram {
             journal: state, restoredRecords: records, program: executablePath())
         let daemon = Daemon(configuration: configuration)
         let status = daemon.run { (context: DaemonContext) throws(DaemonError) in
-            // The optional parts of the one ordered list, one line each: `context.add(SomePart(context: context))`.
-            // Inputs start only after the last line, once every output has heard the restored tasks.
+            // The optional parts of the one ordered list, one `context.add(SomePart(context: context))`
+            // each. Inputs start only after the last one, once every output has heard the restored tasks.
             if kdeJobs { context.add(try JobViewServerInput(context: context)) }
             if kdeJobs { context.add(JobViewForwarder(context: context)) }
             if launcherEntry { context.add(LauncherEntryInput(context: context)) }
