@@ -87,7 +87,7 @@ export class ProgressSource {
     request(method, name) {
         if (!this._owner)
             return;
-        this._call(method, new GLib.Variant('(s)', [name]), null, error => {
+        this._call(method, new GLib.Variant('(s)', [name]), null, null, error => {
             console.debug(`progressd: ${method}(${name}) was refused: ${error.message}`);
         });
     }
@@ -165,20 +165,9 @@ export class ProgressSource {
     // Serial first, then SnapshotPage to the last page, as one reset; the next Changes from
     // that Serial brings what changed meanwhile.
     _readPaged(generation) {
-        this._connection.call(this._owner, MANAGER_PATH, PROPERTIES_INTERFACE, 'Get',
-            new GLib.Variant('(ss)', [MANAGER, 'Serial']), null, Gio.DBusCallFlags.NO_AUTO_START, -1, null,
-            (connection, result) => {
-                let serial;
-                try {
-                    serial = connection.call_finish(result).get_child_value(0).get_variant().get_uint64();
-                } catch (error) {
-                    if (generation === this._generation)
-                        this._pagingFailed(error);
-                    return;
-                }
-                if (generation === this._generation)
-                    this._readPage(serial, '', {}, generation);
-            });
+        this._callOn(PROPERTIES_INTERFACE, 'Get', new GLib.Variant('(ss)', [MANAGER, 'Serial']), generation,
+            reply => this._readPage(reply.get_child_value(0).get_variant().get_uint64(), '', {}, generation),
+            error => this._pagingFailed(error));
     }
 
     _readPage(serial, after, tasks, generation) {
@@ -265,7 +254,12 @@ export class ProgressSource {
     // A call to progressd's manager at its unique name (never activating it), answered in
     // a callback on the main loop; `generation` null for calls that outlive an appearance.
     _call(method, parameters, generation, onReply = null, onError = null) {
-        this._connection.call(this._owner, MANAGER_PATH, MANAGER, method, parameters, null,
+        this._callOn(MANAGER, method, parameters, generation, onReply, onError);
+    }
+
+    // The same, on another interface of the manager's object (its properties).
+    _callOn(iface, method, parameters, generation, onReply = null, onError = null) {
+        this._connection.call(this._owner, MANAGER_PATH, iface, method, parameters, null,
             Gio.DBusCallFlags.NO_AUTO_START, -1, null, (connection, result) => {
                 let reply;
                 try {
