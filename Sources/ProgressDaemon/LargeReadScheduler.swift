@@ -12,8 +12,9 @@ import ProgressModel
 ///   bound lets through is still bounded as it is written (`SlicedReply`).
 /// - **In slices, in turns.** A reply is written `sliceTasks` tasks at a time (as many values
 ///   as that many tasks of every property: more tasks of fewer properties). The first slice
-///   is written in the call itself, so a small read is answered as before; a larger one goes
-///   on as steps of its caller's call (`FairCallScheduler.continueCall`): its caller's later calls
+///   is written in the call itself, so a small read is answered as before, and so is a read
+///   of up to half the longest reply (`wholeReadValues`), whole; a larger one goes on as
+///   steps of its caller's call (`FairCallScheduler.continueCall`): its caller's later calls
 ///   wait for its reply, and the steps take their caller's turns in the rotation, beside
 ///   every other caller's calls and large reads. So several large reads of several callers
 ///   are written side by side, a share of the main loop each in every round: none waits for
