@@ -5,7 +5,9 @@ median of several runs, printed beside the reference's and as a ratio.
 
 Usage: run-bench.py BUILD_DIR [--quick] [--accessibility-only] [--only=GROUP,...]
 GROUP is a rows_for_GROUP below (calls, sandboxed_caller, fairness, paging, big_reads, read_turns, gnome_shell, ...).
-BUILD_DIR holds progressd (release), reference-server and load-client."""
+BUILD_DIR holds progressd (release), reference-server and load-client. The gnome_shell rows
+(bench/gnome_shell_rows.py) also run GNOME Shell 48 in the Debian 13 root that
+PROGRESSD_DEBIAN13_ROOT names (make bench's, .build/debian13/root, by default)."""
 
 import ctypes
 import os
