@@ -28,6 +28,16 @@ import ProgressModel
 /// two large readers share the main loop evenly even when one's replies are converted in
 /// pieces far longer than a share, and a reader alone never waits on its own debt.
 ///
+/// A round lets the main loop in once it has held it for a share, and the rest of the round
+/// waits as long as the round held it (at least `handOffMicros`). So while two callers or
+/// more have work in the rotation, it takes at most half the main loop, and the rest is for
+/// calls as they come and for the processes around: four readers of pages back to back, with
+/// their clients and the bus, had kept both cores busy, and a poller's call waited for the
+/// processor as much as for the daemon. What held the loop was often GDBus converting a large
+/// reply under its connection's lock, which GDBus's worker thread takes to hand on each call
+/// that arrives: without any pause, the next reader's reply took the lock again before the
+/// worker woke, and a small call waited behind two or three conversions.
+///
 /// The order of one caller's calls never changes (a call waits whenever one of its caller's
 /// is waiting), so neither does the order of one connection's: they are the same caller.
 /// A call from a caller within its share, with nothing of its own waiting, runs at once
@@ -92,6 +102,8 @@ final class FairCallScheduler {
     private weak var lastServed: Turn?
     private var lastServedAt: Int64 = 0
     static let betweenCallsMicros: Int64 = 50_000
+    /// The least pause when a round lets the main loop in mid-way (see the type's comment).
+    static let handOffMicros: Int64 = 1_000
     /// The caller whose call is running, for `continueCall`.
     private var running: Turn?
 
@@ -184,7 +196,7 @@ final class FairCallScheduler {
     /// debt; then the main loop takes in what has arrived, and the next round follows. The
     /// main loop also takes in what has arrived whenever the round has held it for a share (a
     /// caller's step that sent a reply of thousands of values holds it for several): the round
-    /// goes on after, from the next caller, so a call of a caller within its share waits for
+    /// goes on after as long again, from the next caller, so a call of a caller within its share waits for
     /// about one share and one reply's conversion, not for every caller's.
     private func serveRotation() {
         let round = rotation
@@ -194,7 +206,8 @@ final class FairCallScheduler {
         for (position, turn) in round.enumerated() {
             if served, clock.monotonicMicros - roundStart >= shareMicros {
                 rotation = Array(round[position...]) + rotation
-                return server.arm(at: 0)
+                let now = clock.monotonicMicros
+                return server.arm(at: now + max(Self.handOffMicros, now - roundStart))
             }
             turn.credit = min(shareMicros, turn.credit + shareMicros)
             guard turn.credit > 0 else {

@@ -51,6 +51,12 @@ final class SlicedReply {
     /// The values one task's element holds (`Element.values`), on average for `.listed`: a
     /// slice's work follows them.
     let valuesPerTask: Int
+    /// The values of the tasks expected (`valuesPerTask` each).
+    var expectedValues: Int {
+        let (values, overflow) = expected.multipliedReportingOverflow(by: valuesPerTask)
+        return overflow ? .max : values
+    }
+    private let expected: Int
     static let firstCapacity = 1 << 16
 
     /// `expected` tasks size the buffer (up to `maxBytes`): at most `firstCapacity` at the
@@ -60,6 +66,7 @@ final class SlicedReply {
         self.element = element
         self.maxBytes = maxBytes - TaskVariants.replyMargin
         self.maxCount = maxCount
+        self.expected = expected
         switch rows {
         case .names(let first, let properties):
             after = first

@@ -206,6 +206,29 @@ final class FairCallSchedulerTests: XCTestCase {
         XCTAssertEqual(ran, ["a", "arrived", "b", "c"])
     }
 
+    /// The rest of a round waits a moment after letting the main loop in: a call that GDBus
+    /// hands on late (its worker thread was held off the connection's lock while a reply was
+    /// converted) runs before the next caller's turn. Here the late call is a timer due half
+    /// the pause after the long call ends.
+    func testARoundWaitsAMomentForACallHandedOnLate() {
+        let queue = queueWithoutWindows()
+        let callers = ["a", "b", "c"].enumerated().map { ($1, queue.join(.process(UInt32($0 + 1)))) }
+        var ran: [String] = []
+        let late = MainLoopTimer(clock: MainLoopClock(realTimeFrom: clock)) { ran.append("late") }
+        for (name, turn) in callers {
+            queue.run(turn, ClientID(":1.\(name)")) { [clock] _ in clock.monotonicMicros += 2_000 }
+        }
+        for (name, turn) in callers {
+            queue.run(turn, ClientID(":1.\(name)")) { [clock] _ in
+                ran.append(name)
+                clock.monotonicMicros += 3_000  // a reply converted whole
+                if name == "a" { late.arm(at: clock.monotonicMicros + FairCallScheduler.handOffMicros / 2) }
+            }
+        }
+        spin { ran.count == 4 }
+        XCTAssertEqual(ran, ["a", "late", "b", "c"])
+    }
+
     /// A step that parks takes its caller out of the rotation, its later calls still behind
     /// it, until it is resumed.
     func testAParkedStepWaitsForResume() {

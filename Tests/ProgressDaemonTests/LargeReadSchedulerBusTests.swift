@@ -12,8 +12,9 @@ import XCTest
 /// are answered in that order; the Snapshot does not show the Start that came after it, and
 /// the page does.
 final class LargeReadSchedulerBusTests: DaemonTestCase {
-    /// More tasks than two slices.
-    static let tasks = 2 * LargeReadScheduler.defaultSliceTasks + 45
+    /// More values than a read written whole in its call, and more tasks than two slices.
+    static let tasks = LargeReadScheduler.wholeReadValues(Limits())
+        / SlicedReply.Element.taskValues(properties: TaskPropertyTable.standard.descriptors.count) + 45
 
     private func startTasks() throws {
         try startTasks((0..<Self.tasks).map { String(format: "task-%04d", $0) })
@@ -39,6 +40,7 @@ final class LargeReadSchedulerBusTests: DaemonTestCase {
         call("Snapshot", [.string("")]) { snapshot = $0[0].dictionary ?? [:] }
         call("Start", [.string("zz-started-after"), .vardict([])]) { _ in }
         call("SnapshotPage", [.string(""), .string("task-9999"), .uint32(10)]) { page = $0[0].dictionary ?? [:] }
+        XCTAssertGreaterThan(Self.tasks, 2 * LargeReadScheduler.defaultSliceTasks)
         XCTAssertTrue(BusConnection.pump(seconds: 30) { answered.count == 3 })
         XCTAssertEqual(failures, [])
         XCTAssertEqual(answered, ["Snapshot", "Start", "SnapshotPage"])
@@ -60,9 +62,9 @@ final class LargeReadSchedulerBusTests: DaemonTestCase {
 }
 
 /// Large reads of two callers are written side by side, in turns: while one process reads a
-/// Snapshot of many slices, another process's pages of two slices (large reads too) are
-/// answered one after another, and the Snapshot is answered while they go on (the reader
-/// waits for its reply).
+/// Snapshot of many slices, another process's pages of 200 tasks (each written whole in its
+/// call) are answered one after another, and the Snapshot is answered while they go on (the
+/// reader waits for its reply).
 /// The order is the daemon's own, read from the serials of its replies, never from a clock.
 final class LargeReadTurnsBusTests: DaemonTestCase {
     static let tasks = 5_000

@@ -180,4 +180,34 @@ final class SlicedReplyTests: XCTestCase {
             }
         }
     }
+
+    /// A read of up to half the values of the longest reply is written whole in its call: a
+    /// List of 41,000 names and a page of 500 tasks are; a page of 1,000 tasks (107,000 values)
+    /// and a List of 100,000 names go in slices. A raised limit does not raise the bound; a
+    /// lowered one lowers it.
+    func testReadsOfUpToHalfTheLongestReplyAreWrittenWhole() throws {
+        let (store, _) = try store(tasks: 1)
+        let variants = TaskVariants(table: store.properties)
+        func values(_ element: SlicedReply.Element, _ properties: TaskProperties, tasks: Int) -> Int {
+            SlicedReply(.names(after: "", properties), element: element, maxBytes: Limits().maxReplyBytes,
+                        expected: tasks).expectedValues
+        }
+        let all = store.properties.all
+        XCTAssertEqual(values(.name, [], tasks: 41_000), 41_000)
+        XCTAssertEqual(values(.byName(variants, texts), all, tasks: 1_000),
+                       1_000 * SlicedReply.Element.taskValues(properties: all.rawValue.nonzeroBitCount))
+        let whole = LargeReadScheduler.wholeReadValues(Limits())
+        XCTAssertEqual(whole, Limits().maxReplyValues / 2)
+        XCTAssertLessThanOrEqual(values(.name, [], tasks: 41_000), whole)
+        XCTAssertGreaterThan(values(.name, [], tasks: 100_000), whole)
+        XCTAssertLessThanOrEqual(values(.byName(variants, texts), all, tasks: 500), whole)
+        XCTAssertGreaterThan(values(.byName(variants, texts), all, tasks: 1_000), whole)
+        XCTAssertEqual(values(.name, [], tasks: .max), .max, "no overflow")
+        var raised = Limits()
+        raised.maxReplyValues = 1_000_000
+        XCTAssertEqual(LargeReadScheduler.wholeReadValues(raised), whole)
+        var lowered = Limits()
+        lowered.maxReplyValues = 4_096
+        XCTAssertEqual(LargeReadScheduler.wholeReadValues(lowered), 2_048)
+    }
 }
