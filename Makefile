@@ -162,8 +162,10 @@ interop: interop-deps catalogs man extension-forms $(DEB_FILE) .build/deb-again/
 	    $(SWIFT) test --filter ProgressInteropTests
 
 # The benchmark: progressd (release) against bench/reference on one private bus; see bench/run-bench.py.
+# Its gnome_shell rows run Debian 13's GNOME Shell 48 inside the Debian 13 root (made once, as
+# for make interop) beside this machine's 43, with the extension's two forms.
 BENCH_BUILD = .build/bench
-bench: release extension-forms
+bench: release extension-forms $(DEBIAN13_ROOT).stamp
 	$(SWIFT) build -c release --product render-bench
 	mkdir -p $(BENCH_BUILD)
 	cc -O2 -Wall -o $(BENCH_BUILD)/reference-server bench/reference/reference-server.c $$(pkg-config --cflags --libs gio-2.0)
@@ -172,7 +174,7 @@ bench: release extension-forms
 	cc -O2 -Wall -shared -fPIC -o $(BENCH_BUILD)/no-mallopt.so bench/variants/no-mallopt.c
 	cp "$(RELEASE_BIN)/progress" $(BENCH_BUILD)/progressd
 	cp "$$($(SWIFT) build -c release --show-bin-path)/render-bench" $(BENCH_BUILD)/render-bench-swift
-	python3 bench/run-bench.py $(BENCH_BUILD) $(BENCH_ARGS)
+	PROGRESSD_DEBIAN13_ROOT=$(CURDIR)/$(DEBIAN13_ROOT) python3 bench/run-bench.py $(BENCH_BUILD) $(BENCH_ARGS)
 
 # Every style, theme and state of progress-render, into docs/gallery/ (shown in the README).
 gallery: build

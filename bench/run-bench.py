@@ -5,19 +5,20 @@ median of several runs, printed beside the reference's and as a ratio.
 
 Usage: run-bench.py BUILD_DIR [--quick] [--accessibility-only] [--only=GROUP,...]
 GROUP is a rows_for_GROUP below (calls, sandboxed_caller, fairness, paging, big_reads, read_turns, gnome_shell, ...).
-BUILD_DIR holds progressd (release), reference-server and load-client."""
+BUILD_DIR holds progressd (release), reference-server and load-client. The gnome_shell rows
+(bench/gnome_shell_rows.py) also run GNOME Shell 48 in the Debian 13 root that
+PROGRESSD_DEBIAN13_ROOT names (make bench's, .build/debian13/root, by default)."""
 
 import ctypes
 import os
-import re
-import resource
-import shutil
 import signal
 import statistics
 import subprocess
 import sys
 import tempfile
 import time
+
+import gnome_shell_rows
 
 BUILD = sys.argv[1]
 QUICK = "--quick" in sys.argv
@@ -803,143 +804,9 @@ def rows_for_accessibility():
         subprocess.run(["rm", "-rf", scratch])
 
 
-SHELL_EXTENSION = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", ".build", "gnome-shell-43",
-                               "progressd@progressd.org")
-# GnomeShellInteropTests' test-only extension that turns on unsafe mode, so that Eval (which
-# opens the menu) answers; in both shells, so that they differ only in progressd's.
-UNSAFE_MODE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "Tests", "ProgressInteropTests", "helpers",
-                           "unsafe-mode@progressd.test")
-# The shell's loads, measured one after the other in the same shell: the flood as it has
-# always been (each task sweeps 0 to 1 every second, so the overall fraction does too and
-# the ring moves many pixels at every redraw), and tasks that move forward as transfers do
-# (0.1 % an update, the overall 1 % a second: the ring moves a pixel every 2.5 s); menu
-# closed, then open. Each: (name, menu open, load-client flood's STEP and FROM or None).
-SHELL_PHASES = [("sweep, closed", False, None), ("forward, closed", False, (0.001, 0.2)),
-                ("forward, open", True, (0.001, 0.25)), ("sweep, open", True, None)]
-SHELL_SETTLE_SECONDS = 2
-SHELL_SERVICES = ["ca.desrt.dconf", "org.a11y.Bus", "org.gnome.Shell.Extensions", "org.gnome.Shell.Notifications"]
-
-
-def shell_cpu_under_load(with_extension, seconds):
-    """GNOME Shell 43 headless on a bus of its own (also its system bus), with progressd's
-    extension enabled or not, and progressd with 100 tasks updated 10 times a second each
-    (1,000 SetFraction a second, no replies): the shell's CPU, percent of a core, over
-    `seconds` of each load of SHELL_PHASES, by name."""
-    scratch = tempfile.mkdtemp(prefix="progressd-bench-shell-")
-    dirs = {name: os.path.join(scratch, name) for name in ("home", "run", "config", "data", "cache", "services")}
-    for path in dirs.values():
-        os.makedirs(path, mode=0o700)
-    for service in SHELL_SERVICES:
-        shutil.copy(f"/usr/share/dbus-1/services/{service}.service", dirs["services"])
-    shutil.copytree(SHELL_EXTENSION, os.path.join(dirs["data"], "gnome-shell", "extensions", "progressd@progressd.org"))
-    shutil.copytree(UNSAFE_MODE, os.path.join(dirs["data"], "gnome-shell", "extensions", "unsafe-mode@progressd.test"))
-    open(os.path.join(dirs["data"], "gnome-shell", "lock-warning-shown"), "w").close()
-    config = os.path.join(scratch, "bus.conf")
-    with open(config, "w") as out:
-        out.write(f"""<!DOCTYPE busconfig PUBLIC "-//freedesktop//DTD D-Bus Bus Configuration 1.0//EN"
- "http://www.freedesktop.org/standards/dbus/1.0/busconfig.dtd">
-<busconfig><type>session</type><listen>unix:dir={scratch}</listen><auth>EXTERNAL</auth>
-<servicedir>{dirs["services"]}</servicedir><policy context="default"><allow send_destination="*" eavesdrop="true"/>
-<allow eavesdrop="true"/><allow own="*"/></policy></busconfig>""")
-    env = dict(os.environ, HOME=dirs["home"], XDG_RUNTIME_DIR=dirs["run"], XDG_CONFIG_HOME=dirs["config"],
-               XDG_DATA_HOME=dirs["data"], XDG_CACHE_HOME=dirs["cache"], XDG_DATA_DIRS="/usr/share",
-               LIBGL_ALWAYS_SOFTWARE="1", LC_ALL="C.UTF-8")
-    env.pop("DISPLAY", None)
-    env.pop("WAYLAND_DISPLAY", None)
-
-    def quiet_child():
-        die_with_parent()
-        resource.setrlimit(resource.RLIMIT_CORE, (0, 0))  # 43 segfaults on SIGTERM, every time
-
-    # Started with the scratch folders, so what it activates (dconf-service) uses them too.
-    bus = Bus.__new__(Bus)
-    bus.process = subprocess.Popen(["dbus-daemon", f"--config-file={config}", "--nofork", "--print-address=1"], env=env,
-                                   stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, preexec_fn=die_with_parent, text=True)
-    bus.address = bus.process.stdout.readline().strip()
-    bus.env = dict(env, DBUS_SESSION_BUS_ADDRESS=bus.address, DBUS_SYSTEM_BUS_ADDRESS=bus.address)
-    shell = server = None
-
-    def shell_eval(code):
-        return subprocess.run(["gdbus", "call", "--session", "-d", "org.gnome.Shell", "-o", "/org/gnome/Shell", "-m",
-                               "org.gnome.Shell.Eval", code], env=bus.env, capture_output=True, text=True).stdout
-
-    try:
-        enabled = ("['progressd@progressd.org', 'unsafe-mode@progressd.test']" if with_extension
-                   else "['unsafe-mode@progressd.test']")
-        subprocess.run(["gsettings", "set", "org.gnome.shell", "enabled-extensions", enabled], env=bus.env, check=True)
-        shell = subprocess.Popen(["gnome-shell", "--headless", "--virtual-monitor", "1280x800", "--wayland", "--no-x11"],
-                                 env=bus.env, stdout=subprocess.DEVNULL, stderr=open(os.path.join(scratch, "shell.log"), "w"), preexec_fn=quiet_child)
-        subprocess.run([os.path.join(BUILD, "load-client"), "owner", "org.gnome.Shell.Screenshot"], env=bus.env, check=True,
-                       capture_output=True, timeout=120)
-        deadline = time.monotonic() + 60
-        while "true" not in shell_eval("Main.overview.hide(); Main.overview.visible === false"):
-            if time.monotonic() > deadline:
-                log = open(os.path.join(scratch, "shell.log")).read()
-                raise RuntimeError("the shell's Eval did not answer: " + log[-500:])
-            time.sleep(0.5)
-        server = Server(bus, "progressd")
-        load(bus, "start", PROGRESSD, 100)
-        time.sleep(3)  # the shell's own start-up work (the overview's animation) is over
-        used = {}
-        for name, menu_open, forward in SHELL_PHASES:
-            if menu_open and with_extension and "true" not in shell_eval(
-                    "const m = Main.panel.statusArea['progressd'].menu; m.open(false); m.isOpen"):
-                raise RuntimeError("the extension's menu did not open")
-            # The load runs SHELL_SETTLE_SECONDS before the shell is measured, so that what the
-            # change of load costs once (the menu's first rows and layout, the ring's jump from
-            # the last phase's fractions, that phase's garbage) is not counted as its steady cost.
-            arguments = ["flood", PROGRESSD, 1000, SHELL_SETTLE_SECONDS + seconds, 100, *(forward or ())]
-            flood = subprocess.Popen([os.path.join(BUILD, "load-client"), *map(str, arguments)],
-                                     env=bus.env, stdout=subprocess.DEVNULL, preexec_fn=die_with_parent)
-            time.sleep(SHELL_SETTLE_SECONDS)
-            shell_eval("global._progressdBenchFrames = 0; global._progressdBenchPaint ??= "
-                       "global.stage.connect('after-paint', () => global._progressdBenchFrames++); true")
-            before = Server._stat_cpu_seconds(f"/proc/{shell.pid}/stat")
-            began = time.monotonic()
-            time.sleep(seconds)
-            spent = Server._stat_cpu_seconds(f"/proc/{shell.pid}/stat") - before
-            elapsed = time.monotonic() - began
-            frames = re.search(r"'(\d+)'", shell_eval("global._progressdBenchFrames"))
-            used[name] = spent / elapsed * 100
-            used[name + " frames/s"] = int(frames.group(1)) / elapsed if frames else float("nan")
-            if flood.wait(timeout=60) != 0:
-                raise RuntimeError("the load client's flood failed")
-        return used
-    finally:
-        if server:
-            server.stop()
-        if shell:
-            shell.terminate()
-            shell.wait()
-        bus.stop()
-        shutil.rmtree(scratch, ignore_errors=True)
-
-
 def rows_for_gnome_shell():
-    """What progressd's GNOME Shell extension costs the shell while 100 tasks move: the same
-    shell with and without it, in turns, round by round."""
-    if not (shutil.which("gnome-shell") and shutil.which("gsettings")):
-        return []
-    seconds = 5 if QUICK else 10
-    cpu = {True: [], False: []}
-    load_before = os.getloadavg()[0]
-    for round_number in range(REPEATS):
-        for with_extension in in_turns([True, False], round_number):
-            cpu[with_extension].append(shell_cpu_under_load(with_extension, seconds))
-    load_average = (load_before + os.getloadavg()[0]) / 2
-    goals = {"sweep, closed": "report (the ring moves at every redraw)", "forward, closed": "<= +1 % of a core",
-             "forward, open": "<= +3 % of a core", "sweep, open": "report"}
-    rows = []
-    for name, _, _ in SHELL_PHASES:
-        ours = median([phases[name] for phases in cpu[True]])
-        theirs = median([phases[name] for phases in cpu[False]])
-        frames = [median([phases[name + " frames/s"] for phases in cpu[side]]) for side in (True, False)]
-        rows.append((f"gnome-shell CPU % of a core, 100 tasks updated 10x/s each ({seconds} s after "
-                     f"{SHELL_SETTLE_SECONDS} s), {name}: with progressd's extension vs without (rounds in turns; "
-                     f"+{ours - theirs:.1f} %; frames/s {frames[0]:.1f} vs {frames[1]:.1f}; load average "
-                     f"{load_average:.1f})",
-                     ours, theirs, "lower", goals[name]))
-    return rows
+    """What progressd's GNOME Shell extension costs GNOME Shell 43 and 48 (bench/gnome_shell_rows.py)."""
+    return gnome_shell_rows.rows(sys.modules[__name__])
 
 
 def main():
@@ -978,6 +845,9 @@ def print_table(rows):
     print(f"| figure | progressd | reference | ratio | goal |")
     print(f"|---|---:|---:|---:|---|")
     for title, ours, theirs, _better, goal in rows:
+        if ours is None:  # a row that could not run says why in its title
+            print(f"| {title} | - | - | - | {goal} |")
+            continue
         ratio = f"{ours / theirs:.2f}x" if theirs else "-"
         print(f"| {title} | {ours:,.1f} | {theirs:,.1f} | {ratio} | {goal} |")
 
