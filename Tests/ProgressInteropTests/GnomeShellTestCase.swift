@@ -268,6 +268,12 @@ class GnomeShellTestCase: InteropTestCase {
         let buttons = (accessibleTree()["buttons"] as? [[String: Any]] ?? []).compactMap { $0["name"] as? String }
         XCTAssertTrue(
             buttons.contains("Pause Copying photos") && buttons.contains("Cancel Copying photos"), "\(buttons)")
+        // Drawn in place while open (1, AUTOMATIC_FOR_OPACITY), not through the offscreen
+        // buffers the shell gives the menu and its labels (2, ALWAYS), which every frame that
+        // moves a row fills again whole (indicator.js).
+        let redirects = "const i = Main.panel.statusArea['progressd']; [i.menu.actor, ...[...i._rows.values()]"
+            + ".flatMap(r => [r._title, r._status])].map(a => a.offscreen_redirect).join(' ')"
+        XCTAssertEqual(try eval(redirects), "\"1 1 1\"", "the open menu's offscreen redirects")
         let menu = try screenshot("menu", x: 880, y: 0, width: 400, height: 120).1
         if let keep = ProcessInfo.processInfo.environment["PROGRESSD_SCREENSHOT_DIR"] {
             try? FileManager.default.removeItem(atPath: keep + "/gnome-shell-extension.png")
