@@ -14,9 +14,9 @@ function plainLabel(styleClass) {
     const label = new St.Label({style_class: styleClass, x_expand: true});
     label.clutter_text.use_markup = false;
     label.clutter_text.ellipsize = 3; // Pango.EllipsizeMode.END, without importing Pango
-    // GNOME Shell 48's labels keep their text in an offscreen buffer of their own (ALWAYS):
-    // drawn again at every move of the row, that costs more than the text it holds. Drawn in
-    // place, as the menu is (indicator.js), unless it fades.
+    // The shell's labels keep their text in an offscreen buffer of their own (ALWAYS, in 43
+    // and 48): filled again at every move of the row, it costs more than the text it holds.
+    // Drawn in place, as the menu is (indicator.js), unless it fades.
     label.offscreen_redirect = Clutter.OffscreenRedirect.AUTOMATIC_FOR_OPACITY;
     return label;
 }
