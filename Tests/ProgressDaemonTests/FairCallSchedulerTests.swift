@@ -186,11 +186,20 @@ final class FairCallSchedulerTests: XCTestCase {
     /// Three callers that have used their share, each with a call that takes 3 ms (a reply
     /// converted whole) waiting in the rotation: the order in which they and a call made ready
     /// `readyAfter` µs after the first one's end (a timer, as a call handed on by GDBus) run.
-    private func orderWithACallReadyAfterTheFirst(readyAfter delay: Int64) -> [String] {
+    /// With `late`, that call also queues a call of a fourth caller past its share, and
+    /// another timer is ready `late` µs after the first one's end.
+    private func orderWithACallReadyAfterTheFirst(readyAfter delay: Int64, late: Int64? = nil) -> [String] {
         let queue = queueWithoutWindows()
         let callers = ["a", "b", "c"].enumerated().map { ($1, queue.join(.process(UInt32($0 + 1)))) }
         var ran: [String] = []
-        let ready = MainLoopTimer(clock: MainLoopClock(realTimeFrom: clock)) { ran.append("ready") }
+        let lateTimer = MainLoopTimer(clock: MainLoopClock(realTimeFrom: clock)) { ran.append("late") }
+        let ready = MainLoopTimer(clock: MainLoopClock(realTimeFrom: clock)) { [clock] in
+            ran.append("ready")
+            guard late != nil else { return }
+            let fourth = queue.join(.process(4))
+            queue.run(fourth, ClientID(":1.d")) { _ in clock.monotonicMicros += 2_000 }
+            queue.run(fourth, ClientID(":1.d")) { _ in ran.append("d") }
+        }
         for (name, turn) in callers {
             queue.run(turn, ClientID(":1.\(name)")) { [clock] _ in clock.monotonicMicros += 2_000 }
         }
@@ -198,10 +207,12 @@ final class FairCallSchedulerTests: XCTestCase {
             queue.run(turn, ClientID(":1.\(name)")) { [clock] _ in
                 ran.append(name)
                 clock.monotonicMicros += 3_000
-                if name == "a" { ready.arm(at: clock.monotonicMicros + delay) }
+                guard name == "a" else { return }
+                ready.arm(at: clock.monotonicMicros + delay)
+                if let late { lateTimer.arm(at: clock.monotonicMicros + late) }
             }
         }
-        spin { ran.count == 4 }
+        spin { ran.count == (late == nil ? 4 : 6) }
         return ran
     }
 
@@ -219,6 +230,12 @@ final class FairCallSchedulerTests: XCTestCase {
     func testARoundWaitsAsLongAsItHeldTheLoop() {
         XCTAssertGreaterThan(3_000, FairCallScheduler.handOffMicros)
         XCTAssertEqual(orderWithACallReadyAfterTheFirst(readyAfter: 2_500), ["a", "ready", "b", "c"])
+    }
+
+    /// A caller that enters the rotation during the pause does not cut it short.
+    func testACallerEnteringTheRotationWaitsForThePauseToEnd() {
+        XCTAssertEqual(orderWithACallReadyAfterTheFirst(readyAfter: 500, late: 2_500),
+                       ["a", "ready", "late", "b", "c", "d"])
     }
 
     /// A step that parks takes its caller out of the rotation, its later calls still behind
