@@ -406,7 +406,7 @@ def rows_for_read_turns(bus):
             ("  Get(TaskCount) every 10 ms beside the mix, ms: 99th percentile vs median", p99(mix_gets),
              median(mix_gets), "lower", "< 100 ms"),
             ("  the same, worst", max(mix_gets), median(mix_gets), "lower", "report"),
-            (f"  {walk}, in the mix vs alone (four readers share the daemon)", median(walks_in_mix),
+            (f"  {walk}, in the mix vs alone (four readers share half the main loop)", median(walks_in_mix),
              median(quiet["pages"]), "lower", "report"),
             (f"  Snapshot of {tasks:,} tasks refused (LimitExceeded) in the mix, ms, vs a quiet walk",
              median(refused or [0]), median(quiet["pages"]), "lower", "report")]

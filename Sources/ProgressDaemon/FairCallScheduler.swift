@@ -104,6 +104,8 @@ final class FairCallScheduler {
     static let betweenCallsMicros: Int64 = 50_000
     /// The least pause when a round lets the main loop in mid-way (see the type's comment).
     static let handOffMicros: Int64 = 1_000
+    /// When the pause ends: a caller entering the rotation meanwhile does not cut it short.
+    private var pausedUntil: Int64 = 0
     /// The caller whose call is running, for `continueCall`.
     private var running: Turn?
 
@@ -163,7 +165,7 @@ final class FairCallScheduler {
             turn.credit = min(shareMicros, turn.credit + (clock.monotonicMicros - turn.leftRotation))
             rotation.append(turn)
         }
-        server.arm(at: 0)
+        server.arm(at: pausedUntil)
     }
 
     private func leaveRotation(_ turn: Turn, at now: Int64) {
@@ -207,7 +209,8 @@ final class FairCallScheduler {
             if served, clock.monotonicMicros - roundStart >= shareMicros {
                 rotation = Array(round[position...]) + rotation
                 let now = clock.monotonicMicros
-                return server.arm(at: now + max(Self.handOffMicros, now - roundStart))
+                pausedUntil = now + max(Self.handOffMicros, now - roundStart)
+                return server.arm(at: pausedUntil)
             }
             turn.credit = min(shareMicros, turn.credit + shareMicros)
             guard turn.credit > 0 else {

@@ -183,50 +183,59 @@ final class FairCallSchedulerTests: XCTestCase {
         XCTAssertEqual(between, 20, "the other caller's calls between the long step and the next: \(ran)")
     }
 
-    /// A round that has held the main loop for a share lets it take in what arrived before the
-    /// next caller's turn: what was made ready during a long call (here a timer, as a call
-    /// handed on by GDBus would be) runs before the other callers' long calls, not after all of them.
-    func testARoundLetsTheMainLoopInOnceItHeldItForAShare() {
+    /// Three callers that have used their share, each with a call that takes 3 ms (a reply
+    /// converted whole) waiting in the rotation: the order in which they and a call made ready
+    /// `readyAfter` µs after the first one's end (a timer, as a call handed on by GDBus) run.
+    /// With `late`, that call also queues a call of a fourth caller past its share, and
+    /// another timer is ready `late` µs after the first one's end.
+    private func orderWithACallReadyAfterTheFirst(readyAfter delay: Int64, late: Int64? = nil) -> [String] {
         let queue = queueWithoutWindows()
         let callers = ["a", "b", "c"].enumerated().map { ($1, queue.join(.process(UInt32($0 + 1)))) }
         var ran: [String] = []
-        let arrived = MainLoopTimer(clock: MainLoopClock(realTimeFrom: clock)) { ran.append("arrived") }
-        // Each caller uses its share at once; its next call waits in the rotation.
+        let lateTimer = MainLoopTimer(clock: MainLoopClock(realTimeFrom: clock)) { ran.append("late") }
+        let ready = MainLoopTimer(clock: MainLoopClock(realTimeFrom: clock)) { [clock] in
+            ran.append("ready")
+            guard late != nil else { return }
+            let fourth = queue.join(.process(4))
+            queue.run(fourth, ClientID(":1.d")) { _ in clock.monotonicMicros += 2_000 }
+            queue.run(fourth, ClientID(":1.d")) { _ in ran.append("d") }
+        }
         for (name, turn) in callers {
             queue.run(turn, ClientID(":1.\(name)")) { [clock] _ in clock.monotonicMicros += 2_000 }
         }
         for (name, turn) in callers {
             queue.run(turn, ClientID(":1.\(name)")) { [clock] _ in
                 ran.append(name)
-                clock.monotonicMicros += 3_000  // a reply converted whole
-                if name == "a" { arrived.arm(at: 0) }
+                clock.monotonicMicros += 3_000
+                guard name == "a" else { return }
+                ready.arm(at: clock.monotonicMicros + delay)
+                if let late { lateTimer.arm(at: clock.monotonicMicros + late) }
             }
         }
-        spin { ran.count == 4 }
-        XCTAssertEqual(ran, ["a", "arrived", "b", "c"])
+        spin { ran.count == (late == nil ? 4 : 6) }
+        return ran
     }
 
-    /// The rest of a round waits a moment after letting the main loop in: a call that GDBus
+    /// A round that has held the main loop for a share lets it take in what arrived before the
+    /// next caller's turn: what was made ready during a long call runs before the other
+    /// callers' long calls, not after all of them.
+    func testARoundLetsTheMainLoopInOnceItHeldItForAShare() {
+        XCTAssertEqual(orderWithACallReadyAfterTheFirst(readyAfter: 0), ["a", "ready", "b", "c"])
+    }
+
+    /// The rest of the round then waits as long as the round held the loop: a call that GDBus
     /// hands on late (its worker thread was held off the connection's lock while a reply was
-    /// converted) runs before the next caller's turn. Here the late call is a timer due half
-    /// the pause after the long call ends.
-    func testARoundWaitsAMomentForACallHandedOnLate() {
-        let queue = queueWithoutWindows()
-        let callers = ["a", "b", "c"].enumerated().map { ($1, queue.join(.process(UInt32($0 + 1)))) }
-        var ran: [String] = []
-        let late = MainLoopTimer(clock: MainLoopClock(realTimeFrom: clock)) { ran.append("late") }
-        for (name, turn) in callers {
-            queue.run(turn, ClientID(":1.\(name)")) { [clock] _ in clock.monotonicMicros += 2_000 }
-        }
-        for (name, turn) in callers {
-            queue.run(turn, ClientID(":1.\(name)")) { [clock] _ in
-                ran.append(name)
-                clock.monotonicMicros += 3_000  // a reply converted whole
-                if name == "a" { late.arm(at: clock.monotonicMicros + FairCallScheduler.handOffMicros / 2) }
-            }
-        }
-        spin { ran.count == 4 }
-        XCTAssertEqual(ran, ["a", "late", "b", "c"])
+    /// converted) runs before the next caller's turn, and the rotation takes at most half the
+    /// loop. Here the late call is ready 2.5 ms after a round that held the loop 3 ms.
+    func testARoundWaitsAsLongAsItHeldTheLoop() {
+        XCTAssertGreaterThan(3_000, FairCallScheduler.handOffMicros)
+        XCTAssertEqual(orderWithACallReadyAfterTheFirst(readyAfter: 2_500), ["a", "ready", "b", "c"])
+    }
+
+    /// A caller that enters the rotation during the pause does not cut it short.
+    func testACallerEnteringTheRotationWaitsForThePauseToEnd() {
+        XCTAssertEqual(orderWithACallReadyAfterTheFirst(readyAfter: 500, late: 2_500),
+                       ["a", "ready", "late", "b", "c", "d"])
     }
 
     /// A step that parks takes its caller out of the rotation, its later calls still behind
