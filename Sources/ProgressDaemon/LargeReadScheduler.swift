@@ -53,7 +53,7 @@ final class LargeReadScheduler {
 
     /// The tasks of `reply` its first slice, in the call itself, writes: every one when the
     /// reply is small enough to be written whole (`wholeReadValues`).
-    func firstSliceTasks(of reply: SlicedReply) -> Int {
+    private func firstSliceTasks(of reply: SlicedReply) -> Int {
         reply.expectedValues <= Self.wholeReadValues(context.limits) ? .max : sliceTasks(of: reply)
     }
 
