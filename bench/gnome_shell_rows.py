@@ -161,11 +161,7 @@ def shell_cpu_under_load(bench, shell, with_extension, seconds):
         resource.setrlimit(resource.RLIMIT_CORE, (0, 0))  # 43 segfaults on SIGTERM, every time
 
     # Started with the scratch folders, so what it activates (dconf-service) uses them too.
-    bus = bench.Bus.__new__(bench.Bus)
-    bus.process = subprocess.Popen(["dbus-daemon", f"--config-file={config}", "--nofork", "--print-address=1"],
-                                   env=shell.environment(env), stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
-                                   preexec_fn=bench.die_with_parent, text=True)
-    bus.address = bus.process.stdout.readline().strip()
+    bus = bench.Bus(config=config, environment=shell.environment(env))
     bus.env = dict(env, DBUS_SESSION_BUS_ADDRESS=bus.address, DBUS_SYSTEM_BUS_ADDRESS=bus.address)
     inside = shell.environment(bus.env)
     load_client = os.path.join(bench.BUILD, "load-client")

@@ -38,10 +38,14 @@ def die_with_parent():
 
 
 class Bus:
-    def __init__(self):
+    """A private dbus-daemon: the session configuration, or `config` (a file) run with `environment`."""
+
+    def __init__(self, config=None, environment=None):
         self.process = subprocess.Popen(
-            ["dbus-daemon", "--session", "--nofork", "--nopidfile", "--print-address=1"],
-            stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, preexec_fn=die_with_parent, text=True)
+            ["dbus-daemon", f"--config-file={config}" if config else "--session", "--nofork", "--nopidfile",
+             "--print-address=1"],
+            env=environment, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, preexec_fn=die_with_parent,
+            text=True)
         self.address = self.process.stdout.readline().strip()
         self.env = dict(os.environ, DBUS_SESSION_BUS_ADDRESS=self.address, LC_ALL="C.UTF-8")
 
